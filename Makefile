@@ -1,0 +1,94 @@
+# whydrop: see README.md. `make run` and `make test` are the two entry points.
+VERSION    := 0.1.0
+BUILD      ?= build
+CC         ?= gcc
+CLANG      ?= clang
+BPFTOOL    ?= bpftool
+SAN        ?=
+
+OPT        ?= -O2 -g
+# User CFLAGS/LDFLAGS are appended, never replace the project's own.
+WD_CFLAGS  := $(OPT) -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
+	      -DWHYDROP_VERSION='"$(VERSION)"' -Isrc/lib -Isrc/cli -Isrc/bpf -I$(BUILD)
+WD_LDFLAGS :=
+ifneq ($(SAN),)
+WD_CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+WD_LDFLAGS += -fsanitize=address,undefined
+endif
+WD_CFLAGS  += $(CFLAGS)
+WD_LDFLAGS += $(LDFLAGS)
+Q          := $(if $(V),,@)
+LDLIBS     += -lbpf -lelf -lz -lm
+
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -Isrc/bpf
+
+LIB_SRCS   := $(wildcard src/lib/*.c)
+CLI_SRCS   := $(wildcard src/cli/*.c)
+LIB_OBJS   := $(LIB_SRCS:src/lib/%.c=$(BUILD)/lib/%.o)
+CLI_OBJS   := $(CLI_SRCS:src/cli/%.c=$(BUILD)/cli/%.o)
+UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all run test unit lab bench deps deps-test clean asan install
+all: $(BUILD)/whydrop
+
+deps:
+	@scripts/install-deps.sh build
+deps-test:
+	@scripts/install-deps.sh test
+
+$(BUILD)/whydrop.bpf.o: src/bpf/whydrop.bpf.c src/bpf/whydrop.h src/bpf/core_types.h
+	@mkdir -p $(@D)
+	@echo "  BPF     $@"
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/whydrop.skel.h: $(BUILD)/whydrop.bpf.o
+	@echo "  SKEL    $@"
+	$(Q)$(BPFTOOL) gen skeleton $< name whydrop_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h) src/bpf/whydrop.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
+
+$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/lib/*.h src/cli/*.h) $(BUILD)/whydrop.skel.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
+
+$(BUILD)/libwhydrop.a: $(LIB_OBJS)
+	$(Q)ar rcs $@ $^
+
+$(BUILD)/whydrop: $(CLI_OBJS) $(BUILD)/libwhydrop.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(WD_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(BUILD)/libwhydrop.a
+	@mkdir -p $(@D)
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(WD_CFLAGS) -Itests/unit $(WD_LDFLAGS) -o $@ $< $(BUILD)/libwhydrop.a $(LDLIBS)
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@if [ "$$(id -u)" -ne 0 ]; then echo "make run: whydrop attaches BPF programs; run as root (sudo make run)" >&2; exit 1; fi
+	./$(BUILD)/whydrop top
+
+# Every test, normal and sanitized builds; the last line is "N passed, N failed".
+test: deps-test
+	@$(MAKE) --no-print-directory all unit-bins
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT="-O1 -g" all unit-bins
+	@tests/run-all.sh
+
+unit-bins: $(UNIT_BINS)
+
+unit: all unit-bins
+	@tests/unit/run.sh $(BUILD)
+
+lab: all
+	@tests/lab/run.sh
+
+bench: all
+	@bench/run.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install the Debian packages whydrop needs that are missing.
+#   install-deps.sh build   compiler, libbpf, bpftool, libelf, zlib
+#   install-deps.sh test    build + what the test suite drives (netns, nft, scapy, ...)
+set -euo pipefail
+
+build_pkgs=(make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
+	    libpcap-dev libclang-rt-14-dev)
+test_pkgs=(iproute2 nftables python3 python3-scapy bpftrace procps kmod)
+
+want=("${build_pkgs[@]}")
+[ "${1:-build}" = test ] && want+=("${test_pkgs[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "whydrop: missing Debian packages: ${missing[*]}" >&2
+	echo "whydrop: run as root (or: sudo apt-get install ${missing[*]})" >&2
+	exit 1
+fi
+echo "whydrop: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * whydrop kernel side: one program on the skb:kfree_skb tracepoint.
+ *
+ * Every drop that passes the filters is counted exactly in a per-CPU hash;
+ * a rate-limited sample of drops is copied, with the first bytes of the
+ * network header, into a ring buffer. The tp_btf program reads the skb with
+ * direct (BTF-checked) loads; the raw_tp twin does the same through
+ * bpf_probe_read_kernel for kernels where tp_btf cannot attach. The shape
+ * of the tracepoint (reason since 5.17, rx_sk since 6.11) is taken from the
+ * kernel's BTF at load time, never from its version.
+ */
+#include "core_types.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include "whydrop.h"
+
+#define ETH_P_IP	0x0800
+#define ETH_P_IPV6	0x86DD
+#define NSEC_PER_SEC	1000000000ULL
+
+/* Set by user space before load; the verifier treats them as constants. */
+const volatile __u32 filter_netns;
+const volatile __u32 filter_ifindex;
+const volatile bool filter_reasons;
+const volatile __u64 reason_bits[WD_REASON_BITMAP_WORDS];
+const volatile __u32 detail_budget;	/* records per second, 0 = none */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 10240);
+	__type(key, struct wd_key);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+/* Where counts go when the hash is full: indexed by reason, never lost. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, WD_OVERFLOW_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} overflow SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, WD_STAT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+struct rate_window {
+	__u64 start_ns;
+	__u64 used;
+};
+
+/* Shared by all CPUs so that --rate holds whichever CPUs drop. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rate_window);
+} rate SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 21);
+} events SEC(".maps");
+
+/* What the two attach flavours extract from their arguments. */
+struct drop {
+	__u64 location;
+	__u32 reason;
+	__u32 netns;
+	__u32 ifindex;
+	__u32 len;
+	__u16 l3proto;
+	__u16 caplen;
+	unsigned char *nh;	/* network header, NULL when unknown */
+};
+
+static __always_inline void stat_inc(__u32 slot)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &slot);
+
+	if (v)
+		*v += 1;
+}
+
+static __always_inline bool tp_has_reason(void)
+{
+	return bpf_core_field_exists(struct trace_event_raw_kfree_skb, reason);
+}
+
+static __always_inline bool tp_has_rx_sk(void)
+{
+	return bpf_core_field_exists(struct trace_event_raw_kfree_skb, rx_sk);
+}
+
+static __always_inline bool reason_wanted(__u32 reason)
+{
+	__u64 word;
+
+	if (!filter_reasons)
+		return true;
+	if (reason >= WD_REASON_BITMAP_WORDS * 64)
+		return false;
+	/* Mask in asm: clang drops a C mask it can prove redundant, the verifier can't. */
+	word = reason / 64;
+	asm volatile("%0 &= %1" : "+r"(word) : "i"(WD_REASON_BITMAP_WORDS - 1));
+	return reason_bits[word] & (1ULL << (reason % 64));
+}
+
+/* Header offsets are only meaningful for IP packets with a set header. */
+static __always_inline void locate_header(struct drop *d, unsigned char *head,
+					  __u16 nh_off, __u32 tail)
+{
+	if (d->l3proto != ETH_P_IP && d->l3proto != ETH_P_IPV6)
+		return;
+	if (nh_off == (__u16)~0U || !head || tail <= nh_off)
+		return;
+	d->nh = head + nh_off;
+	d->caplen = tail - nh_off > WD_HDR_BYTES ? WD_HDR_BYTES : tail - nh_off;
+}
+
+static __always_inline __u8 l4_proto(const struct drop *d)
+{
+	__u8 proto = 0;
+	int off = d->l3proto == ETH_P_IP ? 9 : 6;
+
+	if (!d->nh || d->caplen <= off)
+		return 0;
+	bpf_probe_read_kernel(&proto, 1, d->nh + off);
+	return proto;
+}
+
+static __always_inline void count(const struct drop *d)
+{
+	struct wd_key key;
+	__u64 one = 1, *val;
+	__u32 slot;
+
+	__builtin_memset(&key, 0, sizeof(key));
+	key.reason = d->reason;
+	key.netns = d->netns;
+	key.location = d->location;
+	key.ifindex = d->ifindex;
+	key.l3proto = d->l3proto;
+	key.l4proto = l4_proto(d);
+
+	val = bpf_map_lookup_elem(&counts, &key);
+	if (val) {
+		*val += 1;
+		return;
+	}
+	if (!bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST))
+		return;
+	/* Another CPU may have inserted the key meanwhile. */
+	val = bpf_map_lookup_elem(&counts, &key);
+	if (val) {
+		*val += 1;
+		return;
+	}
+	slot = d->reason < WD_OVERFLOW_SLOTS ? d->reason : WD_OVERFLOW_SLOTS - 1;
+	val = bpf_map_lookup_elem(&overflow, &slot);
+	if (val)
+		*val += 1;
+	stat_inc(WD_STAT_OVERFLOW);
+}
+
+/*
+ * One-second window shared by all CPUs. Once the budget is spent, a drop
+ * only reads the shared line: no atomic, so a storm stays cheap. A racing
+ * reset may let a few extra records through; none is lost uncounted.
+ */
+static __always_inline bool detail_allowed(__u64 now)
+{
+	__u32 zero = 0;
+	struct rate_window *w = bpf_map_lookup_elem(&rate, &zero);
+	__u64 start;
+
+	if (!w)
+		return false;
+	start = w->start_ns;
+	if (now - start >= NSEC_PER_SEC &&
+	    __sync_val_compare_and_swap(&w->start_ns, start, now) == start)
+		w->used = 0;
+	if (*(volatile __u64 *)&w->used >= detail_budget)
+		return false;
+	return __sync_fetch_and_add(&w->used, 1) < detail_budget;
+}
+
+static __always_inline void emit(const struct drop *d)
+{
+	struct wd_event *ev;
+	__u64 now;
+
+	if (!detail_budget)
+		return;
+	now = bpf_ktime_get_ns();
+	if (!detail_allowed(now)) {
+		stat_inc(WD_STAT_RATE_LIMITED);
+		return;
+	}
+	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
+	if (!ev) {
+		stat_inc(WD_STAT_RING_FULL);
+		return;
+	}
+	ev->ts_ns = now;
+	ev->location = d->location;
+	ev->reason = d->reason;
+	ev->netns = d->netns;
+	ev->ifindex = d->ifindex;
+	ev->skb_len = d->len;
+	ev->cpu = bpf_get_smp_processor_id();
+	ev->l3proto = d->l3proto;
+	ev->caplen = 0;
+	if (d->nh && !bpf_probe_read_kernel(ev->hdr, sizeof(ev->hdr), d->nh))
+		ev->caplen = d->caplen;
+	bpf_ringbuf_submit(ev, 0);
+	stat_inc(WD_STAT_EMITTED);
+}
+
+static __always_inline int handle(const struct drop *d)
+{
+	if (filter_netns && d->netns != filter_netns)
+		return 0;
+	if (filter_ifindex && d->ifindex != filter_ifindex)
+		return 0;
+	if (!reason_wanted(d->reason))
+		return 0;
+	stat_inc(WD_STAT_SEEN);
+	count(d);
+	emit(d);
+	return 0;
+}
+
+SEC("tp_btf/kfree_skb")
+int kfree_skb_btf(__u64 *ctx)
+{
+	struct sk_buff *skb = (struct sk_buff *)ctx[0];
+	struct net_device *dev = skb->dev;
+	struct drop d = {};
+
+	d.location = ctx[1];
+	if (tp_has_reason())
+		d.reason = (__u32)ctx[2];
+	d.len = skb->len;
+	d.l3proto = bpf_ntohs(skb->protocol);
+	if (dev) {
+		d.ifindex = dev->ifindex;
+		d.netns = dev->nd_net.net->ns.inum;
+	} else {
+		struct sock *sk = skb->sk;
+
+		d.ifindex = skb->skb_iif;
+		if (!sk && tp_has_rx_sk())
+			sk = (struct sock *)ctx[3];
+		if (sk)
+			d.netns = sk->__sk_common.skc_net.net->ns.inum;
+	}
+	locate_header(&d, skb->head, skb->network_header, skb->tail);
+	return handle(&d);
+}
+
+SEC("raw_tp/kfree_skb")
+int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct sk_buff *skb = (struct sk_buff *)ctx->args[0];
+	struct net_device *dev = BPF_CORE_READ(skb, dev);
+	struct drop d = {};
+
+	d.location = ctx->args[1];
+	if (tp_has_reason())
+		d.reason = (__u32)ctx->args[2];
+	d.len = BPF_CORE_READ(skb, len);
+	d.l3proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
+	if (dev) {
+		d.ifindex = BPF_CORE_READ(dev, ifindex);
+		d.netns = BPF_CORE_READ(dev, nd_net.net, ns.inum);
+	} else {
+		struct sock *sk = BPF_CORE_READ(skb, sk);
+
+		d.ifindex = BPF_CORE_READ(skb, skb_iif);
+		if (!sk && tp_has_rx_sk())
+			sk = (struct sock *)ctx->args[3];
+		if (sk)
+			d.netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
+	}
+	locate_header(&d, BPF_CORE_READ(skb, head),
+		      BPF_CORE_READ(skb, network_header),
+		      BPF_CORE_READ(skb, tail));
+	return handle(&d);
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

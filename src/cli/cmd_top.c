@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "report.h"
+
+static const char usage[] =
+"Usage: whydrop [top] [-r REASON,...] [--netns NS] [-i IFNAME] [-d T]\n"
+"Live table of drops by reason and location, refreshed every second:\n"
+"total count, rate per second, reason, location. Ctrl-C prints a summary.\n"
+"\n"
+"  -r, --reason LIST    only these reasons\n"
+"      --netns NS       only drops in this network namespace (ip netns name or path)\n"
+"  -i, --interface IF   only drops on this interface\n"
+"  -d, --duration T     stop after T (5, 500ms, 1m)\n"
+"      --json           summary on exit as the `count --json` document\n"
+"      --explain        on exit, explain each reason seen\n"
+"\n"
+"Examples:\n"
+"  sudo whydrop\n"
+"  sudo whydrop top --netns blue -i veth0\n";
+
+#define TOP_ROWS 25
+
+struct top {
+	struct wd_total *prev;
+	size_t n_prev;
+	double t_prev;
+	bool tty;
+};
+
+static uint64_t previous(const struct top *t, const struct wd_total *cur)
+{
+	for (size_t i = 0; i < t->n_prev; i++)
+		if (t->prev[i].reason == cur->reason && t->prev[i].location == cur->location)
+			return t->prev[i].count;
+	return 0;
+}
+
+static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size_t n, double now)
+{
+	double dt = now - t->t_prev;
+	char reason[160], subsys[160], function[160], location[160], ts[16];
+	struct wd_count_row row;
+	uint64_t total = 0;
+	time_t wall = time(NULL);
+
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&wall));
+	if (t->tty)
+		fputs("\033[H\033[2J", stdout);
+	for (size_t i = 0; i < n; i++)
+		total += cur[i].count;
+	printf("whydrop %s  kernel %s  %" PRIu64 " drops since start  (Ctrl-C to stop)\n",
+	       ts, s->kernel, total);
+	printf("%10s %9s  %-26s %-34s %s\n", "COUNT", "RATE/s", "REASON", "LOCATION",
+	       "WHAT IT MEANS");
+	for (size_t i = 0; i < n && i < TOP_ROWS; i++) {
+		uint64_t delta = cur[i].count - previous(t, &cur[i]);
+		const char *hint;
+
+		wd_session_row(s, &cur[i], &row, reason, subsys, function, location, 160);
+		hint = wd_hint(reason);
+		printf("%10" PRIu64 " %9.1f  %-26s %-34s %s\n", cur[i].count,
+		       dt > 0 ? delta / dt : 0.0, row.reason ? row.reason : "-", location,
+		       hint ? hint : "");
+	}
+	if (n > TOP_ROWS)
+		printf("... %zu more\n", n - TOP_ROWS);
+	if (!t->tty)
+		putchar('\n');
+	fflush(stdout);
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top t = { .tty = isatty(STDOUT_FILENO) };
+	struct wd_session s;
+	struct wd_opts o;
+	double t0, next;
+	int status;
+
+	if (wd_parse_opts(argc, argv, &o, usage, &status))
+		return status;
+	wd_install_signals();
+	status = wd_session_open(&s, &o, false, NULL, NULL);
+	if (status)
+		return status;
+	t0 = t.t_prev = wd_now();
+	next = t0 + 1;
+	while (wd_session_poll(&s, 100)) {
+		double now = wd_now();
+		struct wd_total *cur;
+		size_t n;
+
+		if (o.duration && now - t0 >= o.duration)
+			break;
+		if (now < next)
+			continue;
+		next += 1;
+		if (wd_session_totals(&s, &cur, &n))
+			continue;
+		draw(&t, &s, cur, n, now);
+		free(t.prev);
+		t.prev = cur;
+		t.n_prev = n;
+		t.t_prev = now;
+	}
+	free(t.prev);
+	wd_session_detach(&s);
+	if (!o.json)
+		printf("\nSummary:\n");
+	status = wd_report_counts(&s, &o, wd_now() - t0, stdout);
+	wd_session_close(&s);
+	return status;
+}

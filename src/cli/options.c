@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+enum { OPT_NETNS = 256, OPT_RATE, OPT_MAP_SIZE, OPT_EXPLAIN, OPT_JSON };
+
+static const struct option long_opts[] = {
+	{ "reason",	required_argument, NULL, 'r' },
+	{ "netns",	required_argument, NULL, OPT_NETNS },
+	{ "interface",	required_argument, NULL, 'i' },
+	{ "duration",	required_argument, NULL, 'd' },
+	{ "rate",	required_argument, NULL, OPT_RATE },
+	{ "map-size",	required_argument, NULL, OPT_MAP_SIZE },
+	{ "json",	no_argument,	   NULL, OPT_JSON },
+	{ "explain",	no_argument,	   NULL, OPT_EXPLAIN },
+	{ "verbose",	no_argument,	   NULL, 'v' },
+	{ "help",	no_argument,	   NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int wd_parse_duration(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v))
+		return -1;
+	if (!strcmp(end, "ms"))
+		v /= 1000;
+	else if (!strcmp(end, "m"))
+		v *= 60;
+	else if (!strcmp(end, "h"))
+		v *= 3600;
+	else if (*end && strcmp(end, "s"))
+		return -1;
+	if (v <= 0 || v > 365 * 86400.0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_u32(const char *s, uint32_t min, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (end == s || *end || errno || v > UINT32_MAX || v < min || s[0] == '-')
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int usage_error(const struct wd_opts *o, int *status, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "whydrop %s: ", o->cmd);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(`whydrop %s -h` for help)\n", o->cmd);
+	*status = WD_EXIT_USAGE;
+	return -1;
+}
+
+int wd_parse_opts(int argc, char **argv, struct wd_opts *o, const char *usage, int *status)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->cmd = argv[0];
+	o->rate = WD_DEFAULT_RATE;
+	o->map_size = WD_DEFAULT_MAP_SIZE;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:i:d:vh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			o->reasons = optarg;
+			break;
+		case OPT_NETNS:
+			o->netns = optarg;
+			break;
+		case 'i':
+			o->ifname = optarg;
+			break;
+		case 'd':
+			if (wd_parse_duration(optarg, &o->duration))
+				return usage_error(o, status,
+					"bad duration '%s': give seconds, e.g. -d 5, -d 2.5, -d 500ms, -d 1m", optarg);
+			break;
+		case OPT_RATE:
+			if (parse_u32(optarg, 0, &o->rate))
+				return usage_error(o, status,
+					"bad --rate '%s': detail records per second, 0 to disable", optarg);
+			break;
+		case OPT_MAP_SIZE:
+			if (parse_u32(optarg, 1, &o->map_size) || o->map_size > (1u << 24))
+				return usage_error(o, status,
+					"bad --map-size '%s': 1 to 16777216 keys", optarg);
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_EXPLAIN:
+			o->explain = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			*status = 0;
+			return -1;
+		case ':':
+			return usage_error(o, status, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error(o, status, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error(o, status,
+			"unexpected argument '%s' (filter expressions are not supported yet)",
+			argv[optind]);
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Options shared by the live commands (top, watch, count). */
+#ifndef WD_OPTIONS_H
+#define WD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WD_DEFAULT_RATE		10000	/* detail records per second */
+#define WD_DEFAULT_MAP_SIZE	10240	/* distinct counting keys */
+
+struct wd_opts {
+	const char *cmd;
+	const char *reasons;	/* -r: comma-separated names */
+	const char *netns;	/* --netns NAME|PATH */
+	const char *ifname;	/* -i */
+	double duration;	/* -d seconds, 0 = until Ctrl-C */
+	uint32_t rate;		/* --rate detail records/s */
+	uint32_t map_size;	/* --map-size */
+	bool json;
+	bool explain;		/* --explain: full entry of each reason seen, on exit */
+	bool verbose;
+};
+
+/* Status codes: 0 ok, 1 runtime failure, 2 usage error. */
+#define WD_EXIT_USAGE 2
+
+/*
+ * Parse argv (argv[0] is the subcommand). Prints help and returns -1 with
+ * *status 0 for -h, or -1 with *status 2 after a usage message.
+ */
+int wd_parse_opts(int argc, char **argv, struct wd_opts *o, const char *usage, int *status);
+/* Strictly positive number of seconds, "5", "2.5", "1m", "500ms". */
+int wd_parse_duration(const char *s, double *out);
+
+#endif /* WD_OPTIONS_H */

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define NAME_LEN 160
+
+struct row_names {
+	char reason[NAME_LEN], subsys[NAME_LEN], function[NAME_LEN], location[NAME_LEN];
+};
+
+const char *wd_hint(const char *reason)
+{
+	(void)reason;
+	return NULL;
+}
+
+void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n, FILE *f)
+{
+	(void)s;
+	(void)t;
+	(void)n;
+	(void)f;
+}
+
+int wd_report_counts(struct wd_session *s, const struct wd_opts *o, double duration, FILE *f)
+{
+	struct wd_count_doc doc = { .kernel = s->kernel, .duration_s = duration };
+	struct wd_count_row *rows = NULL;
+	struct row_names *names = NULL;
+	struct wd_total *t = NULL;
+	struct wd_stats st;
+	size_t n = 0;
+	int err;
+
+	err = wd_session_totals(s, &t, &n);
+	if (!err)
+		err = wd_session_stats(s, &st);
+	if (err) {
+		fprintf(stderr, "whydrop: cannot read the counts: %s\n", strerror(-err));
+		goto out;
+	}
+	rows = calloc(n ? n : 1, sizeof(*rows));
+	names = calloc(n ? n : 1, sizeof(*names));
+	if (!rows || !names) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		wd_session_row(s, &t[i], &rows[i], names[i].reason, names[i].subsys,
+			       names[i].function, names[i].location, NAME_LEN);
+		rows[i].hint = wd_hint(names[i].reason);
+		doc.total += rows[i].count;
+	}
+	doc.rows = rows;
+	doc.n_rows = n;
+	doc.lost_events = st.recursion_misses;
+	doc.location_only = !s->reasons.has_reason;
+	if (o->json)
+		wd_print_count_json(f, &doc);
+	else
+		wd_print_count_table(f, &doc);
+	if (o->explain)
+		wd_report_explain(s, t, n, f);
+	fflush(f);
+out:
+	free(rows);
+	free(names);
+	free(t);
+	return err ? 1 : 0;
+}

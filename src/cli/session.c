@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "session.h"
+#include "whydrop.skel.h"
+
+#define CAP_PERFMON_BIT	38
+#define CAP_BPF_BIT	39
+
+volatile sig_atomic_t wd_stop;
+
+static bool verbose;
+static char libbpf_log[4096];
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	wd_stop = 1;
+}
+
+void wd_install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+double wd_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Keep libbpf's warnings for the error message instead of spraying them. */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	size_t used = strlen(libbpf_log);
+
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	if (verbose)
+		return vfprintf(stderr, fmt, ap);
+	if (used < sizeof(libbpf_log) - 1)
+		vsnprintf(libbpf_log + used, sizeof(libbpf_log) - used, fmt, ap);
+	return 0;
+}
+
+static bool has_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+/* CAP_BPF + CAP_PERFMON (5.8+), or CAP_SYS_ADMIN on any kernel. */
+static int check_privileges(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &h, d))
+		return 0;	/* cannot tell: let the kernel decide */
+	if (has_cap(d, CAP_SYS_ADMIN))
+		return 0;
+	if (has_cap(d, CAP_BPF_BIT) && has_cap(d, CAP_PERFMON_BIT))
+		return 0;
+	fprintf(stderr,
+		"whydrop: tracing drops needs root, or the capabilities CAP_BPF and CAP_PERFMON\n"
+		"         (try: sudo whydrop ...; `whydrop reasons` and `whydrop explain` work without)\n");
+	return 1;
+}
+
+static uint64_t mono_to_real(void)
+{
+	struct timespec m, r;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &r);
+	return (uint64_t)(r.tv_sec - m.tv_sec) * 1000000000ULL + (uint64_t)r.tv_nsec -
+	       (uint64_t)m.tv_nsec;
+}
+
+static int set_reason_filter(struct wd_session *s, const char *list, struct whydrop_bpf *skel)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int status = 0;
+
+	if (!copy)
+		return 1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct wd_reason *r = wd_reason_by_name(&s->reasons, tok);
+		const char *hint;
+
+		if (r && r->code < WD_REASON_BITMAP_WORDS * 64) {
+			skel->rodata->reason_bits[r->code / 64] |= 1ULL << (r->code % 64);
+			continue;
+		}
+		hint = wd_reason_suggest(&s->reasons, tok);
+		fprintf(stderr, "whydrop: unknown drop reason '%s' on this kernel", tok);
+		if (hint)
+			fprintf(stderr, "; did you mean %s?", hint);
+		fprintf(stderr, " (`whydrop reasons` lists them)\n");
+		status = WD_EXIT_USAGE;
+		break;
+	}
+	skel->rodata->filter_reasons = true;
+	free(copy);
+	return status;
+}
+
+static int resolve_filters(struct wd_session *s, const struct wd_opts *o)
+{
+	char err[512];
+
+	if (o->netns && wd_netns_resolve(o->netns, s->netns_path, sizeof(s->netns_path),
+					 &s->netns_ino, err, sizeof(err))) {
+		fprintf(stderr, "whydrop: %s\n", err);
+		return WD_EXIT_USAGE;
+	}
+	if (o->ifname && wd_ifindex_in(o->netns ? s->netns_path : NULL, o->ifname, &s->ifindex)) {
+		fprintf(stderr, "whydrop: no interface '%s' in %s%s; `ip%s%s link` lists them\n",
+			o->ifname, o->netns ? "network namespace " : "this network namespace",
+			o->netns ? o->netns : "", o->netns ? " -n " : "", o->netns ? o->netns : "");
+		return WD_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int configure(struct wd_session *s, const struct wd_opts *o, bool details,
+		     struct whydrop_bpf *skel, bool btf_attach)
+{
+	int status;
+
+	skel->rodata->filter_netns = s->netns_ino;
+	skel->rodata->filter_ifindex = s->ifindex;
+	if (details)
+		skel->rodata->detail_budget = o->rate;
+	if (o->reasons) {
+		status = set_reason_filter(s, o->reasons, skel);
+		if (status)
+			return status;
+	}
+	bpf_map__set_max_entries(skel->maps.counts, o->map_size);
+	bpf_program__set_autoload(skel->progs.kfree_skb_btf, btf_attach);
+	bpf_program__set_autoload(skel->progs.kfree_skb_raw, !btf_attach);
+	return 0;
+}
+
+/* Load and attach one flavour; 0 on success, <0 to try the next, >0 exit status. */
+static int load_attach(struct wd_session *s, const struct wd_opts *o, bool details, bool btf)
+{
+	struct whydrop_bpf *skel = whydrop_bpf__open();
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	int status;
+
+	if (!skel)
+		return -errno;
+	status = configure(s, o, details, skel, btf);
+	if (status) {
+		whydrop_bpf__destroy(skel);
+		return status;
+	}
+	if (whydrop_bpf__load(skel))
+		goto fail;
+	prog = btf ? skel->progs.kfree_skb_btf : skel->progs.kfree_skb_raw;
+	link = btf ? bpf_program__attach(prog)
+		   : bpf_program__attach_raw_tracepoint(prog, "kfree_skb");
+	if (!link)
+		goto fail;
+	if (btf)
+		skel->links.kfree_skb_btf = link;
+	else
+		skel->links.kfree_skb_raw = link;
+	s->skel = skel;
+	s->attach_mode = btf ? "tp_btf" : "raw_tp";
+	return 0;
+fail:
+	status = -errno;
+	whydrop_bpf__destroy(skel);
+	return status ? status : -EINVAL;
+}
+
+static int on_ring(void *ctx, void *data, size_t len)
+{
+	struct wd_session *s = ctx;
+
+	if (len >= sizeof(struct wd_event) && s->on_event)
+		s->on_event(s->event_ctx, data);
+	return 0;
+}
+
+static void explain_load_failure(int err)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		fprintf(stderr,
+			"whydrop: this kernel has no BTF (/sys/kernel/btf/vmlinux; CONFIG_DEBUG_INFO_BTF=y),\n"
+			"         which the BPF program needs to read packets; live tracing is not possible here.\n"
+			"         Reason names still come from tracefs: `whydrop reasons` and `whydrop explain` work.\n");
+	else
+		fprintf(stderr, "whydrop: cannot load the BPF program on skb:kfree_skb: %s\n%s",
+			strerror(-err), libbpf_log);
+}
+
+static int load_names(struct wd_session *s)
+{
+	char err[512];
+
+	if (wd_reasons_load(&s->reasons, err, sizeof(err))) {
+		fprintf(stderr, "whydrop: %s\n", err);
+		return 1;
+	}
+	if (!s->reasons.has_reason)
+		fprintf(stderr, "whydrop: this kernel's skb:kfree_skb has no drop reason (before 5.17): "
+				"counting by drop location only\n");
+	return 0;
+}
+
+/* After attaching: symbols are only needed to print, not to count. */
+static int load_symbols(struct wd_session *s)
+{
+	int e = wd_ksyms_load(&s->ksyms, NULL);
+
+	if (e) {
+		fprintf(stderr, "whydrop: cannot read /proc/kallsyms: %s\n", strerror(-e));
+		return 1;
+	}
+	return 0;
+}
+
+int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
+		    wd_event_fn fn, void *ctx)
+{
+	struct utsname u;
+	double t0 = wd_now();
+	int status;
+
+	memset(s, 0, sizeof(*s));
+	verbose = o->verbose;
+	libbpf_set_print(libbpf_print);
+	s->on_event = fn;
+	s->event_ctx = ctx;
+	if (!uname(&u))
+		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
+	status = check_privileges();
+	if (!status)
+		status = load_names(s);
+	if (!status)
+		status = resolve_filters(s, o);
+	if (status)
+		goto fail;
+	/* WHYDROP_ATTACH=raw_tp exercises the fallback on kernels with tp_btf. */
+	status = -1;
+	if (!getenv("WHYDROP_ATTACH") || strcmp(getenv("WHYDROP_ATTACH"), "raw_tp"))
+		status = load_attach(s, o, details, true);
+	if (status < 0) {
+		libbpf_log[0] = '\0';
+		status = load_attach(s, o, details, false);
+	}
+	if (status) {
+		if (status < 0)
+			explain_load_failure(status);
+		status = status < 0 ? 1 : status;
+		goto fail;
+	}
+	if (details) {
+		s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_ring, s, NULL);
+		if (!s->rb) {
+			fprintf(stderr, "whydrop: cannot open the ring buffer: %s\n", strerror(errno));
+			status = 1;
+			goto fail;
+		}
+	}
+	s->mono_to_real_ns = mono_to_real();
+	s->attach_ms = (wd_now() - t0) * 1000;
+	fprintf(stderr, "whydrop: attached to skb:kfree_skb (%s) in %.1f ms\n",
+		s->attach_mode, s->attach_ms);
+	status = load_symbols(s);
+	if (status)
+		goto fail;
+	return 0;
+fail:
+	wd_session_close(s);
+	return status;
+}
+
+void wd_session_close(struct wd_session *s)
+{
+	ring_buffer__free(s->rb);
+	s->rb = NULL;
+	whydrop_bpf__destroy(s->skel);
+	s->skel = NULL;
+	wd_reasons_free(&s->reasons);
+	wd_ksyms_free(&s->ksyms);
+	wd_ifnames_free(&s->ifnames);
+}
+
+void wd_session_detach(struct wd_session *s)
+{
+	if (!s->skel)
+		return;
+	bpf_link__destroy(s->skel->links.kfree_skb_btf);
+	bpf_link__destroy(s->skel->links.kfree_skb_raw);
+	s->skel->links.kfree_skb_btf = NULL;
+	s->skel->links.kfree_skb_raw = NULL;
+	if (s->rb)
+		ring_buffer__consume(s->rb);
+}
+
+bool wd_session_poll(struct wd_session *s, int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	if (wd_stop)
+		return false;
+	if (s->rb) {
+		int err = ring_buffer__poll(s->rb, ms);
+
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "whydrop: reading records failed: %s\n", strerror(-err));
+			wd_stop = 1;
+		}
+	} else {
+		nanosleep(&ts, NULL);
+	}
+	return !wd_stop;
+}
+
+static int add_total(struct wd_total **v, size_t *n, size_t *cap, uint32_t reason,
+		     uint64_t location, uint64_t count)
+{
+	for (size_t i = 0; i < *n; i++) {
+		if ((*v)[i].reason == reason && (*v)[i].location == location) {
+			(*v)[i].count += count;
+			return 0;
+		}
+	}
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct wd_total *tmp = realloc(*v, ncap * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		*v = tmp;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = (struct wd_total){ reason, location, count };
+	return 0;
+}
+
+static int cmp_total(const void *a, const void *b)
+{
+	const struct wd_total *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return x->reason < y->reason ? -1 : x->reason > y->reason;
+}
+
+static uint64_t sum_percpu(const uint64_t *vals, int ncpu)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < ncpu; i++)
+		sum += vals[i];
+	return sum;
+}
+
+static int read_overflow(struct wd_session *s, struct wd_total **v, size_t *n, size_t *cap,
+			 uint64_t *vals, int ncpu)
+{
+	int fd = bpf_map__fd(s->skel->maps.overflow);
+
+	for (uint32_t slot = 0; slot < WD_OVERFLOW_SLOTS; slot++) {
+		uint64_t sum;
+
+		if (bpf_map_lookup_elem(fd, &slot, vals))
+			continue;
+		sum = sum_percpu(vals, ncpu);
+		if (sum && add_total(v, n, cap, slot, 0, sum))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int wd_session_totals(struct wd_session *s, struct wd_total **out, size_t *n_out)
+{
+	int fd = bpf_map__fd(s->skel->maps.counts), ncpu = libbpf_num_possible_cpus();
+	struct wd_key key, next, *prev = NULL;
+	struct wd_total *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t *vals = calloc((size_t)ncpu, sizeof(*vals));
+	int err = 0;
+
+	if (!vals)
+		return -ENOMEM;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, vals))
+			continue;	/* cannot vanish: we never delete */
+		err = add_total(&v, &n, &cap, key.reason, key.location, sum_percpu(vals, ncpu));
+		if (err)
+			goto out;
+	}
+	err = read_overflow(s, &v, &n, &cap, vals, ncpu);
+	if (!err && n)
+		qsort(v, n, sizeof(*v), cmp_total);
+out:
+	free(vals);
+	if (err) {
+		free(v);
+		return err;
+	}
+	*out = v;
+	*n_out = n;
+	return 0;
+}
+
+int wd_session_stats(struct wd_session *s, struct wd_stats *st)
+{
+	int fd = bpf_map__fd(s->skel->maps.stats), ncpu = libbpf_num_possible_cpus();
+	uint64_t *vals = calloc((size_t)ncpu, sizeof(*vals));
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info);
+	const struct bpf_program *p;
+
+	if (!vals)
+		return -ENOMEM;
+	memset(st, 0, sizeof(*st));
+	for (uint32_t i = 0; i < WD_STAT_MAX; i++)
+		if (!bpf_map_lookup_elem(fd, &i, vals))
+			st->v[i] = sum_percpu(vals, ncpu);
+	free(vals);
+	p = strcmp(s->attach_mode, "tp_btf") ? s->skel->progs.kfree_skb_raw
+					     : s->skel->progs.kfree_skb_btf;
+	if (!bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		st->recursion_misses = info.recursion_misses;
+	return 0;
+}
+
+static void names(struct wd_session *s, uint32_t code, uint64_t location,
+		  char *reason, char *function, char *loc, size_t len)
+{
+	uint64_t off = 0;
+	const struct wd_ksym *k = location ? wd_ksym_find(&s->ksyms, location, &off) : NULL;
+
+	wd_reason_name(&s->reasons, code, reason, len);
+	if (!location) {
+		snprintf(function, len, "(overflow)");
+		snprintf(loc, len, "(overflow: counting map full)");
+	} else if (!k) {
+		snprintf(function, len, "0x%llx", (unsigned long long)location);
+		snprintf(loc, len, "0x%llx", (unsigned long long)location);
+	} else {
+		snprintf(function, len, "%s", k->name);
+		snprintf(loc, len, "%s+0x%llx", k->name, (unsigned long long)off);
+	}
+}
+
+void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_drop_view *v,
+		     char *reason, char *function, char *location, size_t len)
+{
+	memset(v, 0, sizeof(*v));
+	names(s, ev->reason, ev->location, reason, function, location, len);
+	v->ts_realtime_ns = ev->ts_ns + s->mono_to_real_ns;
+	v->reason = s->reasons.has_reason ? reason : NULL;
+	v->code = ev->reason;
+	v->function = function;
+	v->location = location;
+	v->l3proto = ev->l3proto;
+	wd_decode(ev->hdr, ev->caplen <= WD_HDR_BYTES ? ev->caplen : WD_HDR_BYTES,
+		  ev->l3proto, &v->flow);
+	v->len = ev->skb_len;
+	v->ifindex = ev->ifindex;
+	v->ifname = wd_ifname(&s->ifnames, ev->netns, ev->ifindex);
+	v->netns = ev->netns;
+	v->cpu = ev->cpu;
+}
+
+void wd_session_row(struct wd_session *s, const struct wd_total *t, struct wd_count_row *row,
+		    char *reason, char *subsys, char *function, char *location, size_t len)
+{
+	memset(row, 0, sizeof(*row));
+	names(s, t->reason, t->location, reason, function, location, len);
+	row->code = t->reason;
+	row->reason = s->reasons.has_reason ? reason : NULL;
+	row->subsystem = wd_reason_subsys(&s->reasons, t->reason, subsys, len);
+	row->function = function;
+	row->location = location;
+	row->count = t->count;
+}

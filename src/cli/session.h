@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A tracing session: resolve filters, load and attach the BPF program, read
+ * its exact counts and sampled records, detach. Shared by top/watch/count.
+ */
+#ifndef WD_SESSION_H
+#define WD_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "format.h"
+#include "ksym.h"
+#include "netns.h"
+#include "options.h"
+#include "reasons.h"
+#include "whydrop_types.h"
+
+struct whydrop_bpf;
+struct ring_buffer;
+
+typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
+
+struct wd_session {
+	struct whydrop_bpf *skel;
+	struct ring_buffer *rb;
+	const char *attach_mode;	/* "tp_btf" or "raw_tp" */
+	struct wd_reasons reasons;
+	struct wd_ksyms ksyms;
+	struct wd_ifnames ifnames;
+	uint32_t netns_ino;
+	uint32_t ifindex;
+	char netns_path[300];
+	uint64_t mono_to_real_ns;	/* add to bpf_ktime_get_ns() for wall time */
+	double attach_ms;
+	wd_event_fn on_event;
+	void *event_ctx;
+	char kernel[65];
+};
+
+/* A (reason, location) total, summed over CPUs and the rest of the key. */
+struct wd_total {
+	uint32_t reason;
+	uint64_t location;	/* 0: overflow bucket, location unknown */
+	uint64_t count;
+};
+
+struct wd_stats {
+	uint64_t v[WD_STAT_MAX];
+	uint64_t recursion_misses;	/* drops the kernel could not run us for */
+};
+
+extern volatile sig_atomic_t wd_stop;
+
+/* Returns 0, or an exit status after printing one clear message. */
+int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
+		    wd_event_fn fn, void *ctx);
+void wd_session_close(struct wd_session *s);
+/* Stop tracing but keep the maps readable, then deliver pending records. */
+void wd_session_detach(struct wd_session *s);
+/* Sleep up to ms, delivering records; false once asked to stop. */
+bool wd_session_poll(struct wd_session *s, int ms);
+/* Totals by (reason, location), sorted by count; caller frees *out. */
+int wd_session_totals(struct wd_session *s, struct wd_total **out, size_t *n);
+int wd_session_stats(struct wd_session *s, struct wd_stats *st);
+/* Resolve a record into a view; names live in the buffers given. */
+void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_drop_view *v,
+		     char *reason, char *function, char *location, size_t len);
+/* Names for a total, for tables and JSON. */
+void wd_session_row(struct wd_session *s, const struct wd_total *t, struct wd_count_row *row,
+		    char *reason, char *subsys, char *function, char *location, size_t len);
+/* Seconds since an arbitrary start, monotonic. */
+double wd_now(void);
+void wd_install_signals(void);
+
+#endif /* WD_SESSION_H */

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+
+#define MAX_EXT_HEADERS	8	/* bound the walk: a loop of headers ends here */
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static void tcp_flags(uint8_t fl, char *out)
+{
+	static const struct { uint8_t bit; char c; } order[] = {
+		{ 0x01, 'F' }, { 0x02, 'S' }, { 0x04, 'R' }, { 0x08, 'P' },
+		{ 0x20, 'U' }, { 0x40, 'E' }, { 0x80, 'W' }, { 0x10, '.' },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (fl & order[i].bit)
+			out[n++] = order[i].c;
+	out[n] = '\0';
+	if (!n)
+		strcpy(out, "none");
+}
+
+static void decode_l4(const uint8_t *p, size_t len, struct wd_flow *f)
+{
+	switch (f->l4) {
+	case IPPROTO_TCP:
+		if (len >= 14) {
+			f->has_tcp_flags = true;
+			tcp_flags(p[13], f->tcp_flags);
+		}
+		/* fall through */
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+	case IPPROTO_SCTP:
+	case IPPROTO_DCCP:
+		if (len >= 4) {
+			f->has_ports = true;
+			f->sport = get16(p);
+			f->dport = get16(p + 2);
+		}
+		break;
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		if (len >= 2) {
+			f->has_icmp = true;
+			f->icmp_type = p[0];
+			f->icmp_code = p[1];
+		}
+		break;
+	}
+}
+
+static int decode_ipv4(const uint8_t *p, size_t len, struct wd_flow *f)
+{
+	size_t ihl;
+
+	if (len < 20 || p[0] >> 4 != 4)
+		return -1;
+	f->family = 4;
+	inet_ntop(AF_INET, p + 12, f->src, sizeof(f->src));
+	inet_ntop(AF_INET, p + 16, f->dst, sizeof(f->dst));
+	f->ip_len = get16(p + 2);
+	f->has_l4 = true;
+	f->l4 = p[9];
+	ihl = (size_t)(p[0] & 0x0f) * 4;
+	if (ihl < 20 || ihl > len)
+		return 0;	/* bad header length: addresses only */
+	if (get16(p + 6) & 0x1fff) {
+		f->fragment = true;
+		return 0;
+	}
+	decode_l4(p + ihl, len - ihl, f);
+	return 0;
+}
+
+static bool is_ext_header(uint8_t nh)
+{
+	return nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING ||
+	       nh == IPPROTO_FRAGMENT || nh == IPPROTO_DSTOPTS ||
+	       nh == IPPROTO_AH;
+}
+
+static int decode_ipv6(const uint8_t *p, size_t len, struct wd_flow *f)
+{
+	size_t off = 40;
+	uint8_t nh;
+	int i;
+
+	if (len < 40 || p[0] >> 4 != 6)
+		return -1;
+	f->family = 6;
+	inet_ntop(AF_INET6, p + 8, f->src, sizeof(f->src));
+	inet_ntop(AF_INET6, p + 24, f->dst, sizeof(f->dst));
+	f->ip_len = get16(p + 4) + 40u;
+	nh = p[6];
+	for (i = 0; i < MAX_EXT_HEADERS && is_ext_header(nh); i++) {
+		size_t hlen;
+
+		if (off + 8 > len)
+			return 0;	/* truncated: L4 unknown */
+		if (nh == IPPROTO_FRAGMENT) {
+			hlen = 8;
+			if (get16(p + off + 2) & 0xfff8)
+				f->fragment = true;
+		} else if (nh == IPPROTO_AH) {
+			hlen = ((size_t)p[off + 1] + 2) * 4;
+		} else {
+			hlen = ((size_t)p[off + 1] + 1) * 8;
+		}
+		nh = p[off];
+		off += hlen;
+	}
+	if (is_ext_header(nh))
+		return 0;	/* too many extension headers */
+	f->has_l4 = true;
+	f->l4 = nh;
+	if (f->fragment || off > len)
+		return 0;
+	decode_l4(p + off, len - off, f);
+	return 0;
+}
+
+int wd_decode(const uint8_t *data, size_t len, uint16_t l3proto, struct wd_flow *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (!data)
+		return -1;
+	if (l3proto == WD_ETH_P_IP)
+		return decode_ipv4(data, len, f);
+	if (l3proto == WD_ETH_P_IPV6)
+		return decode_ipv6(data, len, f);
+	return -1;
+}
+
+const char *wd_l4_name(uint8_t proto, char *buf, size_t len)
+{
+	switch (proto) {
+	case IPPROTO_TCP: return "tcp";
+	case IPPROTO_UDP: return "udp";
+	case IPPROTO_ICMP: return "icmp";
+	case IPPROTO_ICMPV6: return "icmpv6";
+	case IPPROTO_SCTP: return "sctp";
+	case IPPROTO_GRE: return "gre";
+	case IPPROTO_ESP: return "esp";
+	case IPPROTO_AH: return "ah";
+	case IPPROTO_UDPLITE: return "udplite";
+	case IPPROTO_IGMP: return "igmp";
+	}
+	snprintf(buf, len, "%u", proto);
+	return buf;
+}
+
+const char *wd_l3_name(uint16_t l3proto, char *buf, size_t len)
+{
+	switch (l3proto) {
+	case WD_ETH_P_IP: return "ipv4";
+	case WD_ETH_P_IPV6: return "ipv6";
+	case WD_ETH_P_ARP: return "arp";
+	}
+	snprintf(buf, len, "0x%04x", l3proto);
+	return buf;
+}

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Reason names come from the running kernel only: reason numbers move
+ * between releases (TCP_FLAGS is 21 on 6.1, 29 on 6.12, 30 on 6.18).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+
+#include "reasons.h"
+#include "suggest.h"
+#include "tracefs.h"
+
+#define SUBSYS_PREFIX	"SKB_DROP_REASON_SUBSYS_"
+#define BTF_DIR		"/sys/kernel/btf"
+
+static int add_reason(struct wd_reason **v, size_t *n, uint32_t code, const char *name)
+{
+	struct wd_reason *tmp = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!tmp)
+		return -ENOMEM;
+	*v = tmp;
+	tmp[*n].code = code;
+	tmp[*n].name = strdup(name);
+	if (!tmp[*n].name)
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+static int cmp_code(const void *a, const void *b)
+{
+	const struct wd_reason *x = a, *y = b;
+
+	return x->code < y->code ? -1 : x->code > y->code;
+}
+
+/* Keep real drop reasons only: not the sentinels around them. */
+static const char *core_name(const char *enumerator)
+{
+	const char *s;
+
+	if (strncmp(enumerator, WD_REASON_PREFIX, strlen(WD_REASON_PREFIX)))
+		return NULL;	/* SKB_NOT_DROPPED_YET, SKB_CONSUMED */
+	s = enumerator + strlen(WD_REASON_PREFIX);
+	if (!strcmp(s, "MAX") || !strncmp(s, "SUBSYS_", 7))
+		return NULL;
+	return s;
+}
+
+static int btf_core_reasons(struct wd_reasons *r, const struct btf *btf)
+{
+	int id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	int i, err;
+
+	if (id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, id);
+	e = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++, e++) {
+		const char *name = core_name(btf__name_by_offset(btf, e->name_off));
+
+		if (!name)
+			continue;
+		err = add_reason(&r->v, &r->n, (uint32_t)e->val, name);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int btf_subsystems(struct wd_reasons *r, const struct btf *btf)
+{
+	int id = btf__find_by_name_kind(btf, "skb_drop_reason_subsys", BTF_KIND_ENUM);
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	int i;
+
+	if (id < 0)
+		return 0;	/* before 6.4: no subsystems */
+	t = btf__type_by_id(btf, id);
+	e = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++, e++) {
+		const char *name = btf__name_by_offset(btf, e->name_off);
+		struct wd_subsys *tmp;
+
+		if (strncmp(name, SUBSYS_PREFIX, strlen(SUBSYS_PREFIX)))
+			continue;
+		name += strlen(SUBSYS_PREFIX);
+		if (!strcmp(name, "CORE") || !strcmp(name, "NUM"))
+			continue;
+		tmp = realloc(r->subsys, (r->n_subsys + 1) * sizeof(*tmp));
+		if (!tmp)
+			return -ENOMEM;
+		r->subsys = tmp;
+		memset(&tmp[r->n_subsys], 0, sizeof(*tmp));
+		tmp[r->n_subsys].id = (uint32_t)e->val;
+		tmp[r->n_subsys].name = strdup(name);
+		if (!tmp[r->n_subsys].name)
+			return -ENOMEM;
+		r->n_subsys++;
+	}
+	return 0;
+}
+
+static bool struct_has_member(const struct btf *btf, const char *sname, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int i;
+
+	if (id < 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
+			return true;
+	return false;
+}
+
+int wd_reasons_from_btf(struct wd_reasons *r, const char *btf_path)
+{
+	struct btf *btf;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	btf = btf_path ? btf__parse(btf_path, NULL) : btf__load_vmlinux_btf();
+	if (!btf)
+		return -errno;
+	r->source = WD_SRC_BTF;
+	r->has_reason = struct_has_member(btf, "trace_event_raw_kfree_skb", "reason");
+	r->has_rx_sk = struct_has_member(btf, "trace_event_raw_kfree_skb", "rx_sk");
+	err = btf_core_reasons(r, btf);
+	if (!err)
+		err = btf_subsystems(r, btf);
+	btf__free(btf);
+	if (err == -ENOENT && !r->has_reason)
+		err = 0;	/* pre-5.17 kernel: location-only */
+	if (err) {
+		wd_reasons_free(r);
+		return err;
+	}
+	if (!btf_path)
+		r->btf_dir = strdup(BTF_DIR);
+	if (r->n)
+		qsort(r->v, r->n, sizeof(*r->v), cmp_code);
+	return 0;
+}
+
+/* Does the format file declare a field with this name? */
+static bool format_has_field(const char *text, const char *field)
+{
+	char needle[64];
+
+	snprintf(needle, sizeof(needle), " %s;", field);
+	for (const char *p = strstr(text, "field:"); p; p = strstr(p + 1, "field:")) {
+		const char *end = strchr(p, ';');
+
+		if (end && end - p >= (long)strlen(needle) - 1 &&
+		    !strncmp(end - strlen(needle) + 1, needle, strlen(needle)))
+			return true;
+	}
+	return false;
+}
+
+/* Parse `{ 3, "NO_SOCKET" }` at p; returns the position after it or NULL. */
+static const char *parse_symbol(const char *p, unsigned long *code, char *name, size_t len)
+{
+	char *end;
+	size_t n = 0;
+
+	while (isspace((unsigned char)*p) || *p == ',')
+		p++;
+	if (*p != '{')
+		return NULL;
+	p++;
+	errno = 0;
+	*code = strtoul(p, &end, 0);
+	if (end == p || errno)
+		return NULL;
+	p = end;
+	while (isspace((unsigned char)*p) || *p == ',')
+		p++;
+	if (*p++ != '"')
+		return NULL;
+	while (*p && *p != '"') {
+		if (n + 1 >= len)
+			return NULL;
+		name[n++] = *p++;
+	}
+	name[n] = '\0';
+	if (*p++ != '"')
+		return NULL;
+	while (isspace((unsigned char)*p))
+		p++;
+	return *p == '}' ? p + 1 : NULL;
+}
+
+int wd_reasons_from_format(struct wd_reasons *r, const char *text)
+{
+	const char *p;
+	char name[128];
+	unsigned long code;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->source = WD_SRC_TRACEFS;
+	r->has_reason = format_has_field(text, "reason");
+	r->has_rx_sk = format_has_field(text, "rx_sk");
+	p = strstr(text, "__print_symbolic(REC->reason,");
+	if (!p)
+		return r->has_reason ? -EINVAL : 0;
+	p += strlen("__print_symbolic(REC->reason,");
+	while ((p = parse_symbol(p, &code, name, sizeof(name)))) {
+		if (!strcmp(name, "MAX") || code > UINT32_MAX)
+			continue;
+		err = add_reason(&r->v, &r->n, (uint32_t)code, name);
+		if (err)
+			break;
+	}
+	if (!err && !r->n)
+		err = -EINVAL;
+	if (err) {
+		wd_reasons_free(r);
+		return err;
+	}
+	if (r->n)
+		qsort(r->v, r->n, sizeof(*r->v), cmp_code);
+	return 0;
+}
+
+int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen)
+{
+	char path[256];
+	char *text;
+	int ret;
+
+	if (!getenv("WHYDROP_NO_BTF") && !wd_reasons_from_btf(r, NULL))
+		return 0;
+	if (wd_tracefs_format_path(path, sizeof(path), err, errlen))
+		return -1;
+	text = wd_read_file(path, 1 << 20);
+	if (!text) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = wd_reasons_from_format(r, text);
+	free(text);
+	if (ret)
+		snprintf(err, errlen, "cannot parse the reasons in %s", path);
+	return ret ? -1 : 0;
+}
+
+static void free_list(struct wd_reason *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+void wd_reasons_free(struct wd_reasons *r)
+{
+	free_list(r->v, r->n);
+	for (size_t i = 0; i < r->n_subsys; i++) {
+		free(r->subsys[i].name);
+		free_list(r->subsys[i].codes, r->subsys[i].n_codes);
+	}
+	free(r->subsys);
+	free(r->btf_dir);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct wd_reason *wd_reason_by_code(const struct wd_reasons *r, uint32_t code)
+{
+	struct wd_reason key = { .code = code };
+
+	if (!r->n)
+		return NULL;
+	return bsearch(&key, r->v, r->n, sizeof(*r->v), cmp_code);
+}
+
+const struct wd_reason *wd_reason_by_name(const struct wd_reasons *r, const char *name)
+{
+	if (!strncasecmp(name, WD_REASON_PREFIX, strlen(WD_REASON_PREFIX)))
+		name += strlen(WD_REASON_PREFIX);
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcasecmp(r->v[i].name, name))
+			return &r->v[i];
+	return NULL;
+}
+
+const char *wd_reason_suggest(const struct wd_reasons *r, const char *name)
+{
+	const char **names = calloc(r->n ? r->n : 1, sizeof(*names));
+	const char *pick;
+
+	if (!names)
+		return NULL;
+	for (size_t i = 0; i < r->n; i++)
+		names[i] = r->v[i].name;
+	if (!strncasecmp(name, WD_REASON_PREFIX, strlen(WD_REASON_PREFIX)))
+		name += strlen(WD_REASON_PREFIX);
+	pick = wd_suggest(name, names, r->n);
+	free(names);
+	return pick;
+}
+
+static struct wd_subsys *subsys_by_id(struct wd_reasons *r, uint32_t id)
+{
+	for (size_t i = 0; i < r->n_subsys; i++)
+		if (r->subsys[i].id == id)
+			return &r->subsys[i];
+	return NULL;
+}
+
+/* Collect the enumerators of a module's BTF that carry this subsystem id. */
+static void load_subsys_codes(struct wd_reasons *r, struct wd_subsys *s)
+{
+	char module[64], path[256];
+	struct btf *base, *btf;
+	size_t i;
+	int id, n;
+
+	s->codes_loaded = true;
+	if (!r->btf_dir)
+		return;
+	for (i = 0; s->name[i] && s->name[i] != '_' && i + 1 < sizeof(module); i++)
+		module[i] = tolower((unsigned char)s->name[i]);
+	module[i] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", r->btf_dir, module);
+	if (access(path, R_OK))
+		return;
+	base = btf__load_vmlinux_btf();
+	if (!base)
+		return;
+	btf = btf__parse_split(path, base);
+	if (!btf)
+		goto out;
+	n = (int)btf__type_cnt(btf);
+	for (id = (int)btf__type_cnt(base); id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_enum *e;
+
+		if (!btf_is_enum(t))
+			continue;
+		e = btf_enum(t);
+		for (int j = 0; j < btf_vlen(t); j++, e++)
+			if ((uint32_t)e->val >> 16 == s->id &&
+			    add_reason(&s->codes, &s->n_codes, (uint32_t)e->val,
+				       btf__name_by_offset(btf, e->name_off)))
+				goto out;
+	}
+out:
+	btf__free(btf);
+	btf__free(base);
+}
+
+const char *wd_reason_name(struct wd_reasons *r, uint32_t code, char *buf, size_t len)
+{
+	const struct wd_reason *c;
+	struct wd_subsys *s;
+
+	if (!(code & WD_SUBSYS_MASK)) {
+		c = wd_reason_by_code(r, code);
+		if (c)
+			snprintf(buf, len, "%s", c->name);
+		else
+			snprintf(buf, len, "0x%x", code);
+		return buf;
+	}
+	s = subsys_by_id(r, code >> 16);
+	if (!s) {
+		snprintf(buf, len, "SUBSYS_%u:0x%x", code >> 16, code & 0xffff);
+		return buf;
+	}
+	if (!s->codes_loaded)
+		load_subsys_codes(r, s);
+	for (size_t i = 0; i < s->n_codes; i++) {
+		if (s->codes[i].code == code) {
+			snprintf(buf, len, "%s:%s", s->name, s->codes[i].name);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%s:0x%x", s->name, code & 0xffff);
+	return buf;
+}
+
+const char *wd_reason_subsys(struct wd_reasons *r, uint32_t code, char *buf, size_t len)
+{
+	struct wd_subsys *s = subsys_by_id(r, code >> 16);
+	size_t i;
+
+	if (!(code & WD_SUBSYS_MASK) || !s) {
+		snprintf(buf, len, "%s", code & WD_SUBSYS_MASK ? "unknown" : "core");
+		return buf;
+	}
+	for (i = 0; s->name[i] && i + 1 < len; i++)
+		buf[i] = tolower((unsigned char)s->name[i]);
+	buf[i] = '\0';
+	return buf;
+}

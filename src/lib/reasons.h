@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Drop-reason numbers to names, learnt from the running kernel: BTF
+ * (enum skb_drop_reason, module BTF for subsystem reasons) or, without BTF,
+ * the print fmt of the tracepoint's tracefs format file. Nothing compiled in.
+ */
+#ifndef WD_REASONS_H
+#define WD_REASONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WD_REASON_PREFIX	"SKB_DROP_REASON_"
+#define WD_SUBSYS_MASK		0xffff0000u
+
+enum wd_reason_source {
+	WD_SRC_NONE,
+	WD_SRC_BTF,
+	WD_SRC_TRACEFS,
+};
+
+struct wd_reason {
+	uint32_t code;
+	char *name;		/* without the SKB_DROP_REASON_ prefix */
+};
+
+struct wd_subsys {
+	uint32_t id;
+	char *name;		/* e.g. "OPENVSWITCH", "MAC80211_UNUSABLE" */
+	struct wd_reason *codes; /* from the subsystem's module BTF, may be empty */
+	size_t n_codes;
+	bool codes_loaded;
+};
+
+struct wd_reasons {
+	enum wd_reason_source source;
+	bool has_reason;	/* tracepoint carries a reason (5.17+) */
+	bool has_rx_sk;		/* tracepoint carries rx_sk (6.11+) */
+	struct wd_reason *v;	/* core reasons, sorted by code */
+	size_t n;
+	struct wd_subsys *subsys;
+	size_t n_subsys;
+	char *btf_dir;		/* where module BTF lives, NULL without BTF */
+};
+
+/* Fill from BTF at btf_path (NULL: the running kernel's vmlinux BTF). */
+int wd_reasons_from_btf(struct wd_reasons *r, const char *btf_path);
+/* Fill from the text of an events/skb/kfree_skb/format file. */
+int wd_reasons_from_format(struct wd_reasons *r, const char *text);
+/* BTF unless WHYDROP_NO_BTF is set or BTF is missing, else tracefs. */
+int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen);
+void wd_reasons_free(struct wd_reasons *r);
+
+/* Core reason by code, NULL if unknown. */
+const struct wd_reason *wd_reason_by_code(const struct wd_reasons *r, uint32_t code);
+/* Core reason by name: any case, with or without the SKB_DROP_REASON_ prefix. */
+const struct wd_reason *wd_reason_by_name(const struct wd_reasons *r, const char *name);
+/* Closest known name for a misspelt one, NULL when nothing is close. */
+const char *wd_reason_suggest(const struct wd_reasons *r, const char *name);
+
+/*
+ * Printable name of any code: "NO_SOCKET", "OPENVSWITCH:OVS_DROP_LAST_ACTION",
+ * "OPENVSWITCH:0x3", or "0x1c" when nothing is known. Returns buf.
+ */
+const char *wd_reason_name(struct wd_reasons *r, uint32_t code, char *buf, size_t len);
+/* "core" or the lower-case subsystem name for a code. */
+const char *wd_reason_subsys(struct wd_reasons *r, uint32_t code, char *buf, size_t len);
+
+#endif /* WD_REASONS_H */

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Command-line behaviour: help, versions, and every user error -> one clear
+# message and a non-zero exit. Prints "N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/assert.sh
+W=${1:-build/whydrop}
+
+expect_run "--version" 0 '^whydrop [0-9]+\.[0-9]+' "$W" --version
+expect_run "-h" 0 'Examples' "$W" -h
+for c in top watch count reasons explain; do
+	expect_run "$c -h shows examples" 0 'Examples' "$W" "$c" -h
+done
+expect_run "unknown command" 2 "unknown command 'frobnicate'" "$W" frobnicate
+expect_run "unknown option" 2 "unknown option '--bogus'" "$W" count --bogus
+expect_run "option without value" 2 "needs a value" "$W" count -d
+expect_run "bad duration: word" 2 "bad duration 'soon'" "$W" count -d soon
+expect_run "bad duration: negative" 2 "bad duration '-5'" "$W" count -d -5
+expect_run "bad duration: zero" 2 "bad duration '0'" "$W" count -d 0
+expect_run "bad --rate" 2 "bad --rate" "$W" watch --rate lots
+expect_run "bad --map-size" 2 "bad --map-size" "$W" count --map-size 0
+expect_run "stray argument" 2 "unexpected argument" "$W" count -d 1 extra
+expect_run "unknown reason suggests the closest" 2 \
+	"unknown drop reason 'NO_SOKET'.*did you mean NO_SOCKET\?.*whydrop reasons" \
+	"$W" count -d 1 -r NO_SOKET
+expect_run "unknown netns" 2 "no network namespace 'wd-no-such-ns'.*ip netns list" \
+	"$W" count -d 1 --netns wd-no-such-ns
+expect_run "unknown interface" 2 "no interface 'wdnope0'" "$W" count -d 1 -i wdnope0
+expect_run "reason names: any case, prefix allowed" 0 'drops in' \
+	"$W" count -d 0.2 -r skb_drop_reason_no_socket,tcp_csum
+
+# Unprivileged: a message that says what to do, and nothing loaded.
+expect_run "no privileges" 1 'needs root, or the capabilities CAP_BPF and CAP_PERFMON' \
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$W" count -d 1
+expect_run "reasons works unprivileged" 0 'NO_SOCKET' \
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$W" reasons
+
+# Names from BTF and from the tracefs print fmt must agree exactly.
+btf=$("$W" reasons --json)
+tfs=$(WHYDROP_NO_BTF=1 "$W" reasons --json)
+names() { $PY -c 'import json,sys; d=json.load(sys.stdin); print(d["source"]); [print(r["code"], r["name"]) for r in d["reasons"]]'; }
+check "reasons --json from BTF" test "$(names <<<"$btf" | sed -n 1p)" = btf
+check "reasons --json from tracefs" test "$(names <<<"$tfs" | sed -n 1p)" = tracefs
+check "BTF and tracefs give the same numbers and names" \
+	test "$(names <<<"$btf" | tail -n +2)" = "$(names <<<"$tfs" | tail -n +2)"
+fmt=/sys/kernel/tracing/events/skb/kfree_skb/format
+want=$(grep -o '{ [0-9]*, "NO_SOCKET" }' "$fmt" | grep -o '[0-9]*')
+check "NO_SOCKET number matches this kernel's tracefs format ($want)" \
+	test "$(names <<<"$btf" | awk '$2 == "NO_SOCKET" {print $1}')" = "$want"
+
+check "nothing of whydrop left in the kernel" test "$(whydrop_progs)" -eq 0
+summary

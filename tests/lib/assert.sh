@@ -1,0 +1,51 @@
+# Shared by the shell test suites: checks that count, and a closing summary.
+# shellcheck shell=bash
+T_PASSED=0
+T_FAILED=0
+
+pass() { T_PASSED=$((T_PASSED + 1)); printf '  ok    %s\n' "$1"; }
+fail() { T_FAILED=$((T_FAILED + 1)); printf '  FAIL  %s\n' "$1"; [ -n "${2:-}" ] && printf '        %s\n' "$2"; return 0; }
+
+# check NAME CONDITION-COMMAND...
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name" "failed: $*"; fi
+}
+
+# expect_run NAME RC REGEX CMD...: exit status and a pattern in stdout+stderr.
+expect_run() {
+	local name=$1 want_rc=$2 regex=$3 out rc
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -ne "$want_rc" ]; then
+		fail "$name" "exit $rc, wanted $want_rc; output: $(head -c 400 <<<"$out")"
+	elif ! grep -Eq -- "$regex" <<<"$out"; then
+		fail "$name" "output lacks /$regex/: $(head -c 400 <<<"$out")"
+	else
+		pass "$name"
+	fi
+}
+
+summary() {
+	echo "$T_PASSED passed, $T_FAILED failed"
+	[ "$T_FAILED" -eq 0 ]
+}
+
+# Programs of ours still loaded in the kernel (names as bpftool truncates them).
+whydrop_progs() {
+	bpftool prog show 2>/dev/null | grep -cE ' name kfree_skb_(btf|raw) ' || true
+}
+
+# Wait until FILE holds "attached" (whydrop's stderr), up to 10 s.
+wait_attached() {
+	local i
+	for i in $(seq 100); do
+		grep -q attached "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+PY=/usr/bin/python3

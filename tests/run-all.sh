@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The whole suite, as `make test` runs it after building build/ and build/asan/.
+# Each part prints "N passed, N failed" last; this adds them up.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+total_p=0 total_f=0
+
+part() {
+	local name=$1
+	shift
+	echo "== $name"
+	local log line p f
+	log=$(mktemp)
+	"$@" 2>&1 | tee "$log"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	rm -f "$log"
+	p=$(sed -n 's/^\([0-9]*\) passed.*/\1/p' <<<"$line")
+	f=$(sed -n 's/^[0-9]* passed, \([0-9]*\) failed.*/\1/p' <<<"$line")
+	if [ -z "$p" ]; then
+		echo "!! $name printed no summary: counted as one failure"
+		p=0 f=1
+	fi
+	total_p=$((total_p + p)) total_f=$((total_f + f))
+}
+
+part "unit tests" tests/unit/run.sh build
+part "unit tests under ASan/UBSan" tests/unit/run.sh build/asan
+part "command-line behaviour" tests/cli/run.sh build/whydrop
+part "system tests (real kernel)" tests/system/run.sh build/whydrop
+part "system tests under ASan/UBSan" tests/system/run.sh build/asan/whydrop
+[ -x tests/lab/run.sh ] && part "drop-reason lab (real kernel)" env WHYDROP=build/whydrop tests/lab/run.sh
+
+echo
+echo "$total_p passed, $total_f failed"
+[ "$total_f" -eq 0 ]

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* JSON and text output against documents written by hand from DESIGN.md. */
+#include "unit.h"
+#include "format.h"
+#include "json.h"
+
+static char *capture(void (*fn)(FILE *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void drop_json(FILE *f, const void *d) { wd_print_drop_json(f, d); }
+static void drop_text(FILE *f, const void *d) { wd_print_drop_text(f, d); }
+static void count_json(FILE *f, const void *d) { wd_print_count_json(f, d); }
+
+/* 2026-12-03T06:42:05.123456Z */
+#define TS_NS (1796280125ULL * 1000000000ULL + 123456000ULL)
+
+static void design_drop(struct wd_drop_view *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->ts_realtime_ns = TS_NS;
+	d->reason = "NO_SOCKET";
+	d->code = 3;
+	d->function = "tcp_v4_rcv";
+	d->location = "tcp_v4_rcv+0x99";
+	d->l3proto = WD_ETH_P_IP;
+	d->flow.family = 4;
+	d->flow.has_l4 = true;
+	d->flow.l4 = IPPROTO_TCP;
+	strcpy(d->flow.src, "10.0.0.1");
+	strcpy(d->flow.dst, "10.0.0.2");
+	d->flow.has_ports = true;
+	d->flow.sport = 40000;
+	d->flow.dport = 80;
+	d->flow.has_tcp_flags = true;
+	strcpy(d->flow.tcp_flags, "S");
+	d->len = 60;
+	d->ifindex = 2;
+	d->ifname = "veth0";
+	d->netns = 4026531840u;
+	d->cpu = 1;
+}
+
+static void test_watch_json(void)
+{
+	struct wd_drop_view d;
+	char *out;
+
+	design_drop(&d);
+	out = capture(drop_json, &d);
+	CHECK_STR(out,
+		"{\"ts\": \"2026-12-03T06:42:05.123456Z\", \"reason\": \"NO_SOCKET\", \"code\": 3, "
+		"\"function\": \"tcp_v4_rcv\", \"location\": \"tcp_v4_rcv+0x99\", \"family\": \"ipv4\", "
+		"\"l4\": \"tcp\", \"src\": \"10.0.0.1\", \"sport\": 40000, \"dst\": \"10.0.0.2\", "
+		"\"dport\": 80, \"tcp_flags\": \"S\", \"len\": 60, \"ifindex\": 2, \"ifname\": \"veth0\", "
+		"\"netns\": 4026531840, \"cpu\": 1}\n");
+	free(out);
+
+	/* Unknown fields are left out, never invented. */
+	d.reason = NULL;
+	d.ifname = NULL;
+	d.ifindex = 0;
+	d.netns = 0;
+	d.l3proto = 0x88b5;
+	memset(&d.flow, 0, sizeof(d.flow));
+	out = capture(drop_json, &d);
+	CHECK_STR(out,
+		"{\"ts\": \"2026-12-03T06:42:05.123456Z\", \"function\": \"tcp_v4_rcv\", "
+		"\"location\": \"tcp_v4_rcv+0x99\", \"family\": \"0x88b5\", \"len\": 60, \"cpu\": 1}\n");
+	free(out);
+}
+
+static void test_watch_text(void)
+{
+	struct wd_drop_view d;
+	char *out;
+
+	design_drop(&d);
+	d.flow.family = 6;
+	strcpy(d.flow.src, "2001:db8::1");
+	strcpy(d.flow.dst, "2001:db8::2");
+	out = capture(drop_text, &d);
+	CHECK_STR(out, "06:42:05.123456Z NO_SOCKET tcp_v4_rcv+0x99 ipv6 tcp [2001:db8::1]:40000 > "
+		       "[2001:db8::2]:80 [S] len 60 dev veth0 netns 4026531840 cpu 1\n");
+	free(out);
+}
+
+static void test_count_json(void)
+{
+	struct wd_count_row rows[] = {
+		{ 3, "NO_SOCKET", "core", "tcp_v4_rcv", "tcp_v4_rcv+0x99", NULL, 7 },
+		{ 0x20001, "OPENVSWITCH:OVS_DROP_LAST_ACTION", "openvswitch", "ovs_dp \"x\"",
+		  "ovs_dp+0x1", NULL, 5 },
+	};
+	struct wd_count_doc doc = {
+		.kernel = "6.18.44", .duration_s = 5.0, .total = 12, .lost_events = 0,
+		.rows = rows, .n_rows = 2,
+	};
+	char *out = capture(count_json, &doc);
+
+	CHECK_STR(out,
+		"{\"kernel\": \"6.18.44\", \"duration_s\": 5.0, \"total\": 12, \"lost_events\": 0, "
+		"\"drops\": [{\"reason\": \"NO_SOCKET\", \"code\": 3, \"subsystem\": \"core\", "
+		"\"function\": \"tcp_v4_rcv\", \"location\": \"tcp_v4_rcv+0x99\", \"count\": 7}, "
+		"{\"reason\": \"OPENVSWITCH:OVS_DROP_LAST_ACTION\", \"code\": 131073, "
+		"\"subsystem\": \"openvswitch\", \"function\": \"ovs_dp \\\"x\\\"\", "
+		"\"location\": \"ovs_dp+0x1\", \"count\": 5}]}\n");
+	free(out);
+}
+
+static void escape_ctl(FILE *f, const void *s) { wd_json_escape(f, s); }
+
+static void test_escape(void)
+{
+	char *out = capture(escape_ctl, "a\"b\\c\n\x01");
+
+	CHECK_STR(out, "\"a\\\"b\\\\c\\n\\u0001\"");
+	free(out);
+}
+
+UNIT_MAIN(test_watch_json, test_watch_text, test_count_json, test_escape)

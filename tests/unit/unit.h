@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Minimal assertions for the unit tests; main() ends with "N passed, N failed". */
+#ifndef WD_UNIT_H
+#define WD_UNIT_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int unit_passed, unit_failed;
+
+#define UNIT_RECORD(ok, fmt, ...) do {						\
+	if (ok) {								\
+		unit_passed++;							\
+	} else {								\
+		unit_failed++;							\
+		fprintf(stderr, "FAIL %s:%d: " fmt "\n", __FILE__, __LINE__,	\
+			##__VA_ARGS__);						\
+	}									\
+} while (0)
+
+#define CHECK(cond) UNIT_RECORD((cond), "%s", #cond)
+#define CHECK_INT(a, b) do {							\
+	long long _a = (long long)(a), _b = (long long)(b);			\
+	UNIT_RECORD(_a == _b, "%s == %s (%lld != %lld)", #a, #b, _a, _b);	\
+} while (0)
+#define CHECK_STR(a, b) do {							\
+	const char *_a = (a), *_b = (b);					\
+	UNIT_RECORD(_a && _b && !strcmp(_a, _b), "%s == %s (\"%s\" != \"%s\")",	\
+		    #a, #b, _a ? _a : "(null)", _b ? _b : "(null)");		\
+} while (0)
+
+#define UNIT_MAIN(...)								\
+int main(void)									\
+{										\
+	void (*tests[])(void) = { __VA_ARGS__ };				\
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)		\
+		tests[i]();							\
+	printf("%d passed, %d failed\n", unit_passed, unit_failed);		\
+	return unit_failed ? 1 : 0;						\
+}
+
+/* Read a whole fixture file; the caller frees. */
+static inline char *unit_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap + 1);
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+	} while (r > 0);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+#endif /* WD_UNIT_H */
