@@ -15,6 +15,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include "whydrop.h"
+#include "cbpf.h"
 
 #define ETH_P_IP	0x0800
 #define ETH_P_IPV6	0x86DD
@@ -229,6 +230,8 @@ static __always_inline int handle(const struct drop *d)
 	if (filter_ifindex && d->ifindex != filter_ifindex)
 		return 0;
 	if (!reason_wanted(d->reason))
+		return 0;
+	if (cbpf_len && !cbpf_match(d->nh, d->caplen, d->len))
 		return 0;
 	stat_inc(WD_STAT_SEEN);
 	count(d);

@@ -12,6 +12,16 @@
 #define WD_REASON_BITMAP_WORDS	8	/* 256 core reasons for the -r filter */
 #define WD_SUBSYS_SHIFT		16	/* SKB_DROP_REASON_SUBSYS_SHIFT */
 
+#define WD_CBPF_MAX_INSNS	512	/* longest pcap filter program accepted */
+
+/* A classic BPF instruction of a compiled pcap filter (struct sock_filter). */
+struct wd_cbpf_insn {
+	__u16 code;
+	__u8 jt;
+	__u8 jf;
+	__u32 k;
+};
+
 /* Key of the exact per-CPU counting map. */
 struct wd_key {
 	__u32 reason;

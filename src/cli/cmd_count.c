@@ -5,7 +5,7 @@
 #include "report.h"
 
 static const char usage[] =
-"Usage: whydrop count [-d SECONDS] [--json] [-r REASON,...] [--netns NS] [-i IFNAME]\n"
+"Usage: whydrop count [-d SECONDS] [--json] [-r REASON,...] [--netns NS] [-i IFNAME] [EXPRESSION]\n"
 "Count every dropped packet (exactly, in the kernel) for a while, then print the\n"
 "totals by reason and location. Without -d, counts until Ctrl-C.\n"
 "\n"
@@ -17,10 +17,13 @@ static const char usage[] =
 "      --map-size N     distinct keys counted before the overflow bucket (10240)\n"
 "      --explain        print the explanation of each reason seen\n"
 "  -v, --verbose        libbpf diagnostics\n"
+"  EXPRESSION           a pcap-filter expression (as for tcpdump) on the packet,\n"
+"                       from its IP header; applied in the kernel before counting\n"
 "\n"
 "Examples:\n"
 "  sudo whydrop count -d 10\n"
-"  sudo whydrop count -d 5 --json --netns blue -r NO_SOCKET,TCP_CSUM\n";
+"  sudo whydrop count -d 5 --json --netns blue -r NO_SOCKET,TCP_CSUM\n"
+"  sudo whydrop count -d 10 'tcp port 443 and host 192.0.2.7'\n";
 
 int cmd_count(int argc, char **argv)
 {

@@ -10,7 +10,7 @@
 #include "report.h"
 
 static const char usage[] =
-"Usage: whydrop [top] [-r REASON,...] [--netns NS] [-i IFNAME] [-d T]\n"
+"Usage: whydrop [top] [-r REASON,...] [--netns NS] [-i IFNAME] [-d T] [EXPRESSION]\n"
 "Live table of drops by reason and location, refreshed every second:\n"
 "total count, rate per second, reason, location. Ctrl-C prints a summary.\n"
 "\n"
@@ -20,6 +20,7 @@ static const char usage[] =
 "  -d, --duration T     stop after T (5, 500ms, 1m)\n"
 "      --json           summary on exit as the `count --json` document\n"
 "      --explain        on exit, explain each reason seen\n"
+"  EXPRESSION           pcap-filter expression (tcpdump syntax), applied in the kernel\n"
 "\n"
 "Examples:\n"
 "  sudo whydrop\n"

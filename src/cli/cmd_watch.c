@@ -8,7 +8,7 @@
 #include "report.h"
 
 static const char usage[] =
-"Usage: whydrop watch [--json] [-r REASON,...] [--netns NS] [-i IFNAME] [--rate N] [-d T]\n"
+"Usage: whydrop watch [--json] [-r REASON,...] [--netns NS] [-i IFNAME] [--rate N] [-d T] [EXPRESSION]\n"
 "One line per dropped packet: time, reason, location, flow, length, device.\n"
 "Counting stays exact; only the per-packet lines are rate-limited, and the\n"
 "number not shown is reported on exit.\n"
@@ -20,10 +20,12 @@ static const char usage[] =
 "      --rate N         at most N packet records per second (10000; 0 = none)\n"
 "  -d, --duration T     stop after T (5, 500ms, 1m)\n"
 "      --explain        on exit, explain each reason seen\n"
+"  EXPRESSION           pcap-filter expression (tcpdump syntax), applied in the kernel\n"
 "\n"
 "Examples:\n"
 "  sudo whydrop watch\n"
-"  sudo whydrop watch --json -r TCP_CSUM,UDP_CSUM | jq .src\n";
+"  sudo whydrop watch --json -r TCP_CSUM,UDP_CSUM | jq .src\n"
+"  sudo whydrop watch 'tcp port 443 and host 192.0.2.7'\n";
 
 struct watch {
 	struct wd_session *s;

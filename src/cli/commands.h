@@ -8,5 +8,8 @@ int cmd_watch(int argc, char **argv);
 int cmd_count(int argc, char **argv);
 int cmd_reasons(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_read(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif /* WD_COMMANDS_H */

@@ -15,6 +15,9 @@ static const char usage[] =
 "  count -d SECONDS     count for a while, print a table; --json for one document\n"
 "  reasons              the drop reasons this kernel knows; --json\n"
 "  explain REASON       what a reason means, what to check, live counters\n"
+"  record -w FILE       dropped packets to pcapng, reason and location as comments\n"
+"  read FILE            summarise a recording like count does; --json\n"
+"  serve                Prometheus metrics on http://127.0.0.1:9464/metrics\n"
 "\n"
 "Common options: -r/--reason NAME[,NAME...]  --netns NAME|PATH  -i/--interface IFNAME\n"
 "`whydrop COMMAND -h` shows each command's options and examples.\n"
@@ -34,6 +37,9 @@ static const struct {
 	{ "count", cmd_count },
 	{ "reasons", cmd_reasons },
 	{ "explain", cmd_explain },
+	{ "record", cmd_record },
+	{ "read", cmd_read },
+	{ "serve", cmd_serve },
 };
 
 int main(int argc, char **argv)

@@ -70,17 +70,79 @@ static int usage_error(const struct wd_opts *o, int *status, const char *fmt, co
 	return -1;
 }
 
+/* Common long options followed by the command's own. */
+static struct option *merge_longopts(const struct wd_extra_opts *extra)
+{
+	size_t n = sizeof(long_opts) / sizeof(long_opts[0]) - 1, m = 0;
+	struct option *all;
+
+	while (extra && extra->longopts && extra->longopts[m].name)
+		m++;
+	all = calloc(n + m + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	memcpy(all, long_opts, n * sizeof(*all));
+	if (m)
+		memcpy(all + n, extra->longopts, m * sizeof(*all));
+	return all;
+}
+
+/* The trailing words form one pcap-filter expression, as with tcpdump. */
+static int join_filter(int argc, char **argv, struct wd_opts *o)
+{
+	size_t len = 1;
+
+	for (int i = optind; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	o->filter = calloc(1, len);
+	if (!o->filter)
+		return -1;
+	for (int i = optind; i < argc; i++) {
+		if (i > optind)
+			strcat(o->filter, " ");
+		strcat(o->filter, argv[i]);
+	}
+	return 0;
+}
+
+static bool is_extra(const struct wd_extra_opts *extra, int c)
+{
+	if (!extra || !extra->handle || c == '?')
+		return false;
+	return c >= WD_OPT_EXTRA ||
+	       (extra->shortopts && c < 128 && strchr(extra->shortopts, c));
+}
+
 int wd_parse_opts(int argc, char **argv, struct wd_opts *o, const char *usage, int *status)
 {
-	int c;
+	return wd_parse_opts_extra(argc, argv, o, usage, NULL, status);
+}
+
+void wd_opts_free(struct wd_opts *o)
+{
+	free(o->filter);
+	o->filter = NULL;
+}
+
+int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *usage,
+			const struct wd_extra_opts *extra, int *status)
+{
+	struct option *opts = merge_longopts(extra);
+	char shortopts[64];
+	int c, ret = -1;
 
 	memset(o, 0, sizeof(*o));
 	o->cmd = argv[0];
 	o->rate = WD_DEFAULT_RATE;
 	o->map_size = WD_DEFAULT_MAP_SIZE;
+	*status = 1;
+	if (!opts)
+		return -1;
+	snprintf(shortopts, sizeof(shortopts), ":r:i:d:vh%s",
+		 extra && extra->shortopts ? extra->shortopts : "");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:i:d:vh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			o->reasons = optarg;
@@ -93,18 +155,16 @@ int wd_parse_opts(int argc, char **argv, struct wd_opts *o, const char *usage, i
 			break;
 		case 'd':
 			if (wd_parse_duration(optarg, &o->duration))
-				return usage_error(o, status,
-					"bad duration '%s': give seconds, e.g. -d 5, -d 2.5, -d 500ms, -d 1m", optarg);
+				goto bad_duration;
 			break;
 		case OPT_RATE:
 			if (parse_u32(optarg, 0, &o->rate))
-				return usage_error(o, status,
-					"bad --rate '%s': detail records per second, 0 to disable", optarg);
+				goto bad_rate;
+			o->rate_set = true;
 			break;
 		case OPT_MAP_SIZE:
 			if (parse_u32(optarg, 1, &o->map_size) || o->map_size > (1u << 24))
-				return usage_error(o, status,
-					"bad --map-size '%s': 1 to 16777216 keys", optarg);
+				goto bad_map_size;
 			break;
 		case OPT_JSON:
 			o->json = true;
@@ -118,16 +178,36 @@ int wd_parse_opts(int argc, char **argv, struct wd_opts *o, const char *usage, i
 		case 'h':
 			fputs(usage, stdout);
 			*status = 0;
-			return -1;
+			goto out;
 		case ':':
-			return usage_error(o, status, "option '%s' needs a value", argv[optind - 1]);
+			usage_error(o, status, "option '%s' needs a value", argv[optind - 1]);
+			goto out;
 		default:
-			return usage_error(o, status, "unknown option '%s'", argv[optind - 1]);
+			if (!is_extra(extra, c)) {
+				usage_error(o, status, "unknown option '%s'", argv[optind - 1]);
+				goto out;
+			}
+			if (extra->handle(c, optarg, extra->ctx)) {
+				*status = WD_EXIT_USAGE;
+				goto out;
+			}
 		}
 	}
-	if (optind < argc)
-		return usage_error(o, status,
-			"unexpected argument '%s' (filter expressions are not supported yet)",
-			argv[optind]);
-	return 0;
+	if (optind < argc && join_filter(argc, argv, o))
+		goto out;
+	ret = 0;
+	*status = 0;
+	goto out;
+bad_duration:
+	usage_error(o, status, "bad duration '%s': give seconds, e.g. -d 5, -d 2.5, -d 500ms, -d 1m",
+		    optarg);
+	goto out;
+bad_rate:
+	usage_error(o, status, "bad --rate '%s': detail records per second, 0 to disable", optarg);
+	goto out;
+bad_map_size:
+	usage_error(o, status, "bad --map-size '%s': 1 to 16777216 keys", optarg);
+out:
+	free(opts);
+	return ret;
 }

@@ -4,6 +4,7 @@
 #define WD_OPTIONS_H
 
 #include <stdbool.h>
+#include <getopt.h>
 #include <stdint.h>
 
 #define WD_DEFAULT_RATE		10000	/* detail records per second */
@@ -20,6 +21,22 @@ struct wd_opts {
 	bool json;
 	bool explain;		/* --explain: full entry of each reason seen, on exit */
 	bool verbose;
+	bool rate_set;		/* --rate given explicitly */
+	char *filter;		/* trailing pcap-filter expression, NULL if none */
+};
+
+/*
+ * Options of one command beyond the common ones: extra getopt_long entries
+ * (values >= WD_OPT_EXTRA) and a handler returning 0, or -1 after printing
+ * a usage message.
+ */
+#define WD_OPT_EXTRA 512
+
+struct wd_extra_opts {
+	const char *shortopts;		/* e.g. "w:c:s:" */
+	const struct option *longopts;	/* NULL-terminated */
+	int (*handle)(int c, const char *arg, void *ctx);
+	void *ctx;
 };
 
 /* Status codes: 0 ok, 1 runtime failure, 2 usage error. */
@@ -30,6 +47,9 @@ struct wd_opts {
  * *status 0 for -h, or -1 with *status 2 after a usage message.
  */
 int wd_parse_opts(int argc, char **argv, struct wd_opts *o, const char *usage, int *status);
+int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *usage,
+			const struct wd_extra_opts *extra, int *status);
+void wd_opts_free(struct wd_opts *o);
 /* Strictly positive number of seconds, "5", "2.5", "1m", "500ms". */
 int wd_parse_duration(const char *s, double *out);
 

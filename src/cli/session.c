@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "pcapfilter.h"
 #include "session.h"
 #include "whydrop.skel.h"
 
@@ -125,7 +126,12 @@ static int set_reason_filter(struct wd_session *s, const char *list, struct whyd
 
 static int resolve_filters(struct wd_session *s, const struct wd_opts *o)
 {
-	char err[512];
+	char err[1024];
+
+	if (o->filter && wd_filter_compile(o->filter, &s->filter, &s->filter_len, err, sizeof(err))) {
+		fprintf(stderr, "whydrop: %s\n", err);
+		return WD_EXIT_USAGE;
+	}
 
 	if (o->netns && wd_netns_resolve(o->netns, s->netns_path, sizeof(s->netns_path),
 					 &s->netns_ino, err, sizeof(err))) {
@@ -155,9 +161,20 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 		if (status)
 			return status;
 	}
+	skel->rodata->cbpf_len = (__u32)s->filter_len;
 	bpf_map__set_max_entries(skel->maps.counts, o->map_size);
 	bpf_program__set_autoload(skel->progs.kfree_skb_btf, btf_attach);
 	bpf_program__set_autoload(skel->progs.kfree_skb_raw, !btf_attach);
+	return 0;
+}
+
+static int load_filter(struct wd_session *s, struct whydrop_bpf *skel)
+{
+	int fd = bpf_map__fd(skel->maps.cbpf_prog);
+
+	for (__u32 i = 0; i < s->filter_len; i++)
+		if (bpf_map_update_elem(fd, &i, &s->filter[i], BPF_ANY))
+			return -1;
 	return 0;
 }
 
@@ -176,7 +193,7 @@ static int load_attach(struct wd_session *s, const struct wd_opts *o, bool detai
 		whydrop_bpf__destroy(skel);
 		return status;
 	}
-	if (whydrop_bpf__load(skel))
+	if (whydrop_bpf__load(skel) || load_filter(s, skel))
 		goto fail;
 	prog = btf ? skel->progs.kfree_skb_btf : skel->progs.kfree_skb_raw;
 	link = btf ? bpf_program__attach(prog)
@@ -308,6 +325,8 @@ void wd_session_close(struct wd_session *s)
 	wd_reasons_free(&s->reasons);
 	wd_ksyms_free(&s->ksyms);
 	wd_ifnames_free(&s->ifnames);
+	free(s->filter);
+	s->filter = NULL;
 }
 
 void wd_session_detach(struct wd_session *s)

@@ -34,6 +34,8 @@ struct wd_session {
 	char netns_path[300];
 	uint64_t mono_to_real_ns;	/* add to bpf_ktime_get_ns() for wall time */
 	double attach_ms;
+	struct wd_cbpf_insn *filter;	/* compiled pcap filter, NULL if none */
+	size_t filter_len;
 	wd_event_fn on_event;
 	void *event_ctx;
 	char kernel[65];

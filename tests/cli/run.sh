@@ -19,7 +19,10 @@ expect_run "bad duration: negative" 2 "bad duration '-5'" "$W" count -d -5
 expect_run "bad duration: zero" 2 "bad duration '0'" "$W" count -d 0
 expect_run "bad --rate" 2 "bad --rate" "$W" watch --rate lots
 expect_run "bad --map-size" 2 "bad --map-size" "$W" count --map-size 0
-expect_run "stray argument" 2 "unexpected argument" "$W" count -d 1 extra
+expect_run "malformed filter: libpcap's message" 2 "bad filter expression: can't parse filter expression: syntax error" \
+	"$W" count -d 1 tcp and and udp
+expect_run "malformed filter: the column" 2 \
+	"\^ here \(column 5\)" "$W" count -d 1 tcp and and udp
 expect_run "unknown reason suggests the closest" 2 \
 	"unknown drop reason 'NO_SOKET'.*did you mean NO_SOCKET\?.*whydrop reasons" \
 	"$W" count -d 1 -r NO_SOKET

@@ -107,6 +107,20 @@ stop "$LAST"
 check "-r TCP_CSUM: NO_SOCKET drops filtered out in the kernel" \
 	test "$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"])' "$TMP/filt2.out")" -eq 0
 
+echo "-- pcap filter expressions decide what is counted"
+start pf count --json --netns "$NS" 'udp dst port 9 or (ip6 and udp)' || true
+send "$NS" 40 4 udp 9 && send "$NS" 25 4 udp 10 && send "$NS" 6 6 udp 10 && send "$NS" 8 4 tcp 9
+stop "$LAST"
+check "filter: 40 IPv4 to port 9 counted" test "$(json_count "$TMP/pf.out" NO_SOCKET __udp4_lib_rcv)" -eq 40
+check "filter: 6 IPv6 to port 10 counted" test "$(json_count "$TMP/pf.out" NO_SOCKET __udp6_lib_rcv)" -eq 6
+check "filter: port 10 over IPv4 and TCP excluded" test "$(json_count "$TMP/pf.out" NO_SOCKET)" -eq 46
+start pfw watch --json --netns "$NS" 'tcp[tcpflags] & tcp-syn != 0 and dst port 9' || true
+send "$NS" 4 4 tcp 9 && send "$NS" 5 4 udp 9
+sleep 0.3
+stop "$LAST"
+check "filter in watch: only the 4 SYNs shown" test "$(grep -c '"tcp_flags": "S"' "$TMP/pfw.out")" -eq 4
+check "filter in watch: nothing else shown" test "$(wc -l <"$TMP/pfw.out")" -eq 4
+
 echo "-- interface filter"
 start ifl count --json --netns "$NS" -i lo || true
 send "$NS" 11 4 udp 9
