@@ -29,6 +29,7 @@ CLI_OBJS   := $(CLI_SRCS:src/cli/%.c=$(BUILD)/cli/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
+.SECONDARY:
 .PHONY: all run test unit lab bench deps deps-test clean asan install
 all: $(BUILD)/whydrop
 
@@ -37,21 +38,24 @@ deps:
 deps-test:
 	@scripts/install-deps.sh test
 
-$(BUILD)/whydrop.bpf.o: src/bpf/whydrop.bpf.c src/bpf/whydrop.h src/bpf/core_types.h
+BPF_OBJS   := whydrop whydrop_nobtf
+SKELS      := $(BPF_OBJS:%=$(BUILD)/%.skel.h)
+
+$(BUILD)/%.bpf.o: src/bpf/%.bpf.c $(wildcard src/bpf/*.h)
 	@mkdir -p $(@D)
 	@echo "  BPF     $@"
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/whydrop.skel.h: $(BUILD)/whydrop.bpf.o
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	@echo "  SKEL    $@"
-	$(Q)$(BPFTOOL) gen skeleton $< name whydrop_bpf > $@.tmp && mv $@.tmp $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h) src/bpf/whydrop.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
 
-$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/lib/*.h src/cli/*.h) $(BUILD)/whydrop.skel.h
+$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/lib/*.h src/cli/*.h) $(SKELS)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@

@@ -15,6 +15,7 @@
 #include "pcapfilter.h"
 #include "session.h"
 #include "whydrop.skel.h"
+#include "whydrop_nobtf.skel.h"
 
 #define CAP_PERFMON_BIT	38
 #define CAP_BPF_BIT	39
@@ -96,7 +97,9 @@ static uint64_t mono_to_real(void)
 	       (uint64_t)m.tv_nsec;
 }
 
-static int set_reason_filter(struct wd_session *s, const char *list, struct whydrop_bpf *skel)
+/* Set the -r bitmap in either program's read-only data. */
+static int set_reason_filter(struct wd_session *s, const char *list, volatile __u64 *bits,
+			     volatile bool *enabled)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
 	int status = 0;
@@ -108,7 +111,7 @@ static int set_reason_filter(struct wd_session *s, const char *list, struct whyd
 		const char *hint;
 
 		if (r && r->code < WD_REASON_BITMAP_WORDS * 64) {
-			skel->rodata->reason_bits[r->code / 64] |= 1ULL << (r->code % 64);
+			bits[r->code / 64] |= 1ULL << (r->code % 64);
 			continue;
 		}
 		hint = wd_reason_suggest(&s->reasons, tok);
@@ -119,7 +122,7 @@ static int set_reason_filter(struct wd_session *s, const char *list, struct whyd
 		status = WD_EXIT_USAGE;
 		break;
 	}
-	skel->rodata->filter_reasons = true;
+	*enabled = true;
 	free(copy);
 	return status;
 }
@@ -157,7 +160,8 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 	if (details)
 		skel->rodata->detail_budget = o->rate;
 	if (o->reasons) {
-		status = set_reason_filter(s, o->reasons, skel);
+		status = set_reason_filter(s, o->reasons, skel->rodata->reason_bits,
+					   &skel->rodata->filter_reasons);
 		if (status)
 			return status;
 	}
@@ -200,17 +204,93 @@ static int load_attach(struct wd_session *s, const struct wd_opts *o, bool detai
 		   : bpf_program__attach_raw_tracepoint(prog, "kfree_skb");
 	if (!link)
 		goto fail;
-	if (btf)
-		skel->links.kfree_skb_btf = link;
-	else
-		skel->links.kfree_skb_raw = link;
 	s->skel = skel;
+	s->link = link;
+	s->counts_fd = bpf_map__fd(skel->maps.counts);
+	s->overflow_fd = bpf_map__fd(skel->maps.overflow);
+	s->stats_fd = bpf_map__fd(skel->maps.stats);
+	s->prog_fd = bpf_program__fd(prog);
 	s->attach_mode = btf ? "tp_btf" : "raw_tp";
 	return 0;
 fail:
 	status = -errno;
 	whydrop_bpf__destroy(skel);
 	return status ? status : -EINVAL;
+}
+
+static bool kernel_has_btf(void)
+{
+	const char *forced = getenv("WHYDROP_ATTACH");
+
+	if (forced && !strcmp(forced, "nobtf"))
+		return false;
+	return !access("/sys/kernel/btf/vmlinux", R_OK);
+}
+
+/* Without BTF only the tracepoint's arguments can be read, not the skb. */
+static int nobtf_usable(const struct wd_opts *o, bool details)
+{
+	if (!details && !o->netns && !o->ifname && !o->filter)
+		return 0;
+	fprintf(stderr,
+		"whydrop: this kernel has no BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF=y):\n"
+		"         whydrop can only count drops by reason and location here (`whydrop count`,\n"
+		"         `whydrop top`); --netns, -i, filter expressions and per-packet records need BTF\n");
+	return 1;
+}
+
+static int load_attach_nobtf(struct wd_session *s, const struct wd_opts *o, bool details)
+{
+	struct whydrop_nobtf_bpf *skel;
+	int status = nobtf_usable(o, details);
+
+	if (status)
+		return status;
+	skel = whydrop_nobtf_bpf__open();
+	if (!skel)
+		return -errno;
+	skel->rodata->has_reason = s->reasons.has_reason;
+	if (o->reasons)
+		status = set_reason_filter(s, o->reasons, skel->rodata->reason_bits,
+					   &skel->rodata->filter_reasons);
+	if (status)
+		goto out;
+	bpf_map__set_max_entries(skel->maps.counts, o->map_size);
+	status = -EINVAL;
+	if (whydrop_nobtf_bpf__load(skel))
+		goto out;
+	s->link = bpf_program__attach_raw_tracepoint(skel->progs.kfree_skb_nobtf, "kfree_skb");
+	if (!s->link)
+		goto out;
+	s->nobtf = skel;
+	s->counts_fd = bpf_map__fd(skel->maps.counts);
+	s->overflow_fd = bpf_map__fd(skel->maps.overflow);
+	s->stats_fd = bpf_map__fd(skel->maps.stats);
+	s->prog_fd = bpf_program__fd(skel->progs.kfree_skb_nobtf);
+	s->attach_mode = "raw_tp, no BTF: by reason and location only";
+	return 0;
+out:
+	if (status < 0 && errno)
+		status = -errno;
+	whydrop_nobtf_bpf__destroy(skel);
+	return status;
+}
+
+/* tp_btf first, raw_tp where it cannot attach, arguments only without BTF. */
+static int attach_best(struct wd_session *s, const struct wd_opts *o, bool details)
+{
+	const char *forced = getenv("WHYDROP_ATTACH");
+	int status = -1;
+
+	if (!kernel_has_btf())
+		return load_attach_nobtf(s, o, details);
+	if (!forced || strcmp(forced, "raw_tp"))
+		status = load_attach(s, o, details, true);
+	if (status < 0) {
+		libbpf_log[0] = '\0';
+		status = load_attach(s, o, details, false);
+	}
+	return status;
 }
 
 static int on_ring(void *ctx, void *data, size_t len)
@@ -224,14 +304,8 @@ static int on_ring(void *ctx, void *data, size_t len)
 
 static void explain_load_failure(int err)
 {
-	if (access("/sys/kernel/btf/vmlinux", R_OK))
-		fprintf(stderr,
-			"whydrop: this kernel has no BTF (/sys/kernel/btf/vmlinux; CONFIG_DEBUG_INFO_BTF=y),\n"
-			"         which the BPF program needs to read packets; live tracing is not possible here.\n"
-			"         Reason names still come from tracefs: `whydrop reasons` and `whydrop explain` work.\n");
-	else
-		fprintf(stderr, "whydrop: cannot load the BPF program on skb:kfree_skb: %s\n%s",
-			strerror(-err), libbpf_log);
+	fprintf(stderr, "whydrop: cannot load the BPF program on skb:kfree_skb: %s\n%s",
+		strerror(-err), libbpf_log);
 }
 
 static int load_names(struct wd_session *s)
@@ -281,21 +355,15 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 		status = resolve_filters(s, o);
 	if (status)
 		goto fail;
-	/* WHYDROP_ATTACH=raw_tp exercises the fallback on kernels with tp_btf. */
-	status = -1;
-	if (!getenv("WHYDROP_ATTACH") || strcmp(getenv("WHYDROP_ATTACH"), "raw_tp"))
-		status = load_attach(s, o, details, true);
-	if (status < 0) {
-		libbpf_log[0] = '\0';
-		status = load_attach(s, o, details, false);
-	}
+	/* WHYDROP_ATTACH=raw_tp|nobtf forces a fallback, for tests. */
+	status = attach_best(s, o, details);
 	if (status) {
 		if (status < 0)
 			explain_load_failure(status);
 		status = status < 0 ? 1 : status;
 		goto fail;
 	}
-	if (details) {
+	if (details && s->skel) {
 		s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_ring, s, NULL);
 		if (!s->rb) {
 			fprintf(stderr, "whydrop: cannot open the ring buffer: %s\n", strerror(errno));
@@ -320,8 +388,12 @@ void wd_session_close(struct wd_session *s)
 {
 	ring_buffer__free(s->rb);
 	s->rb = NULL;
+	bpf_link__destroy(s->link);
+	s->link = NULL;
 	whydrop_bpf__destroy(s->skel);
 	s->skel = NULL;
+	whydrop_nobtf_bpf__destroy(s->nobtf);
+	s->nobtf = NULL;
 	wd_reasons_free(&s->reasons);
 	wd_ksyms_free(&s->ksyms);
 	wd_ifnames_free(&s->ifnames);
@@ -331,12 +403,8 @@ void wd_session_close(struct wd_session *s)
 
 void wd_session_detach(struct wd_session *s)
 {
-	if (!s->skel)
-		return;
-	bpf_link__destroy(s->skel->links.kfree_skb_btf);
-	bpf_link__destroy(s->skel->links.kfree_skb_raw);
-	s->skel->links.kfree_skb_btf = NULL;
-	s->skel->links.kfree_skb_raw = NULL;
+	bpf_link__destroy(s->link);
+	s->link = NULL;
 	if (s->rb)
 		ring_buffer__consume(s->rb);
 }
@@ -403,7 +471,7 @@ static uint64_t sum_percpu(const uint64_t *vals, int ncpu)
 static int read_overflow(struct wd_session *s, struct wd_total **v, size_t *n, size_t *cap,
 			 uint64_t *vals, int ncpu)
 {
-	int fd = bpf_map__fd(s->skel->maps.overflow);
+	int fd = s->overflow_fd;
 
 	for (uint32_t slot = 0; slot < WD_OVERFLOW_SLOTS; slot++) {
 		uint64_t sum;
@@ -419,7 +487,7 @@ static int read_overflow(struct wd_session *s, struct wd_total **v, size_t *n, s
 
 int wd_session_totals(struct wd_session *s, struct wd_total **out, size_t *n_out)
 {
-	int fd = bpf_map__fd(s->skel->maps.counts), ncpu = libbpf_num_possible_cpus();
+	int fd = s->counts_fd, ncpu = libbpf_num_possible_cpus();
 	struct wd_key key, next, *prev = NULL;
 	struct wd_total *v = NULL;
 	size_t n = 0, cap = 0;
@@ -453,11 +521,10 @@ out:
 
 int wd_session_stats(struct wd_session *s, struct wd_stats *st)
 {
-	int fd = bpf_map__fd(s->skel->maps.stats), ncpu = libbpf_num_possible_cpus();
+	int fd = s->stats_fd, ncpu = libbpf_num_possible_cpus();
 	uint64_t *vals = calloc((size_t)ncpu, sizeof(*vals));
 	struct bpf_prog_info info = {};
 	uint32_t len = sizeof(info);
-	const struct bpf_program *p;
 
 	if (!vals)
 		return -ENOMEM;
@@ -466,9 +533,7 @@ int wd_session_stats(struct wd_session *s, struct wd_stats *st)
 		if (!bpf_map_lookup_elem(fd, &i, vals))
 			st->v[i] = sum_percpu(vals, ncpu);
 	free(vals);
-	p = strcmp(s->attach_mode, "tp_btf") ? s->skel->progs.kfree_skb_raw
-					     : s->skel->progs.kfree_skb_btf;
-	if (!bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+	if (!bpf_obj_get_info_by_fd(s->prog_fd, &info, &len))
 		st->recursion_misses = info.recursion_misses;
 	return 0;
 }

@@ -18,14 +18,19 @@
 #include "whydrop_types.h"
 
 struct whydrop_bpf;
+struct whydrop_nobtf_bpf;
+struct bpf_link;
 struct ring_buffer;
 
 typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
 
 struct wd_session {
-	struct whydrop_bpf *skel;
+	struct whydrop_bpf *skel;		/* the CO-RE program, or */
+	struct whydrop_nobtf_bpf *nobtf;	/* the fallback without kernel BTF */
+	struct bpf_link *link;
+	int counts_fd, overflow_fd, stats_fd, prog_fd;
 	struct ring_buffer *rb;
-	const char *attach_mode;	/* "tp_btf" or "raw_tp" */
+	const char *attach_mode;	/* "tp_btf", "raw_tp" or "raw_tp, no BTF" */
 	struct wd_reasons reasons;
 	struct wd_ksyms ksyms;
 	struct wd_ifnames ifnames;

@@ -157,6 +157,16 @@ stop "$LAST"
 check "raw_tp: attached through the raw tracepoint" grep -q '(raw_tp)' "$TMP/raw.err"
 check "raw_tp: 7 NO_SOCKET in __udp6_lib_rcv" test "$(json_count "$TMP/raw.out" NO_SOCKET __udp6_lib_rcv)" -eq 7
 
+echo "-- without kernel BTF: arguments only, counts by reason and location"
+WHYDROP_ATTACH=nobtf start nobtf count --json -r NO_SOCKET || true
+send "$NS" 13 6 udp 9
+stop "$LAST"
+check "no BTF: says what is lost" grep -q 'no BTF: by reason and location only' "$TMP/nobtf.err"
+check "no BTF: 13 NO_SOCKET in __udp6_lib_rcv (no namespace filter possible)" \
+	test "$(json_count "$TMP/nobtf.out" NO_SOCKET __udp6_lib_rcv)" -eq 13
+expect_run "no BTF: --netns refused with the reason" 1 'need BTF' \
+	env WHYDROP_ATTACH=nobtf "$W" count -d 1 --netns "$NS"
+
 echo "-- signals detach cleanly and still report"
 for sig in TERM HUP; do
 	start "sig$sig" top --json --netns "$NS" || true
