@@ -18,7 +18,7 @@ endif
 WD_CFLAGS  += $(CFLAGS)
 WD_LDFLAGS += $(LDFLAGS)
 Q          := $(if $(V),,@)
-LDLIBS     += -lbpf -lelf -lz -lm -lpcap
+LDLIBS     += -lbpf -lelf -lz -lm -lpcap -lmicrohttpd
 
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -Isrc/bpf
 
@@ -30,7 +30,7 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all run test unit lab bench deps deps-test clean asan install
+.PHONY: all run test unit lab bench deps deps-test clean asan install fuzz fuzz-bins docs test-vm
 all: $(BUILD)/whydrop
 
 deps:
@@ -81,6 +81,7 @@ run: deps
 test: deps-test
 	@$(MAKE) --no-print-directory all unit-bins
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT="-O1 -g" all unit-bins
+	@$(MAKE) --no-print-directory fuzz-bins
 	@tests/run-all.sh
 
 unit-bins: $(UNIT_BINS)
@@ -93,6 +94,33 @@ lab: all
 
 bench: all
 	@bench/run.sh
+
+# Debian 12's 6.1 and 6.12 cloud kernels in QEMU (TCG), the same build/whydrop inside (~1 min)
+test-vm: all
+	@tests/vm/run.sh
+
+# docs/reasons.md and the reasons part of docs/whydrop.8 come from the catalogue.
+docs: all
+	@scripts/gen-docs.sh $(BUILD)/whydrop
+
+# libFuzzer targets (clang): `make fuzz FUZZ_SECONDS=300` for a long run.
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS  := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS  := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_CLI   := build/fuzz/cli/options.o
+
+fuzz-bins:
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang SAN=1 \
+		OPT="-O1 -g -fsanitize=fuzzer-no-link" build/fuzz/libwhydrop.a $(FUZZ_CLI)
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libwhydrop.a $(FUZZ_CLI)
+	@echo "  FUZZ    $@"
+	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Isrc/lib -Isrc/cli -Isrc/bpf \
+		-D_GNU_SOURCE -o $@ $< $(FUZZ_CLI) build/fuzz/libwhydrop.a $(LDLIBS)
+
+fuzz: fuzz-bins
+	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build

@@ -68,8 +68,13 @@ struct sock {
 	struct sock_common __sk_common;
 };
 
+struct dst_entry {
+	struct net_device *dev;
+};
+
 struct sk_buff {
 	struct net_device *dev;
+	unsigned long _skb_refdst;
 	struct sock *sk;
 	unsigned int len;
 	int skb_iif;

@@ -124,6 +124,21 @@ static __always_inline void locate_header(struct drop *d, unsigned char *head,
 	d->caplen = tail - nh_off > WD_HDR_BYTES ? WD_HDR_BYTES : tail - nh_off;
 }
 
+#define SKB_DST_PTRMASK	~1UL
+
+/*
+ * Before 6.11 a drop after the socket lookup has neither skb->dev (cleared
+ * by tcp_v4_rcv) nor rx_sk: the input route's device still tells the netns.
+ */
+static __always_inline __u32 netns_from_dst(unsigned long refdst)
+{
+	struct dst_entry *dst = (struct dst_entry *)(refdst & SKB_DST_PTRMASK);
+
+	if (!dst)
+		return 0;
+	return BPF_CORE_READ(dst, dev, nd_net.net, ns.inum);
+}
+
 static __always_inline __u8 l4_proto(const struct drop *d)
 {
 	__u8 proto = 0;
@@ -262,6 +277,8 @@ int kfree_skb_btf(__u64 *ctx)
 			sk = (struct sock *)ctx[3];
 		if (sk)
 			d.netns = sk->__sk_common.skc_net.net->ns.inum;
+		else
+			d.netns = netns_from_dst(skb->_skb_refdst);
 	}
 	locate_header(&d, skb->head, skb->network_header, skb->tail);
 	return handle(&d);
@@ -290,6 +307,8 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 			sk = (struct sock *)ctx->args[3];
 		if (sk)
 			d.netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
+		else
+			d.netns = netns_from_dst(BPF_CORE_READ(skb, _skb_refdst));
 	}
 	locate_header(&d, BPF_CORE_READ(skb, head),
 		      BPF_CORE_READ(skb, network_header),

@@ -38,7 +38,7 @@ int cmd_count(int argc, char **argv)
 	status = wd_session_open(&s, &o, false, NULL, NULL);
 	if (status)
 		return status;
-	t0 = wd_now();
+	t0 = s.t_attached;
 	while (wd_session_poll(&s, 100))
 		if (o.duration && wd_now() - t0 >= o.duration)
 			break;

@@ -1,13 +1,514 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Placeholder until the catalogue lands (issue 4). */
+/*
+ * whydrop explain REASON...: the catalogue entry plus live context from
+ * this machine (sysctl values, MIB counters and their rate, the reason's
+ * number here). Plain reads of /proc and /sys: no BPF, no root.
+ */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
+#include "catalogue.h"
 #include "commands.h"
+#include "counters.h"
+#include "json.h"
+#include "reasons.h"
+
+#define MAX_REASONS	64
+
+static const char usage[] =
+"Usage: whydrop explain [options] REASON...\n"
+"       whydrop explain --all [--json | --markdown | --man]\n"
+"What a drop reason means, where the kernel drops with it, what to check and\n"
+"what to do, with live values from this machine: the related sysctls, the MIB\n"
+"counters now and their rate over a short sample, and the reason's number on\n"
+"this kernel. Needs neither root nor BPF. Names in any case, with or without\n"
+"the SKB_DROP_REASON_ prefix; old names work too.\n"
+"\n"
+"Options:\n"
+"  -i, --interval SECS  sample the counters for SECS seconds (default 1, 0: no\n"
+"                       rate, just the values now)\n"
+"  -j, --json           one JSON document\n"
+"  -a, --all            every reason in the catalogue (no live values)\n"
+"      --markdown       with --all: the reference in Markdown (docs/reasons.md)\n"
+"      --man            with --all: the DROP REASONS section of whydrop(8)\n"
+"  -h, --help           this help\n"
+"\n"
+"Examples:\n"
+"  whydrop explain TCP_ZEROWINDOW\n"
+"  whydrop explain no_socket socket_rcvbuff --interval 5\n"
+"  whydrop explain PROTO_MEM --json | jq '.reasons[0].counter_values'\n"
+"  whydrop explain --all --markdown > docs/reasons.md\n";
+
+enum doc_kind { DOC_NONE, DOC_MARKDOWN, DOC_MAN };
+
+struct explain_opts {
+	double interval;
+	bool json, all;
+	enum doc_kind doc;
+};
+
+struct explain_ctx {
+	struct wd_reasons reasons;
+	bool have_reasons;
+	char reasons_err[256];
+	struct wd_counters before, after;
+	double elapsed;
+	char kernel[128];
+};
+
+/* ------------------------------------------------------------- options */
+
+static int parse_interval(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < 0 || v > 3600) {
+		fprintf(stderr, "whydrop explain: bad --interval '%s' "
+			"(seconds, 0 to 3600)\n", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct explain_opts *o)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "markdown", no_argument, NULL, 'M' },
+		{ "man", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;	/* 0, not 1: also resets glibc's scan state */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "i:jah", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (parse_interval(optarg, &o->interval))
+				return 2;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'a':
+			o->all = true;
+			break;
+		case 'M':
+			o->doc = DOC_MARKDOWN;
+			break;
+		case 'N':
+			o->doc = DOC_MAN;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fprintf(stderr, "whydrop explain: unknown option '%s' "
+				"(`whydrop explain -h`)\n", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (o->doc && !o->all) {
+		fprintf(stderr, "whydrop explain: --markdown and --man go with --all\n");
+		return 2;
+	}
+	if (!o->all && optind >= argc) {
+		fputs("whydrop explain: which reason? (e.g. `whydrop explain "
+		      "NO_SOCKET`; `whydrop reasons` lists them)\n", stderr);
+		return 2;
+	}
+	if (argc - optind > MAX_REASONS) {
+		fprintf(stderr, "whydrop explain: at most %d reasons at once\n",
+			MAX_REASONS);
+		return 2;
+	}
+	return -1;
+}
+
+/* ----------------------------------------------------------------- all */
+
+static int explain_all(const struct explain_opts *o)
+{
+	struct wd_json j;
+
+	if (o->doc == DOC_MARKDOWN) {
+		wd_catalogue_markdown(stdout);
+		return 0;
+	}
+	if (o->doc == DOC_MAN) {
+		wd_catalogue_man(stdout);
+		return 0;
+	}
+	if (!o->json) {
+		for (size_t i = 0; i < wd_catalogue_count(); i++) {
+			if (i)
+				putchar('\n');
+			wd_catalogue_print(stdout, wd_catalogue_at(i));
+		}
+		return 0;
+	}
+	wd_json_init(&j, stdout);
+	wd_json_open(&j, NULL, '{');
+	wd_json_open(&j, "reasons", '[');
+	for (size_t i = 0; i < wd_catalogue_count(); i++) {
+		wd_json_open(&j, NULL, '{');
+		wd_catalogue_json_fields(&j, wd_catalogue_at(i));
+		wd_json_close(&j, '}');
+	}
+	wd_json_close(&j, ']');
+	wd_json_close(&j, '}');
+	putchar('\n');
+	return 0;
+}
+
+/* ------------------------------------------------------------ resolve */
+
+/* Entries for the names; on an unknown one, print the error and fail. */
+static int resolve(struct explain_ctx *x, char **names, int n,
+		   const struct wd_cat_entry **out)
+{
+	for (int i = 0; i < n; i++) {
+		const char *hint;
+
+		out[i] = wd_catalogue_find(names[i]);
+		if (out[i])
+			continue;
+		if (x->have_reasons && wd_reason_by_name(&x->reasons, names[i]))
+			continue;	/* the kernel knows it, we do not (yet) */
+		hint = wd_catalogue_suggest(names[i]);
+		if (!hint && x->have_reasons)
+			hint = wd_reason_suggest(&x->reasons, names[i]);
+		fprintf(stderr, "whydrop: unknown reason '%s'", names[i]);
+		if (hint)
+			fprintf(stderr, "; did you mean '%s'?", hint);
+		fputs(" (see `whydrop reasons`)\n", stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* This kernel's number for the entry (or an old name of it); 0 if none. */
+static bool kernel_code(struct explain_ctx *x, const struct wd_cat_entry *e,
+			const char *name, uint32_t *code)
+{
+	const struct wd_reason *r;
+	char buf[160];
+
+	if (!x->have_reasons)
+		return false;
+	if (!e || !strcmp(e->subsys, "core")) {
+		r = wd_reason_by_name(&x->reasons, e ? e->name : name);
+		for (const char *const *a = e ? e->aliases : NULL; !r && a && *a; a++)
+			r = wd_reason_by_name(&x->reasons, *a);
+		if (r)
+			*code = r->code;
+		return r != NULL;
+	}
+	for (size_t i = 0; i < x->reasons.n_subsys; i++) {
+		struct wd_subsys *s = &x->reasons.subsys[i];
+
+		wd_reason_name(&x->reasons, s->id << 16, buf, sizeof(buf));
+		for (size_t k = 0; k < s->n_codes; k++) {
+			if (wd_catalogue_find(s->codes[k].name) == e &&
+			    strncmp(s->codes[k].name, "__", 2)) {
+				*code = s->codes[k].code;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* -------------------------------------------------------------- sample */
+
+static int read_counters(struct wd_counters *c, const struct wd_cat_entry **e, int n)
+{
+	int err = wd_counters_read(c, NULL);
+
+	for (int i = 0; !err && i < n; i++)
+		for (const char *const *p = e[i] ? e[i]->counters : NULL;
+		     !err && p && *p; p++)
+			if (!strncmp(*p, "netdev:", 7))
+				err = wd_counters_add_netdev(c, NULL, *p + 7);
+	return err;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int sample(struct explain_ctx *x, const struct explain_opts *o,
+		  const struct wd_cat_entry **e, int n)
+{
+	struct timespec ts;
+	double t0;
+	int err;
+
+	err = read_counters(&x->before, e, n);
+	if (err || o->interval <= 0)
+		return err;
+	t0 = now();
+	ts.tv_sec = (time_t)o->interval;
+	ts.tv_nsec = (long)((o->interval - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	err = read_counters(&x->after, e, n);
+	x->elapsed = now() - t0;
+	return err;
+}
+
+/* ---------------------------------------------------------------- text */
+
+/* Sysctl names already shown for this entry ("all" and "*" overlap). */
+struct seen_sysctls {
+	size_t n;
+	char names[128][96];
+	struct wd_json *j;	/* JSON output, NULL for text */
+};
+
+static bool seen_before(struct seen_sysctls *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->names[i], name))
+			return true;
+	if (s->n < sizeof(s->names) / sizeof(s->names[0]))
+		snprintf(s->names[s->n++], sizeof(s->names[0]), "%s", name);
+	return false;
+}
+
+static void print_sysctl(const char *name, const char *value, int err, void *arg)
+{
+	if (seen_before(arg, name))
+		return;
+	if (value)
+		printf("    %-44s = %s\n", name, value);
+	else if (err == -ENOENT)
+		printf("    %-44s   (not on this kernel)\n", name);
+	else
+		printf("    %-44s   (unreadable: %s)\n", name, strerror(-err));
+}
+
+static void text_counter(const struct explain_ctx *x, const char *name)
+{
+	uint64_t v0, v1;
+
+	if (!wd_counters_get(&x->before, name, &v0)) {
+		printf("    %-32s %14s\n", name, "(not on this kernel)");
+		return;
+	}
+	if (x->elapsed <= 0 || !wd_counters_get(&x->after, name, &v1)) {
+		printf("    %-32s %14llu\n", name, (unsigned long long)v0);
+		return;
+	}
+	printf("    %-32s %14llu  %+10.1f/s\n", name, (unsigned long long)v1,
+	       (double)(int64_t)(v1 - v0) / x->elapsed);
+}
+
+static void text_live(struct explain_ctx *x, const struct wd_cat_entry *e,
+		      const char *name)
+{
+	static struct seen_sysctls seen;
+	uint32_t code;
+
+	printf("  On this machine (kernel %s, this process's network namespace):\n",
+	       x->kernel);
+	if (kernel_code(x, e, name, &code))
+		printf("    reason number here: %u (0x%x)\n", code, code);
+	else if (!x->have_reasons)
+		printf("    reason number here: unknown (%s)\n", x->reasons_err);
+	else if (e && strcmp(e->subsys, "core"))
+		printf("    reason number here: none (module %s not loaded, or "
+		       "no module BTF)\n", e->subsys);
+	else
+		printf("    reason number here: none: this kernel does not have "
+		       "this reason\n");
+	if (!e)
+		return;
+	seen.n = 0;
+	if (e->sysctls[0])
+		printf("  Sysctls now:\n");
+	for (const char *const *p = e->sysctls; *p; p++)
+		wd_sysctl_each(NULL, *p, print_sysctl, &seen);
+	if (!e->counters[0])
+		return;
+	if (x->elapsed > 0)
+		printf("  Counters now, and rate over %.1f s:\n", x->elapsed);
+	else
+		printf("  Counters now:\n");
+	for (const char *const *p = e->counters; *p; p++)
+		text_counter(x, *p);
+}
+
+static void text_one(struct explain_ctx *x, const struct wd_cat_entry *e,
+		     const char *name)
+{
+	if (e)
+		wd_catalogue_print(stdout, e);
+	else
+		printf("%s: known to this kernel, but whydrop's catalogue does "
+		       "not describe it yet.\n", name);
+	text_live(x, e, name);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void json_sysctl(const char *name, const char *value, int err, void *arg)
+{
+	struct seen_sysctls *seen = arg;
+	struct wd_json *j = seen->j;
+
+	if (seen_before(seen, name))
+		return;
+	wd_json_open(j, NULL, '{');
+	wd_json_str(j, "name", name);
+	if (value)
+		wd_json_str(j, "value", value);
+	else
+		wd_json_str(j, "error", err == -ENOENT ?
+			    "not on this kernel" : strerror(-err));
+	wd_json_close(j, '}');
+}
+
+static void json_counter(struct wd_json *j, const struct explain_ctx *x,
+			 const char *name)
+{
+	uint64_t v0, v1;
+
+	wd_json_open(j, NULL, '{');
+	wd_json_str(j, "name", name);
+	if (!wd_counters_get(&x->before, name, &v0)) {
+		wd_json_bool(j, "available", false);
+	} else if (x->elapsed > 0 && wd_counters_get(&x->after, name, &v1)) {
+		wd_json_uint(j, "value", v1);
+		wd_json_int(j, "delta", (int64_t)(v1 - v0));
+		wd_json_double(j, "per_second",
+			       (double)(int64_t)(v1 - v0) / x->elapsed, 3);
+	} else {
+		wd_json_uint(j, "value", v0);
+	}
+	wd_json_close(j, '}');
+}
+
+static void json_one(struct wd_json *j, struct explain_ctx *x,
+		     const struct wd_cat_entry *e, const char *name)
+{
+	static struct seen_sysctls seen;
+	uint32_t code;
+
+	seen.n = 0;
+	seen.j = j;
+	wd_json_open(j, NULL, '{');
+	if (e)
+		wd_catalogue_json_fields(j, e);
+	else
+		wd_json_str(j, "name", name);
+	wd_json_bool(j, "in_catalogue", e != NULL);
+	if (kernel_code(x, e, name, &code))
+		wd_json_uint(j, "code", code);
+	if (x->have_reasons)
+		wd_json_bool(j, "in_kernel", kernel_code(x, e, name, &code));
+	wd_json_open(j, "sysctl_values", '[');
+	for (const char *const *p = e ? e->sysctls : NULL; p && *p; p++)
+		wd_sysctl_each(NULL, *p, json_sysctl, &seen);
+	wd_json_close(j, ']');
+	wd_json_open(j, "counter_values", '[');
+	for (const char *const *p = e ? e->counters : NULL; p && *p; p++)
+		json_counter(j, x, *p);
+	wd_json_close(j, ']');
+	wd_json_close(j, '}');
+}
+
+static void json_doc(struct explain_ctx *x, const struct wd_cat_entry **e,
+		     char **names, int n)
+{
+	struct wd_json j;
+
+	wd_json_init(&j, stdout);
+	wd_json_open(&j, NULL, '{');
+	wd_json_str(&j, "kernel", x->kernel);
+	if (x->elapsed > 0)
+		wd_json_double(&j, "interval_s", x->elapsed, 3);
+	wd_json_open(&j, "reasons", '[');
+	for (int i = 0; i < n; i++)
+		json_one(&j, x, e[i], names[i]);
+	wd_json_close(&j, ']');
+	wd_json_close(&j, '}');
+	putchar('\n');
+}
+
+/* ---------------------------------------------------------------- main */
+
+static void ctx_init(struct explain_ctx *x)
+{
+	struct utsname u;
+
+	memset(x, 0, sizeof(*x));
+	wd_counters_init(&x->before);
+	wd_counters_init(&x->after);
+	snprintf(x->kernel, sizeof(x->kernel), "%s",
+		 uname(&u) ? "unknown" : u.release);
+	x->have_reasons = !wd_reasons_load(&x->reasons, x->reasons_err,
+					   sizeof(x->reasons_err));
+}
+
+static void ctx_free(struct explain_ctx *x)
+{
+	if (x->have_reasons)
+		wd_reasons_free(&x->reasons);
+	wd_counters_free(&x->before);
+	wd_counters_free(&x->after);
+}
 
 int cmd_explain(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "whydrop explain: not available yet\n");
-	return 1;
+	struct explain_opts o = { .interval = 1.0 };
+	const struct wd_cat_entry *e[MAX_REASONS];
+	struct explain_ctx x;
+	int status, n;
+
+	status = parse_opts(argc, argv, &o);
+	if (status >= 0)
+		return status;
+	if (o.all)
+		return explain_all(&o);
+	n = argc - optind;
+	ctx_init(&x);
+	status = 2;
+	if (resolve(&x, argv + optind, n, e))
+		goto cleanup;
+	status = 1;
+	if (sample(&x, &o, e, n)) {
+		fprintf(stderr, "whydrop explain: cannot read counters: out of memory\n");
+		goto cleanup;
+	}
+	status = 0;
+	if (o.json) {
+		json_doc(&x, e, argv + optind, n);
+		goto cleanup;
+	}
+	for (int i = 0; i < n; i++) {
+		if (i)
+			putchar('\n');
+		text_one(&x, e[i], argv[optind + i]);
+	}
+cleanup:
+	ctx_free(&x);
+	return status;
 }

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * whydrop reasons: every drop reason of the running kernel with its number
+ * here, layer and one-line summary; flags reasons the catalogue lacks (a new
+ * kernel shows at once) and catalogue reasons this kernel lacks.
+ */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
+#include "catalogue.h"
 #include "commands.h"
 #include "json.h"
 #include "reasons.h"
@@ -10,54 +18,269 @@
 static const char usage[] =
 "Usage: whydrop reasons [--json]\n"
 "The drop reasons of the running kernel with their numbers here (they change\n"
-"between kernel versions), from BTF, or from tracefs without BTF.\n"
+"between kernel versions), layer and a one-line summary, from BTF, or from\n"
+"tracefs without BTF. Subsystem reasons (openvswitch, mac80211) are listed\n"
+"when their module is loaded and has BTF. Reasons whydrop's catalogue does not\n"
+"describe are marked '?'; catalogue reasons this kernel lacks are listed last.\n"
+"Needs no root with BTF (/sys/kernel/btf/vmlinux).\n"
+"\n"
+"Options:\n"
+"  -j, --json   one JSON document\n"
+"  -h, --help   this help\n"
 "\n"
 "Examples:\n"
 "  whydrop reasons\n"
-"  whydrop reasons --json | jq '.reasons[] | select(.name == \"TCP_FLAGS\").code'\n";
+"  whydrop reasons | grep -i tcp_\n"
+"  whydrop reasons --json | jq '.reasons[] | select(.name == \"TCP_FLAGS\").code'\n"
+"  whydrop reasons --json | jq '.missing_from_catalogue'\n";
+
+struct kver {
+	int major, minor;
+};
 
 static const char *source_name(enum wd_reason_source s)
 {
 	return s == WD_SRC_BTF ? "btf" : s == WD_SRC_TRACEFS ? "tracefs" : "none";
 }
 
-static void print_json(const struct wd_reasons *r)
+static struct kver parse_kver(const char *s)
+{
+	struct kver v = { 0, 0 };
+
+	while (*s && !isdigit((unsigned char)*s))
+		s++;
+	if (sscanf(s, "%d.%d", &v.major, &v.minor) < 1)
+		v.major = 0;
+	return v;
+}
+
+static bool newer(struct kver a, struct kver b)
+{
+	return a.major > b.major || (a.major == b.major && a.minor > b.minor);
+}
+
+/* "mac80211" for MAC80211_UNUSABLE, "openvswitch" for OPENVSWITCH. */
+static void subsys_module(const char *name, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; name[i] && name[i] != '_' && i + 1 < len; i++)
+		buf[i] = (char)tolower((unsigned char)name[i]);
+	buf[i] = '\0';
+}
+
+static void load_subsys_codes(struct wd_reasons *r)
+{
+	char buf[160];
+
+	for (size_t i = 0; i < r->n_subsys; i++)
+		wd_reason_name(r, r->subsys[i].id << 16, buf, sizeof(buf));
+}
+
+/* Is catalogue entry e among this kernel's reasons (core or loaded subsys)? */
+static bool kernel_has(const struct wd_reasons *r, const struct wd_cat_entry *e)
+{
+	if (!strcmp(e->subsys, "core")) {
+		if (wd_reason_by_name(r, e->name))
+			return true;
+		for (const char *const *a = e->aliases; a && *a; a++)
+			if (wd_reason_by_name(r, *a))
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i < r->n_subsys; i++)
+		for (size_t k = 0; k < r->subsys[i].n_codes; k++)
+			if (wd_catalogue_find(r->subsys[i].codes[k].name) == e)
+				return true;
+	return false;
+}
+
+/* Only judge subsystems whose codes we could read. */
+static bool subsys_known(const struct wd_reasons *r, const char *subsys)
+{
+	char mod[64];
+
+	if (!strcmp(subsys, "core"))
+		return true;
+	for (size_t i = 0; i < r->n_subsys; i++) {
+		subsys_module(r->subsys[i].name, mod, sizeof(mod));
+		if (!strcmp(mod, subsys) && r->subsys[i].n_codes)
+			return true;
+	}
+	return false;
+}
+
+static bool missing_from_kernel(const struct wd_reasons *r, const struct wd_cat_entry *e)
+{
+	return subsys_known(r, e->subsys) && !kernel_has(r, e);
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void text_row(const char *code, const char *name)
+{
+	const struct wd_cat_entry *e = wd_catalogue_find(name);
+
+	if (e)
+		printf("%10s  %-34s %-22.22s %s\n", code, name, e->layer, e->summary);
+	else
+		printf("%10s ?%-34s %-22s %s\n", code, name, "?",
+		       "(not in whydrop's catalogue: `whydrop explain` "
+		       "knows nothing about it)");
+}
+
+static void text_subsys(const struct wd_subsys *s)
+{
+	char code[32], mod[64];
+
+	subsys_module(s->name, mod, sizeof(mod));
+	if (!s->n_codes) {
+		printf("%#10x  subsystem %s: reasons unknown (module %s not "
+		       "loaded, or no module BTF)\n", s->id << 16, s->name, mod);
+		return;
+	}
+	printf("%#10x  subsystem %s (module %s)\n", s->id << 16, s->name, mod);
+	for (size_t k = 0; k < s->n_codes; k++) {
+		if (wd_catalogue_is_sentinel(s->codes[k].name))
+			continue;
+		snprintf(code, sizeof(code), "%#x", s->codes[k].code);
+		text_row(code, s->codes[k].name);
+	}
+}
+
+static void text_missing(const struct wd_reasons *r, struct kver here)
+{
+	int newer_n = 0, other_n = 0;
+
+	for (size_t i = 0; i < wd_catalogue_count(); i++) {
+		const struct wd_cat_entry *e = wd_catalogue_at(i);
+
+		if (!missing_from_kernel(r, e))
+			continue;
+		if (newer(parse_kver(e->since), here))
+			printf("%s %s (%s)", newer_n++ ? "," : "\nCatalogue "
+			       "reasons added after this kernel:\n ", e->name,
+			       e->since);
+	}
+	for (size_t i = 0; i < wd_catalogue_count(); i++) {
+		const struct wd_cat_entry *e = wd_catalogue_at(i);
+
+		if (!missing_from_kernel(r, e) || newer(parse_kver(e->since), here))
+			continue;
+		printf("%s %s (%s)", other_n++ ? "," : "\nCatalogue reasons "
+		       "this kernel does not have (older kernel, backport, or "
+		       "distribution kernel):\n ", e->name, e->since);
+	}
+	if (newer_n || other_n)
+		putchar('\n');
+}
+
+static void print_text(const struct wd_reasons *r, const char *kernel)
+{
+	size_t unknown = 0;
+	char code[32];
+
+	printf("%10s  %-34s %-22s %s   (kernel %s, source: %s)\n", "CODE",
+	       "REASON", "LAYER", "SUMMARY", kernel, source_name(r->source));
+	for (size_t i = 0; i < r->n; i++) {
+		snprintf(code, sizeof(code), "%u", r->v[i].code);
+		text_row(code, r->v[i].name);
+		unknown += !wd_catalogue_find(r->v[i].name);
+	}
+	for (size_t i = 0; i < r->n_subsys; i++)
+		text_subsys(&r->subsys[i]);
+	if (unknown)
+		printf("\n%zu reason(s) of this kernel are not in whydrop's "
+		       "catalogue (marked '?'): a newer kernel than whydrop.\n",
+		       unknown);
+	text_missing(r, parse_kver(kernel));
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void json_reason(struct wd_json *j, const char *name, uint32_t code,
+			const char *subsys)
+{
+	const struct wd_cat_entry *e = wd_catalogue_find(name);
+
+	wd_json_open(j, NULL, '{');
+	wd_json_str(j, "name", name);
+	wd_json_uint(j, "code", code);
+	wd_json_str(j, "subsystem", subsys);
+	wd_json_bool(j, "in_catalogue", e != NULL);
+	if (e) {
+		wd_json_str(j, "layer", e->layer);
+		wd_json_str(j, "summary", e->summary);
+	}
+	wd_json_close(j, '}');
+}
+
+static void json_subsys(struct wd_json *j, const struct wd_subsys *s)
+{
+	char mod[64];
+
+	subsys_module(s->name, mod, sizeof(mod));
+	wd_json_open(j, NULL, '{');
+	wd_json_str(j, "name", s->name);
+	wd_json_uint(j, "id", s->id);
+	wd_json_str(j, "module", mod);
+	wd_json_bool(j, "codes_known", s->n_codes > 0);
+	wd_json_open(j, "reasons", '[');
+	for (size_t k = 0; k < s->n_codes; k++)
+		if (!wd_catalogue_is_sentinel(s->codes[k].name))
+			json_reason(j, s->codes[k].name, s->codes[k].code, mod);
+	wd_json_close(j, ']');
+	wd_json_close(j, '}');
+}
+
+static void json_missing(struct wd_json *j, const struct wd_reasons *r)
+{
+	wd_json_open(j, "missing_from_catalogue", '[');
+	for (size_t i = 0; i < r->n; i++)
+		if (!wd_catalogue_find(r->v[i].name))
+			wd_json_str(j, NULL, r->v[i].name);
+	for (size_t i = 0; i < r->n_subsys; i++)
+		for (size_t k = 0; k < r->subsys[i].n_codes; k++)
+			if (!wd_catalogue_is_sentinel(r->subsys[i].codes[k].name) &&
+			    !wd_catalogue_find(r->subsys[i].codes[k].name))
+				wd_json_str(j, NULL, r->subsys[i].codes[k].name);
+	wd_json_close(j, ']');
+	wd_json_open(j, "missing_from_kernel", '[');
+	for (size_t i = 0; i < wd_catalogue_count(); i++) {
+		const struct wd_cat_entry *e = wd_catalogue_at(i);
+
+		if (!missing_from_kernel(r, e))
+			continue;
+		wd_json_open(j, NULL, '{');
+		wd_json_str(j, "name", e->name);
+		wd_json_str(j, "subsystem", e->subsys);
+		wd_json_str(j, "since", e->since);
+		wd_json_close(j, '}');
+	}
+	wd_json_close(j, ']');
+}
+
+static void print_json(const struct wd_reasons *r, const char *kernel)
 {
 	struct wd_json j;
 
 	wd_json_init(&j, stdout);
 	wd_json_open(&j, NULL, '{');
+	wd_json_str(&j, "kernel", kernel);
 	wd_json_str(&j, "source", source_name(r->source));
 	wd_json_bool(&j, "has_reason", r->has_reason);
 	wd_json_bool(&j, "has_rx_sk", r->has_rx_sk);
 	wd_json_open(&j, "reasons", '[');
-	for (size_t i = 0; i < r->n; i++) {
-		wd_json_open(&j, NULL, '{');
-		wd_json_str(&j, "name", r->v[i].name);
-		wd_json_uint(&j, "code", r->v[i].code);
-		wd_json_str(&j, "subsystem", "core");
-		wd_json_close(&j, '}');
-	}
+	for (size_t i = 0; i < r->n; i++)
+		json_reason(&j, r->v[i].name, r->v[i].code, "core");
 	wd_json_close(&j, ']');
 	wd_json_open(&j, "subsystems", '[');
-	for (size_t i = 0; i < r->n_subsys; i++) {
-		wd_json_open(&j, NULL, '{');
-		wd_json_str(&j, "name", r->subsys[i].name);
-		wd_json_uint(&j, "id", r->subsys[i].id);
-		wd_json_close(&j, '}');
-	}
+	for (size_t i = 0; i < r->n_subsys; i++)
+		json_subsys(&j, &r->subsys[i]);
 	wd_json_close(&j, ']');
+	json_missing(&j, r);
 	wd_json_close(&j, '}');
 	putchar('\n');
-}
-
-static void print_text(const struct wd_reasons *r)
-{
-	printf("%5s  %s   (source: %s)\n", "CODE", "REASON", source_name(r->source));
-	for (size_t i = 0; i < r->n; i++)
-		printf("%5u  %s\n", r->v[i].code, r->v[i].name);
-	for (size_t i = 0; i < r->n_subsys; i++)
-		printf("0x%x....  subsystem %s\n", r->subsys[i].id, r->subsys[i].name);
 }
 
 int cmd_reasons(int argc, char **argv)
@@ -68,13 +291,14 @@ int cmd_reasons(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct wd_reasons r;
+	struct utsname u;
 	bool json = false;
 	char err[512];
 	int c;
 
-	optind = 1;
+	optind = 0;	/* 0, not 1: also resets glibc's scan state */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		if (c == 'j') {
 			json = true;
 		} else if (c == 'h') {
@@ -86,14 +310,22 @@ int cmd_reasons(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (optind < argc) {
+		fprintf(stderr, "whydrop reasons: unexpected '%s' (for one reason: "
+			"`whydrop explain %s`)\n", argv[optind], argv[optind]);
+		return 2;
+	}
 	if (wd_reasons_load(&r, err, sizeof(err))) {
 		fprintf(stderr, "whydrop: %s\n", err);
 		return 1;
 	}
+	load_subsys_codes(&r);
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
 	if (json)
-		print_json(&r);
+		print_json(&r, u.release);
 	else
-		print_text(&r);
+		print_text(&r, u.release);
 	wd_reasons_free(&r);
 	return 0;
 }

@@ -91,7 +91,7 @@ int cmd_top(int argc, char **argv)
 	status = wd_session_open(&s, &o, false, NULL, NULL);
 	if (status)
 		return status;
-	t0 = t.t_prev = wd_now();
+	t0 = t.t_prev = s.t_attached;
 	next = t0 + 1;
 	while (wd_session_poll(&s, 100)) {
 		double now = wd_now();

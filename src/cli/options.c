@@ -140,7 +140,7 @@ int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *us
 		return -1;
 	snprintf(shortopts, sizeof(shortopts), ":r:i:d:vh%s",
 		 extra && extra->shortopts ? extra->shortopts : "");
-	optind = 1;
+	optind = 0;	/* 0, not 1: also resets glibc's scan state */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "report.h"
 
 #define NAME_LEN 160
@@ -13,16 +14,35 @@ struct row_names {
 
 const char *wd_hint(const char *reason)
 {
-	(void)reason;
-	return NULL;
+	const struct wd_cat_entry *e = reason ? wd_catalogue_find(reason) : NULL;
+
+	return e ? e->summary : NULL;
+}
+
+static bool seen_before(const struct wd_total *t, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (t[j].reason == t[i].reason)
+			return true;
+	return false;
 }
 
 void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n, FILE *f)
 {
-	(void)s;
-	(void)t;
-	(void)n;
-	(void)f;
+	char name[NAME_LEN];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct wd_cat_entry *e;
+
+		if (seen_before(t, i))
+			continue;
+		e = wd_catalogue_find(wd_reason_name(&s->reasons, t[i].reason, name, sizeof(name)));
+		fputc('\n', f);
+		if (e)
+			wd_catalogue_print(f, e);
+		else
+			fprintf(f, "%s: not in whydrop's catalogue (a newer kernel?)\n", name);
+	}
 }
 
 int wd_report_counts(struct wd_session *s, const struct wd_opts *o, double duration, FILE *f)

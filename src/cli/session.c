@@ -372,7 +372,8 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 		}
 	}
 	s->mono_to_real_ns = mono_to_real();
-	s->attach_ms = (wd_now() - t0) * 1000;
+	s->t_attached = wd_now();
+	s->attach_ms = (s->t_attached - t0) * 1000;
 	fprintf(stderr, "whydrop: attached to skb:kfree_skb (%s) in %.1f ms\n",
 		s->attach_mode, s->attach_ms);
 	status = load_symbols(s);

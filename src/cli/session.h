@@ -39,6 +39,7 @@ struct wd_session {
 	char netns_path[300];
 	uint64_t mono_to_real_ns;	/* add to bpf_ktime_get_ns() for wall time */
 	double attach_ms;
+	double t_attached;		/* wd_now() when counting started */
 	struct wd_cbpf_insn *filter;	/* compiled pcap filter, NULL if none */
 	size_t filter_len;
 	wd_event_fn on_event;

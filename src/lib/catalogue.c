@@ -183,8 +183,8 @@ static void field(FILE *f, const char *label, const char *text)
 
 	if (!text || !*text)
 		return;
-	col = fprintf(f, "  %-11s", label);
-	wrap(f, text, 13, col);
+	col = fprintf(f, "  %-12s", label);
+	wrap(f, text, 14, col);
 }
 
 static void list_field(FILE *f, const char *label, const char *const *v,

@@ -2273,7 +2273,7 @@ static const struct wd_cat_entry catalogue[] = {
 },
 {
 	CORE("RECURSION_LIMIT"),
-	.layer = "virtual devices / tunnels",
+	.layer = "tunnel / virtual dev",
 	.since = "7.1",
 	.summary = "transmit recursion limit: loop through devices",
 	.meaning = "Transmission nested through virtual devices or tunnels "

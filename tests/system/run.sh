@@ -157,6 +157,39 @@ stop "$LAST"
 check "raw_tp: attached through the raw tracepoint" grep -q '(raw_tp)' "$TMP/raw.err"
 check "raw_tp: 7 NO_SOCKET in __udp6_lib_rcv" test "$(json_count "$TMP/raw.out" NO_SOCKET __udp6_lib_rcv)" -eq 7
 
+echo "-- explain shows the live MIB counter, and it moved as much as whydrop counted"
+mib() {
+	ip netns exec "$NS" "$W" explain SOCKET_RCVBUFF --json -i0 | $PY -c 'import json,sys
+r=json.load(sys.stdin)["reasons"][0]
+print({c["name"]: c["value"] for c in r["counter_values"]}["UdpRcvbufErrors"])'
+}
+check "explain shows net.core.rmem_max live" \
+	sh -c "ip netns exec $NS $W explain SOCKET_RCVBUFF -i0 | grep -q 'net.core.rmem_max *= *[0-9]'"
+mib_before=$(mib)
+start rcv count --json --netns "$NS" -r SOCKET_RCVBUFF || true
+udp_drops=$(ip netns exec "$NS" $PY - <<'PYEOF'
+import socket
+r = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+r.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
+r.bind(("127.0.0.1", 5599))
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(300):
+    s.sendto(b"y" * 1000, ("127.0.0.1", 5599))
+for line in open("/proc/net/udp"):
+    f = line.split()
+    if f[1].endswith(":15DF"):
+        print(f[-1])
+PYEOF
+)
+stop "$LAST"
+mib_after=$(mib)
+traced=$(json_count "$TMP/rcv.out" SOCKET_RCVBUFF)
+echo "   SOCKET_RCVBUFF: whydrop $traced, /proc/net/udp drops $udp_drops, UdpRcvbufErrors +$((mib_after - mib_before))"
+check "SOCKET_RCVBUFF: some of 300 datagrams dropped" test "$traced" -gt 0
+check "SOCKET_RCVBUFF: whydrop = /proc/net/udp drops column" test "$traced" -eq "${udp_drops:-x}"
+check "SOCKET_RCVBUFF: whydrop = UdpRcvbufErrors delta shown by explain" \
+	test "$traced" -eq $((mib_after - mib_before))
+
 echo "-- without kernel BTF: arguments only, counts by reason and location"
 WHYDROP_ATTACH=nobtf start nobtf count --json -r NO_SOCKET || true
 send "$NS" 13 6 udp 9
