@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+"""Assert, on the host, what tests/vm/guest.sh recorded inside each VM.
+
+Usage: check.py [--fixtures DIR]... --vm RELEASE:DIR:QEMU_RC:SECONDS ...
+
+DIR/results.log is the VM's second serial port (see guest.sh for the format).
+Prints one table row per check and, last, the plain line "N passed, N failed".
+"""
+import argparse
+import ipaddress
+import json
+import os
+import re
+import sys
+
+# ---------------------------------------------------------------- parsing
+
+
+def parse_results(path):
+    """-> (kv dict, sections dict name -> (text, rc), scenarios list, markers)"""
+    kv, sections, scen = {}, {}, []
+    markers = {"begin": False, "end_rc": None}
+    cur, buf = None, []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().replace("\r", "").split("\n")
+    except OSError:
+        return kv, sections, scen, markers
+    for line in lines:
+        if cur is not None:
+            m = re.match(r"^@@END (\S+) rc=(\d+)$", line)
+            if m and m.group(1) == cur:
+                sections[cur] = ("\n".join(buf), int(m.group(2)))
+                cur, buf = None, []
+            else:
+                buf.append(line)
+            continue
+        if line.startswith("@@BEGIN "):
+            cur, buf = line.split(" ", 1)[1].strip(), []
+        elif line.startswith("@@KV "):
+            parts = line.split(" ", 2)
+            kv[parts[1]] = parts[2] if len(parts) > 2 else ""
+        elif line.startswith("@@SCEN "):
+            _, name, reason, count, funcs = line.split(" ", 4)
+            scen.append({"id": name, "reason": reason, "count": count,
+                         "funcs": funcs.split(",")})
+        elif line.startswith("@@WHYDROP-VM-BEGIN"):
+            markers["begin"] = True
+        elif line.startswith("@@WHYDROP-VM-END"):
+            m = re.search(r"rc=(\d+)", line)
+            markers["end_rc"] = int(m.group(1)) if m else -1
+    if cur is not None:             # cut off: keep what came, mark it
+        sections[cur] = ("\n".join(buf), -1)
+    return kv, sections, scen, markers
+
+
+def format_reasons(text):
+    """tracefs format -> ({code: name}, set of field names)"""
+    fields = set(re.findall(r"field:[^;]*?(\w+);", text))
+    m = re.search(r"__print_symbolic\(REC->reason,(.*)\)\s*$", text, re.S)
+    reasons = {}
+    if m:
+        for code, name in re.findall(r'\{\s*(\d+),\s*"([^"]*)"\s*\}', m.group(1)):
+            reasons[int(code)] = name
+    return reasons, fields
+
+
+def load_json(text):
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError):
+        return None
+
+
+def json_lines(text):
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            d = load_json(line)
+            if isinstance(d, dict):
+                out.append(d)
+    return out
+
+
+def trace_counts(text):
+    """'  14 NO_SOCKET tcp_v4_rcv' lines -> {reason: {location: n}}"""
+    res = {}
+    for line in text.splitlines():
+        p = line.split()
+        if len(p) >= 2 and p[0].isdigit():
+            loc = p[2] if len(p) > 2 else "?"
+            res.setdefault(p[1], {})
+            res[p[1]][loc] = res[p[1]].get(loc, 0) + int(p[0])
+    return res
+
+
+def norm_ip(s):
+    try:
+        return str(ipaddress.ip_address(s))
+    except (ValueError, TypeError):
+        return s
+
+# ---------------------------------------------------------------- checking
+
+
+class Table:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, kernel, check, ok, detail=""):
+        # ok: True, False or None (skipped)
+        self.rows.append((kernel, check, ok, detail))
+
+    def print(self):
+        w1 = max([6] + [len(r[0]) for r in self.rows])
+        w2 = max([5] + [len(r[1]) for r in self.rows])
+        print(f"{'KERNEL':<{w1}}  {'CHECK':<{w2}}  RESULT  DETAIL")
+        for k, c, ok, d in self.rows:
+            res = "PASS" if ok else ("SKIP" if ok is None else "FAIL")
+            print(f"{k:<{w1}}  {c:<{w2}}  {res:<6}  {d}")
+        p = sum(1 for r in self.rows if r[2] is True)
+        f = sum(1 for r in self.rows if r[2] is False)
+        s = sum(1 for r in self.rows if r[2] is None)
+        return p, f, s
+
+
+def short_list(items, n=4):
+    items = list(items)
+    s = ", ".join(str(i) for i in items[:n])
+    return s + (f" (+{len(items) - n} more)" if len(items) > n else "")
+
+
+def reasons_diff(want, got):
+    """want, got: {code: name}; '' when equal."""
+    missing = [f"{c}:{n}" for c, n in sorted(want.items()) if got.get(c) != n]
+    extra = [f"{c}:{n}" for c, n in sorted(got.items()) if want.get(c) != n]
+    if not missing and not extra:
+        return ""
+    return f"missing/wrong {short_list(missing)}; unexpected {short_list(extra)}"
+
+
+def check_reasons(t, rel, label, text, rc, want, fields, source):
+    d = load_json(text)
+    if rc != 0 or not isinstance(d, dict) or not isinstance(d.get("reasons"), list):
+        t.add(rel, label, False, f"rc={rc}, output: {text.strip()[:200]!r}")
+        return None
+    # SKB_DROP_REASON_MAX closes the enum (and the tracefs list): not a reason
+    want = {c: n for c, n in want.items() if n != "MAX"}
+    core = {}
+    for r in d["reasons"]:
+        if r.get("subsystem", "core") == "core":
+            core[int(r["code"])] = r["name"]
+    problems = []
+    diff = reasons_diff(want, core)
+    if diff:
+        problems.append(diff)
+    if d.get("source") != source:
+        problems.append(f"source={d.get('source')!r}, want {source!r}")
+    if "has_rx_sk" in d and bool(d["has_rx_sk"]) != ("rx_sk" in fields):
+        problems.append(f"has_rx_sk={d['has_rx_sk']} but tracepoint "
+                        f"{'has' if 'rx_sk' in fields else 'lacks'} rx_sk")
+    t.add(rel, label, not problems,
+          "; ".join(problems) if problems else
+          f"{len(core)} reasons = tracefs format (source {d.get('source')}, "
+          f"rx_sk {'yes' if 'rx_sk' in fields else 'no'})")
+    return core
+
+
+def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
+    kv, sec, scen, mk = parse_results(os.path.join(vdir, "results.log"))
+    ok = qrc == 0 and mk["begin"] and mk["end_rc"] == 0
+    t.add(rel, "boot+guest", ok,
+          f"qemu rc={qrc}, {secs}s, guest rc={mk['end_rc']}, "
+          f"booted to /init in {int(kv.get('boot_ms', 0)) / 1000:.1f}s"
+          if ok else f"qemu rc={qrc} after {secs}s, guest rc={mk['end_rc']}, "
+          f"see {vdir}/console.log")
+    if not mk["begin"]:
+        return
+    t.add(rel, "kernel release", kv.get("kernel") == rel,
+          f"uname -r = {kv.get('kernel')}")
+
+    fmt_text = sec.get("format", ("", 1))[0]
+    want, fields = format_reasons(fmt_text)
+    t.add(rel, "tracefs format read", bool(want),
+          f"{len(want)} reasons, rx_sk {'present' if 'rx_sk' in fields else 'absent'}")
+    code_of = {n: c for c, n in want.items()}
+
+    fx = None
+    for d in fixture_dirs:
+        p = os.path.join(d, rel + ".format")
+        if os.path.exists(p):
+            fx = p
+            break
+    if fx:
+        with open(fx, encoding="utf-8") as f:
+            fwant, ffields = format_reasons(f.read())
+        diff = reasons_diff(fwant, want)
+        t.add(rel, "format = fixture", not diff and ffields == fields,
+              diff or (f"fields differ: {sorted(ffields ^ fields)}" if ffields != fields
+                       else f"same reasons and fields as {os.path.basename(fx)}"))
+    else:
+        t.add(rel, "format = fixture", None, f"no fixture {rel}.format")
+
+    if have_bin:
+        btf = sec.get("reasons.btf")
+        core_btf = None
+        if btf is None:
+            t.add(rel, "reasons --json (BTF)", False, "missing from results")
+        else:
+            core_btf = check_reasons(t, rel, "reasons --json (BTF)", btf[0], btf[1],
+                                     want, fields, "btf")
+        nob = sec.get("reasons.nobtf")
+        if nob is None:
+            t.add(rel, "reasons --json (no BTF)", False, "missing from results")
+        else:
+            core_nob = check_reasons(t, rel, "reasons --json (no BTF)", nob[0], nob[1],
+                                     want, fields, "tracefs")
+            if core_btf is not None and core_nob is not None:
+                diff = reasons_diff(core_btf, core_nob)
+                t.add(rel, "reasons BTF = no-BTF", not diff,
+                      diff or f"{len(core_btf)} identical names and codes")
+
+    durations = []
+    for s in scen:
+        sid, reason = s["id"], s["reason"]
+        trig = sec.get("trigger." + sid, ("", 1))
+        tc = trace_counts(sec.get("trace." + sid, ("", 1))[0])
+        seen = sum(tc.get(reason, {}).values())
+        locs = sorted(l for l in tc.get(reason, {}) if not re.match(r"^[0-9a-f]{8,}$", l))
+        if s["count"] == "proc":
+            try:
+                exp = int(kv.get("rcvbuff.proc_drops", "x"))
+            except ValueError:
+                exp = None
+        else:
+            exp = int(s["count"])
+        expected_txt = f"{exp} (/proc/net/udp drops)" if s["count"] == "proc" else str(exp)
+        if "." not in sid:
+            # The trigger itself: the kernel saw at least that many (tracefs is
+            # system-wide: TCP RSTs bouncing back to wda add NO_SOCKET drops).
+            extra = []
+            good = trig[1] == 0 and exp is not None and exp > 0 and seen >= exp
+            if sid == "socket_rcvbuff" and exp is not None:
+                m = re.search(r"received (\d+)", sec.get("sink.socket_rcvbuff", ("", 1))[0])
+                sent = int(kv.get("rcvbuff.sent", "0"))
+                recv = int(m.group(1)) if m else -1
+                good = good and recv + exp == sent and seen == exp
+                extra.append(f"sent {sent} = received {recv} + /proc/net/udp drops {exp}")
+            if sid == "netfilter_drop":
+                m = re.search(r"counter packets (\d+)", sec.get("nft.netfilter_drop", ("", 1))[0])
+                nftc = int(m.group(1)) if m else -1
+                good = good and nftc == exp
+                extra.append(f"nft counter {nftc}")
+            t.add(rel, f"trigger {sid}", good,
+                  f"tracefs saw {seen} {reason} (want >= {expected_txt})"
+                  + (f" at {short_list(locs)}" if locs else "")
+                  + ("; " + "; ".join(extra) if extra else ""))
+        if not have_bin:
+            continue
+        cnt = sec.get("count." + sid)
+        doc = load_json(cnt[0]) if cnt else None
+        label = f"count {sid}"
+        if not isinstance(doc, dict) or not isinstance(doc.get("drops"), list):
+            err = sec.get("stderr." + sid, ("", 0))[0].strip()
+            t.add(rel, label, False,
+                  f"no count document; stdout {cnt[0].strip()[:120] if cnt else None!r}; "
+                  f"stderr {err[-300:]!r}")
+            continue
+        durations.append((sid, doc.get("duration_s")))
+        rows = [d for d in doc["drops"] if d.get("reason") == reason]
+        got = sum(int(d.get("count", 0)) for d in rows)
+        funcs = sorted({d.get("function") or "?" for d in rows})
+        codes = sorted({d.get("code") for d in rows})
+        problems = []
+        if exp is None or got != exp:
+            problems.append(f"counted {got} {reason} in netns wdb, want {expected_txt}"
+                            + (f" (tracefs saw {seen} system-wide)" if seen != exp else ""))
+        if rows and codes != [code_of.get(reason)]:
+            problems.append(f"code {codes}, kernel's {reason} is {code_of.get(reason)}")
+        allowed = set(s["funcs"]) | set(locs)
+        if rows and not set(funcs) <= allowed:
+            problems.append(f"function {funcs}, expected one of {sorted(allowed)}")
+        if doc.get("lost_events", 0) != 0:
+            problems.append(f"lost_events={doc.get('lost_events')}")
+        if doc.get("kernel") not in (None, rel):
+            problems.append(f"kernel={doc.get('kernel')!r}")
+        others = {d.get("reason"): d.get("count") for d in doc["drops"]
+                  if d.get("reason") != reason}
+        detail = (f"{got} {reason} (code {code_of.get(reason)}) in {short_list(funcs)}"
+                  + (f", attach {int(kv[f'attach_ms.{sid}']) / 1000:.1f}s"
+                     if f"attach_ms.{sid}" in kv else "")
+                  + (f"; also {others}" if others else ""))
+        t.add(rel, label, not problems, "; ".join(problems) if problems else detail)
+
+    if have_bin and durations:
+        # each count ran from attach to SIGINT, at least the trigger's 0.5 s pause
+        bad = [f"{i}={v}" for i, v in durations
+               if not isinstance(v, (int, float)) or v < 0.4]
+        t.add(rel, "count duration_s", not bad,
+              f"wrong after SIGINT: {short_list(bad, 3)}" if bad else
+              f"{short_list(v for _, v in durations)} s")
+        check_watch(t, rel, kv, sec, code_of)
+
+
+def check_watch(t, rel, kv, sec, code_of):
+    w = sec.get("watch")
+    lines = json_lines(w[0]) if w else []
+    if not lines:
+        err = sec.get("stderr.watch", ("", 0))[0].strip()
+        t.add(rel, "watch --json flows", False, f"no JSON lines; stderr {err[-300:]!r}")
+        return
+    want = [
+        ("watch v4 tcp flow", 3, dict(reason="NO_SOCKET", family="ipv4", l4="tcp",
+                                      src="192.0.2.1", sport=40009, dst="192.0.2.2",
+                                      dport=9)),
+        ("watch v6 udp flow", 2, dict(reason="NO_SOCKET", family="ipv6", l4="udp",
+                                      src="2001:db8::1", sport=40010, dst="2001:db8::2",
+                                      dport=9)),
+    ]
+    for label, n, fields in want:
+        def match(d):
+            for k, v in fields.items():
+                got = d.get(k)
+                if k in ("src", "dst"):
+                    got, v = norm_ip(got), norm_ip(v)
+                if got != v:
+                    return False
+            return True
+        hits = [d for d in lines if match(d)]
+        problems = []
+        if len(hits) != n:
+            near = [d for d in lines if d.get("sport") == fields["sport"]] or lines
+            problems.append(f"{len(hits)} matching lines, want {n}; e.g. "
+                            f"{json.dumps(near[0])[:300]}")
+        for d in hits:
+            if d.get("code") != code_of.get("NO_SOCKET"):
+                problems.append(f"code {d.get('code')} != kernel's {code_of.get('NO_SOCKET')}")
+                break
+            if fields["l4"] == "tcp" and "S" not in str(d.get("tcp_flags", "")):
+                problems.append(f"tcp_flags {d.get('tcp_flags')!r}, want S")
+                break
+            if "ifname" in d and d["ifname"] != "vb":
+                problems.append(f"ifname {d['ifname']!r} (ifindex {d.get('ifindex')}), "
+                                "want 'vb' (the device in netns wdb) or none")
+                break
+        ex = hits[0] if hits else {}
+        t.add(rel, label, not problems, "; ".join(problems) if problems else
+              f"{len(hits)}x {ex.get('src')}:{ex.get('sport')} > {ex.get('dst')}:"
+              f"{ex.get('dport')} {ex.get('l4')} {ex.get('tcp_flags', '')} "
+              f"{ex.get('function')} dev {ex.get('ifname')}".replace("  ", " "))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fixtures", action="append", default=[])
+    ap.add_argument("--vm", action="append", default=[],
+                    help="RELEASE:DIR:QEMU_RC:SECONDS")
+    ap.add_argument("--no-binary", action="store_true")
+    a = ap.parse_args()
+    if not a.fixtures:
+        here = os.path.dirname(os.path.abspath(__file__))
+        a.fixtures = [os.path.join(here, "..", "unit", "fixtures", "kfree_skb-format")]
+    t = Table()
+    for v in a.vm:
+        rel, vdir, qrc, secs = v.rsplit(":", 3)
+        check_vm(t, rel, vdir, int(qrc), secs, a.fixtures, not a.no_binary)
+    p, f, s = t.print()
+    print(f"{p} passed, {f} failed" + (f", {s} skipped" if s else ""))
+    return 1 if f or not p else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

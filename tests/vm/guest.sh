@@ -1,0 +1,275 @@
+#!/bin/sh
+# Runs inside the test VM (busybox sh), started by /init with the results
+# channel on fd 3. It builds two network namespaces joined by a veth pair,
+#   wda: va 192.0.2.1/24 2001:db8::1/64  <==>  wdb: vb 192.0.2.2/24 2001:db8::2/64
+# triggers each drop reason a known number of times from wda into wdb, and
+# records, per scenario, what `whydrop count --json --netns wdb` counted and
+# what the kernel's own tracepoint saw (tracefs, whole system). It asserts
+# nothing: tests/vm/check.py does that on the host.
+#
+# Result format on fd 3 (one item per line, raw output between markers):
+#   @@KV key value
+#   @@BEGIN section ... @@END section rc=N
+#   @@SCEN name reason expected function_hint
+set -u
+# shellcheck disable=SC2317 # scenario functions are called by name
+T=/sys/kernel/tracing
+WD=/bin/whydrop
+HAVE_WD=0
+[ -x $WD ] && HAVE_WD=1
+
+# busybox-static runs its own applets first (FEATURE_PREFER_APPLETS): the
+# real iproute2 must be called by path.
+ip() { /usr/sbin/ip "$@"; }
+out() { echo "$@" >&3; }
+kv() { out "@@KV $1 $2"; }
+# sect NAME CMD...: run CMD, its stdout+stderr become section NAME.
+sect() {
+	_n=$1
+	shift
+	out "@@BEGIN $_n"
+	"$@" >&3 2>&1
+	_rc=$?
+	out "@@END $_n rc=$_rc"
+	return $_rc
+}
+ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+A() { ip netns exec wda "$@"; }
+B() { ip netns exec wdb "$@"; }
+
+# ---------------------------------------------------------------- whydrop
+# wd_start OUT ERR CMD...: start whydrop (CMD) in the background, wait for
+# "attached" on its stderr (at most 120 s under TCG).
+WD_PID=
+wd_start() {
+	_o=$1 _e=$2
+	shift 2
+	_t0=$(ms)
+	# truncate first: the child's own redirections may run after our first grep
+	: >"$_o"
+	: >"$_e"
+	wdpkt sigdfl "$@" >"$_o" 2>"$_e" &
+	WD_PID=$!
+	_i=0
+	while ! grep -q attached "$_e" 2>/dev/null; do
+		if ! kill -0 $WD_PID 2>/dev/null; then
+			wait $WD_PID
+			echo "whydrop exited before attaching: rc=$?" >>"$_e"
+			WD_PID=
+			return 1
+		fi
+		_i=$((_i + 1))
+		if [ $_i -gt 1200 ]; then
+			echo "whydrop did not attach within 120 s" >>"$_e"
+			kill -KILL $WD_PID
+			wait $WD_PID
+			WD_PID=
+			return 1
+		fi
+		usleep 100000
+	done
+	WD_ATTACH_MS=$(($(ms) - _t0))
+	return 0
+}
+wd_stop() {
+	[ -n "$WD_PID" ] || return 1
+	kill -INT $WD_PID
+	_i=0
+	while kill -0 $WD_PID 2>/dev/null; do
+		_i=$((_i + 1))
+		if [ $_i -gt 300 ]; then
+			echo "whydrop did not exit within 30 s of SIGINT" >&2
+			kill -KILL $WD_PID
+			break
+		fi
+		usleep 100000
+	done
+	wait $WD_PID
+	_rc=$?
+	WD_PID=
+	return $_rc
+}
+
+# ---------------------------------------------------------------- tracefs
+trace_on() {
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 1 >$T/events/skb/kfree_skb/enable
+	echo 1 >$T/tracing_on
+}
+# Count what the tracepoint saw, by "reason location" (location is a
+# symbol on 6.12+, a hashed pointer on 6.1).
+trace_off() {
+	echo 0 >$T/events/skb/kfree_skb/enable
+	sed -n 's/.*location=\([^ ]*\) .*reason: \([A-Z0-9_]*\).*/\2 \1/p' $T/trace |
+		sed 's/+0x[0-9a-f]*\/0x[0-9a-f]*$//' | sort | uniq -c
+}
+
+# ---------------------------------------------------------------- network
+setup_net() {
+	ip netns add wda && ip netns add wdb &&
+	ip link add va netns wda type veth peer name vb netns wdb &&
+	A ip link set lo up && B ip link set lo up &&
+	A ip addr add 192.0.2.1/24 dev va &&
+	A ip addr add 2001:db8::1/64 dev va nodad &&
+	B ip addr add 192.0.2.2/24 dev vb &&
+	B ip addr add 2001:db8::2/64 dev vb nodad &&
+	A ip link set va up && B ip link set vb up || return 1
+	# Static neighbours: no ARP/ND traffic, no first-packet queueing.
+	_ma=$(A cat /sys/class/net/va/address)
+	_mb=$(B cat /sys/class/net/vb/address)
+	A ip neigh replace 192.0.2.2 lladdr "$_mb" dev va nud permanent &&
+	A ip neigh replace 2001:db8::2 lladdr "$_mb" dev va nud permanent &&
+	B ip neigh replace 192.0.2.1 lladdr "$_ma" dev vb nud permanent &&
+	B ip neigh replace 2001:db8::1 lladdr "$_ma" dev vb nud permanent || return 1
+	A ip -br addr && B ip -br addr && B ip -br link
+}
+
+# ---------------------------------------------------------------- scenarios
+# Each scenario: NAME REASON COUNT FUNCTION(S) and functions sc_NAME (trigger),
+# optional pre_NAME / post_NAME. Distinct counts make mix-ups visible.
+pre_none() { :; }
+post_none() { :; }
+
+sc_no_socket_v4() { A wdpkt tcp 192.0.2.1 192.0.2.2 40001 9 S 7; }
+sc_no_socket_v6() { A wdpkt tcp 2001:db8::1 2001:db8::2 40002 9 S 11; }
+sc_no_socket_udp4() { A wdpkt udp 192.0.2.1 192.0.2.2 40003 9 13; }
+sc_tcp_csum() { A wdpkt tcp 192.0.2.1 192.0.2.2 40004 9 S 17 badsum; }
+
+pre_netfilter_drop() {
+	B nft -f - <<-'EOF'
+	table inet wdtest {
+		chain input {
+			type filter hook input priority 0; policy accept;
+			udp dport 7 counter drop
+		}
+	}
+	EOF
+}
+sc_netfilter_drop() { A wdpkt udp 192.0.2.1 192.0.2.2 40005 7 19; }
+post_netfilter_drop() {
+	sect nft.netfilter_drop B nft list ruleset
+	B nft delete table inet wdtest
+}
+
+LPID=
+pre_tcp_flags() {
+	# by path, not through a function: $! must be the helper itself
+	/usr/sbin/ip netns exec wdb wdpkt listen 192.0.2.2 80 >/tmp/listen.out 2>&1 &
+	LPID=$!
+	_i=0
+	while ! grep -q ready /tmp/listen.out; do
+		_i=$((_i + 1)); [ $_i -gt 100 ] && return 1; usleep 50000
+	done
+}
+sc_tcp_flags() { A wdpkt tcp 192.0.2.1 192.0.2.2 40006 80 SF 23; }
+post_tcp_flags() { kill -TERM $LPID; wait $LPID; }
+
+SPID=
+RCVBUFF_SENT=200
+pre_socket_rcvbuff() {
+	/usr/sbin/ip netns exec wdb wdpkt udpsink 192.0.2.2 5000 0 >/tmp/sink.out 2>&1 &
+	SPID=$!
+	_i=0
+	while ! grep -q ready /tmp/sink.out; do
+		_i=$((_i + 1)); [ $_i -gt 100 ] && return 1; usleep 50000
+	done
+}
+sc_socket_rcvbuff() { A wdpkt udp 192.0.2.1 192.0.2.2 40007 5000 $RCVBUFF_SENT 1000; }
+post_socket_rcvbuff() {
+	sect proc_udp.socket_rcvbuff B cat /proc/net/udp
+	# drops column (last) of the socket bound to port 5000 (0x1388)
+	_d=$(B cat /proc/net/udp | awk '$2 ~ /:1388$/ { print $NF }')
+	kill -TERM $SPID
+	wait $SPID
+	sect sink.socket_rcvbuff cat /tmp/sink.out
+	kv rcvbuff.sent $RCVBUFF_SENT
+	kv rcvbuff.proc_drops "${_d:-none}"
+}
+
+# run_scenario NAME REASON COUNT FUNCS [PREFIX [ENV [FILTER]]]
+# COUNT "proc" means: the kernel's own counter decides (SOCKET_RCVBUFF).
+# FILTER defaults to "--netns wdb"; "" counts in every namespace.
+run_scenario() {
+	_name=$1 _reason=$2 _count=$3 _func=$4 _pfx=${5:-} _env=${6:-}
+	_filter=${7---netns wdb}
+	_id=$_pfx$_name
+	out "@@SCEN $_id $_reason $_count $_func"
+	pre=pre_$_name post=post_$_name
+	type $pre >/dev/null 2>&1 || pre=pre_none
+	type $post >/dev/null 2>&1 || post=post_none
+	sect pre.$_id $pre || return 1
+	trace_on
+	_wd=0
+	if [ $HAVE_WD = 1 ]; then
+		# shellcheck disable=SC2086 # $_env: zero or more VAR=value
+		if wd_start /tmp/c.json /tmp/c.err env $_env \
+			$WD count --json $_filter -d 600; then
+			_wd=1
+			kv attach_ms.$_id $WD_ATTACH_MS
+		fi
+	fi
+	_t0=$(ms)
+	sect trigger.$_id sc_$_name
+	usleep 500000
+	if [ $_wd = 1 ]; then
+		wd_stop
+		kv whydrop_rc.$_id $?
+	fi
+	kv trigger_ms.$_id $(($(ms) - _t0))
+	sect trace.$_id trace_off
+	if [ $HAVE_WD = 1 ]; then
+		sect count.$_id cat /tmp/c.json
+		sect stderr.$_id cat /tmp/c.err
+	fi
+	$post
+}
+
+# ---------------------------------------------------------------- main
+kv kernel "$(uname -r)"
+kv nproc "$(nproc)"
+kv have_whydrop $HAVE_WD
+kv boot_ms "$(ms)"
+sect format cat $T/events/skb/kfree_skb/format
+sect btf ls /sys/kernel/btf
+sect modules cat /proc/modules
+sect setup_net setup_net || { kv setup_net failed; exit 1; }
+
+if [ $HAVE_WD = 1 ]; then
+	sect version $WD --version
+	_t0=$(ms)
+	sect reasons.btf $WD reasons --json
+	kv reasons_ms.btf $(($(ms) - _t0))
+	sect reasons.nobtf env WHYDROP_NO_BTF=1 $WD reasons --json
+fi
+
+run_scenario no_socket_v4 NO_SOCKET 7 tcp_v4_rcv
+run_scenario no_socket_v6 NO_SOCKET 11 tcp_v6_rcv
+run_scenario no_socket_udp4 NO_SOCKET 13 __udp4_lib_rcv
+run_scenario tcp_csum TCP_CSUM 17 tcp_v4_rcv
+run_scenario netfilter_drop NETFILTER_DROP 19 nf_hook_slow,nft_do_chain
+run_scenario tcp_flags TCP_FLAGS 23 tcp_rcv_state_process
+run_scenario socket_rcvbuff SOCKET_RCVBUFF proc __udp_queue_rcv_skb,udp_queue_rcv_one_skb
+
+if [ $HAVE_WD = 1 ]; then
+	# The BTF-less path: names come from the tracefs format.
+	run_scenario tcp_flags TCP_FLAGS 23 tcp_rcv_state_process nobtf. WHYDROP_NO_BTF=1
+	run_scenario no_socket_v6 NO_SOCKET 11 tcp_v6_rcv nobtf. WHYDROP_NO_BTF=1
+	# Without the namespace filter (the VM is otherwise quiet): tells a
+	# naming/counting problem from a namespace-attribution one.
+	run_scenario tcp_flags TCP_FLAGS 23 tcp_rcv_state_process allns. "" ""
+
+	# watch: per-packet decode of the flow.
+	if wd_start /tmp/w.json /tmp/w.err $WD watch --json --netns wdb; then
+		kv attach_ms.watch $WD_ATTACH_MS
+		sect trigger.watch4 A wdpkt tcp 192.0.2.1 192.0.2.2 40009 9 S 3
+		sect trigger.watch6 A wdpkt udp 2001:db8::1 2001:db8::2 40010 9 2
+		usleep 500000
+		wd_stop
+		kv whydrop_rc.watch $?
+	fi
+	sect watch cat /tmp/w.json
+	sect stderr.watch cat /tmp/w.err
+fi
+kv end_ms "$(ms)"
+exit 0

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wdpkt: tiny packet forger for the whydrop VM tests (built static, runs in
+ * a busybox initramfs). It sends exactly COUNT crafted IPv4/IPv6 packets
+ * through raw sockets, or holds a socket open as the drop target.
+ *
+ *   wdpkt tcp SRC DST SPORT DPORT FLAGS COUNT [badsum]   FLAGS: any of SFRPAU
+ *   wdpkt udp SRC DST SPORT DPORT COUNT [PAYLOAD_LEN]
+ *   wdpkt listen ADDR PORT          TCP listener; "ready" on stdout, then waits
+ *   wdpkt udpsink ADDR PORT RCVBUF  UDP socket with SO_RCVBUF=RCVBUF, never read
+ *                                   until SIGTERM/SIGINT, then drains it and
+ *                                   prints "received N"
+ *   wdpkt sigdfl CMD [ARG...]       exec CMD with SIGINT/SIGQUIT back to default
+ *                                   (a non-interactive shell starts background
+ *                                   jobs with SIGINT ignored)
+ *
+ * Only for use inside the network namespaces the tests create.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+struct addr {
+	int family;
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	};
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "wdpkt: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: wdpkt tcp SRC DST SPORT DPORT FLAGS COUNT [badsum]\n"
+		"       wdpkt udp SRC DST SPORT DPORT COUNT [PAYLOAD_LEN]\n"
+		"       wdpkt listen ADDR PORT\n"
+		"       wdpkt udpsink ADDR PORT RCVBUF\n"
+		"       wdpkt sigdfl CMD [ARG...]\n");
+	exit(2);
+}
+
+static void parse_addr(const char *s, struct addr *a)
+{
+	if (inet_pton(AF_INET, s, &a->v4) == 1)
+		a->family = AF_INET;
+	else if (inet_pton(AF_INET6, s, &a->v6) == 1)
+		a->family = AF_INET6;
+	else {
+		fprintf(stderr, "wdpkt: bad address '%s'\n", s);
+		exit(2);
+	}
+}
+
+static uint32_t sum16(const void *data, size_t len, uint32_t sum)
+{
+	const uint8_t *p = data;
+
+	for (; len > 1; len -= 2, p += 2)
+		sum += (uint32_t)p[0] << 8 | p[1];
+	if (len)
+		sum += (uint32_t)p[0] << 8;
+	return sum;
+}
+
+static uint16_t fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* Checksum of an L4 segment with the IPv4/IPv6 pseudo-header, network order. */
+static uint16_t l4_csum(const struct addr *src, const struct addr *dst,
+			uint8_t proto, const void *l4, size_t len)
+{
+	uint32_t sum = 0;
+
+	if (src->family == AF_INET) {
+		sum = sum16(&src->v4, 4, sum);
+		sum = sum16(&dst->v4, 4, sum);
+	} else {
+		sum = sum16(&src->v6, 16, sum);
+		sum = sum16(&dst->v6, 16, sum);
+	}
+	sum += proto;
+	sum += (uint32_t)len;
+	sum = sum16(l4, len, sum);
+	uint16_t c = fold(sum);
+	if (proto == IPPROTO_UDP && c == 0)
+		c = 0xffff;
+	return htons(c);
+}
+
+/* Prepend the IP header for l4[0..len) into pkt; return the packet length. */
+static size_t build_ip(uint8_t *pkt, const struct addr *src,
+		       const struct addr *dst, uint8_t proto, size_t len)
+{
+	if (src->family == AF_INET) {
+		uint8_t *ip = pkt;
+
+		memset(ip, 0, 20);
+		ip[0] = 0x45;
+		ip[2] = (uint8_t)((20 + len) >> 8);
+		ip[3] = (uint8_t)(20 + len);
+		ip[6] = 0x40;		/* DF */
+		ip[8] = 64;		/* TTL */
+		ip[9] = proto;
+		memcpy(ip + 12, &src->v4, 4);
+		memcpy(ip + 16, &dst->v4, 4);
+		uint16_t c = htons(fold(sum16(ip, 20, 0)));
+		memcpy(ip + 10, &c, 2);
+		return 20 + len;
+	}
+	uint8_t *ip6 = pkt;
+
+	memset(ip6, 0, 40);
+	ip6[0] = 0x60;
+	ip6[4] = (uint8_t)(len >> 8);
+	ip6[5] = (uint8_t)len;
+	ip6[6] = proto;
+	ip6[7] = 64;
+	memcpy(ip6 + 8, &src->v6, 16);
+	memcpy(ip6 + 24, &dst->v6, 16);
+	return 40 + len;
+}
+
+static int raw_socket(int family)
+{
+	/* IPPROTO_RAW implies IP_HDRINCL (IPv4) / IPV6_HDRINCL (IPv6). */
+	int fd = socket(family, SOCK_RAW, IPPROTO_RAW);
+
+	if (fd < 0)
+		die("raw socket (are you root?)");
+	return fd;
+}
+
+static void send_n(const struct addr *dst, const uint8_t *pkt, size_t len,
+		   long count)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd = raw_socket(dst->family);
+
+	memset(&ss, 0, sizeof(ss));
+	if (dst->family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_addr = dst->v4;
+		sl = sizeof(*sin);
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = dst->v6;
+		sl = sizeof(*sin6);
+	}
+	for (long i = 0; i < count; i++) {
+		if (sendto(fd, pkt, len, 0, (struct sockaddr *)&ss, sl) != (ssize_t)len)
+			die("sendto");
+	}
+	close(fd);
+	printf("sent %ld\n", count);
+}
+
+static uint8_t tcp_flags(const char *s)
+{
+	uint8_t f = 0;
+
+	for (; *s; s++) {
+		switch (*s) {
+		case 'F': f |= 0x01; break;
+		case 'S': f |= 0x02; break;
+		case 'R': f |= 0x04; break;
+		case 'P': f |= 0x08; break;
+		case 'A': f |= 0x10; break;
+		case 'U': f |= 0x20; break;
+		case '.': break;
+		default:
+			fprintf(stderr, "wdpkt: bad TCP flag '%c'\n", *s);
+			exit(2);
+		}
+	}
+	return f;
+}
+
+static int cmd_tcp(int argc, char **argv)
+{
+	struct addr src, dst;
+	uint8_t pkt[128], tcp[20];
+
+	if (argc < 7)
+		usage();
+	parse_addr(argv[1], &src);
+	parse_addr(argv[2], &dst);
+	if (src.family != dst.family)
+		usage();
+	uint16_t sport = htons((uint16_t)atoi(argv[3]));
+	uint16_t dport = htons((uint16_t)atoi(argv[4]));
+	uint8_t flags = tcp_flags(argv[5]);
+	long count = atol(argv[6]);
+	int badsum = argc > 7 && !strcmp(argv[7], "badsum");
+	uint32_t seq = htonl(0x1000);
+	uint32_t ack = htonl((flags & 0x10) ? 0x2000 : 0);
+
+	memset(tcp, 0, sizeof(tcp));
+	memcpy(tcp, &sport, 2);
+	memcpy(tcp + 2, &dport, 2);
+	memcpy(tcp + 4, &seq, 4);
+	memcpy(tcp + 8, &ack, 4);
+	tcp[12] = 5 << 4;
+	tcp[13] = flags;
+	tcp[14] = 0xfa;			/* window 64000 */
+	tcp[15] = 0x00;
+	uint16_t c = l4_csum(&src, &dst, IPPROTO_TCP, tcp, sizeof(tcp));
+	if (badsum)
+		c ^= htons(0x5a5a);
+	memcpy(tcp + 16, &c, 2);
+
+	size_t hl = src.family == AF_INET ? 20 : 40;
+	memcpy(pkt + hl, tcp, sizeof(tcp));
+	size_t len = build_ip(pkt, &src, &dst, IPPROTO_TCP, sizeof(tcp));
+	send_n(&dst, pkt, len, count);
+	return 0;
+}
+
+static int cmd_udp(int argc, char **argv)
+{
+	struct addr src, dst;
+	uint8_t pkt[1600], udp[1500];
+
+	if (argc < 6)
+		usage();
+	parse_addr(argv[1], &src);
+	parse_addr(argv[2], &dst);
+	if (src.family != dst.family)
+		usage();
+	uint16_t sport = htons((uint16_t)atoi(argv[3]));
+	uint16_t dport = htons((uint16_t)atoi(argv[4]));
+	long count = atol(argv[5]);
+	size_t plen = argc > 6 ? (size_t)atol(argv[6]) : 32;
+	if (plen > 1400)
+		plen = 1400;
+	size_t len = 8 + plen;
+	uint16_t ulen = htons((uint16_t)len);
+
+	memset(udp, 0, len);
+	memcpy(udp, &sport, 2);
+	memcpy(udp + 2, &dport, 2);
+	memcpy(udp + 4, &ulen, 2);
+	for (size_t i = 0; i < plen; i++)
+		udp[8 + i] = (uint8_t)('a' + i % 26);
+	uint16_t c = l4_csum(&src, &dst, IPPROTO_UDP, udp, len);
+	memcpy(udp + 6, &c, 2);
+
+	size_t hl = src.family == AF_INET ? 20 : 40;
+	memcpy(pkt + hl, udp, len);
+	send_n(&dst, pkt, build_ip(pkt, &src, &dst, IPPROTO_UDP, len), count);
+	return 0;
+}
+
+static int bound_socket(const char *a, const char *p, int type)
+{
+	struct addr addr;
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int one = 1;
+
+	parse_addr(a, &addr);
+	memset(&ss, 0, sizeof(ss));
+	if (addr.family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_addr = addr.v4;
+		sin->sin_port = htons((uint16_t)atoi(p));
+		sl = sizeof(*sin);
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = addr.v6;
+		sin6->sin6_port = htons((uint16_t)atoi(p));
+		sl = sizeof(*sin6);
+	}
+	int fd = socket(addr.family, type, 0);
+	if (fd < 0)
+		die("socket");
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, sl) < 0)
+		die("bind");
+	return fd;
+}
+
+static sigset_t stop_set(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	return set;
+}
+
+static int cmd_listen(int argc, char **argv)
+{
+	int sig;
+
+	if (argc < 3)
+		usage();
+	sigset_t set = stop_set();
+	int fd = bound_socket(argv[1], argv[2], SOCK_STREAM);
+	if (listen(fd, 16) < 0)
+		die("listen");
+	printf("ready\n");
+	fflush(stdout);
+	sigwait(&set, &sig);
+	close(fd);
+	return 0;
+}
+
+static int cmd_udpsink(int argc, char **argv)
+{
+	char buf[2048];
+	int sig, rcvbuf;
+	socklen_t sl = sizeof(rcvbuf);
+	long n = 0;
+
+	if (argc < 4)
+		usage();
+	sigset_t set = stop_set();
+	int fd = bound_socket(argv[1], argv[2], SOCK_DGRAM);
+	rcvbuf = atoi(argv[3]);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) < 0)
+		die("SO_RCVBUF");
+	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &sl);
+	printf("ready rcvbuf=%d\n", rcvbuf);
+	fflush(stdout);
+	sigwait(&set, &sig);
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+		n++;
+	printf("received %ld\n", n);
+	fflush(stdout);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2)
+		usage();
+	if (!strcmp(argv[1], "tcp"))
+		return cmd_tcp(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "udp"))
+		return cmd_udp(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "listen"))
+		return cmd_listen(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "udpsink"))
+		return cmd_udpsink(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sigdfl") && argc > 2) {
+		sigset_t none;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execvp(argv[2], argv + 2);
+		die(argv[2]);
+	}
+	usage();
+	return 2;
+}
