@@ -1,13 +1,791 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Placeholder until issue 5 lands. */
+/*
+ * whydrop serve: the exact drop counts as Prometheus metrics over HTTP
+ * (libmicrohttpd). Order matters for least privilege: bind the socket,
+ * attach the BPF program, open what later needs privileges, then give up
+ * root and every capability before the first byte is read from the network.
+ * Scrapes read the kernel's counting map through file descriptors already
+ * open, which needs no privilege.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <microhttpd.h>
 
+#include "catalogue.h"
 #include "commands.h"
+#include "prom.h"
+#include "session.h"
+#include "session_keys.h"
+#include "whydrop.skel.h"
+
+#define DEFAULT_LISTEN		"127.0.0.1:9464"
+#define DEFAULT_MAX_SERIES	500
+#define DEFAULT_USER		"nobody"
+#define NOBODY_ID		65534
+#define CAP_BPF_BIT		39
+#define NAME_LEN		128
+
+static const char usage[] =
+"Usage: whydrop serve [--listen ADDR:PORT] [--max-series N] [--per-interface] [--per-netns]\n"
+"                     [-r REASON,...] [--netns NS] [-i IFNAME]\n"
+"Serve the exact drop counts as Prometheus metrics on http://ADDR:PORT/metrics.\n"
+"Counts are read from the kernel at each scrape. Once the BPF program is attached\n"
+"and the socket bound, whydrop gives up root (switching to --user) and every\n"
+"capability. Only GET and HEAD are answered.\n"
+"\n"
+"      --listen A:P     address and port (127.0.0.1:9464); [::1]:9464 for IPv6,\n"
+"                       :9464 for every address (IPv4 and IPv6); port 0 picks one\n"
+"      --max-series N   series per metric, the reason=\"other\" fold included (500)\n"
+"      --per-interface  also whydrop_interface_drops_total{netns,interface,reason}\n"
+"      --per-netns      also whydrop_netns_drops_total{netns,reason}\n"
+"      --user NAME      user to switch to when started as root (nobody)\n"
+"  -d, --duration T     stop after T (5, 2.5, 500ms, 1m); default: until SIGINT/SIGTERM\n"
+"  -r, --reason LIST    only these reasons (names as `whydrop reasons` prints)\n"
+"      --netns NS       only drops in this network namespace (ip netns name or path)\n"
+"  -i, --interface IF   only drops on this interface (in --netns, if given)\n"
+"      --map-size N     distinct keys counted before the overflow bucket (10240)\n"
+"  -v, --verbose        libbpf and HTTP diagnostics\n"
+"\n"
+"Metrics: whydrop_drops_total{reason,layer,function}, whydrop_series_folded{metric},\n"
+"whydrop_lost_events_total, whydrop_overflow_drops_total,\n"
+"whydrop_build_info{version,kernel,attach} (docs/serve.md).\n"
+"\n"
+"Examples:\n"
+"  sudo whydrop serve\n"
+"  curl -s http://127.0.0.1:9464/metrics | grep whydrop_drops_total\n"
+"  sudo whydrop serve --listen [::1]:9464 --max-series 100 --per-interface\n"
+"  sudo whydrop serve --listen 127.0.0.1:9500 --netns blue -r NO_SOCKET,TCP_CSUM\n";
+
+enum {
+	OPT_LISTEN = WD_OPT_EXTRA,
+	OPT_MAX_SERIES,
+	OPT_PER_IF,
+	OPT_PER_NETNS,
+	OPT_USER,
+};
+
+static const struct option serve_longopts[] = {
+	{ "listen",		required_argument, NULL, OPT_LISTEN },
+	{ "max-series",		required_argument, NULL, OPT_MAX_SERIES },
+	{ "per-interface",	no_argument,	   NULL, OPT_PER_IF },
+	{ "per-netns",		no_argument,	   NULL, OPT_PER_NETNS },
+	{ "user",		required_argument, NULL, OPT_USER },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct serve_opts {
+	const char *listen;
+	uint32_t max_series;
+	bool per_if, per_netns;
+	const char *user;
+};
+
+/* A socket in a network namespace, to name its interfaces without privileges. */
+struct ns_sock {
+	uint32_t netns;
+	int fd;
+};
+
+struct serve {
+	struct serve_opts so;
+	struct wd_session s;
+	pthread_mutex_t lock;
+	struct wd_prom_cap cap_drops, cap_if, cap_ns;
+	struct ns_sock ns_socks[2];
+	size_t n_ns_socks;
+	bool keep_cap_bpf;
+	bool verbose;
+	uint64_t scrapes;
+};
+
+static int bad_arg(const char *what, const char *arg, const char *hint)
+{
+	fprintf(stderr, "whydrop serve: bad %s '%s': %s\n(`whydrop serve -h` for help)\n",
+		what, arg, hint);
+	return -1;
+}
+
+static int handle_opt(int c, const char *arg, void *ctx)
+{
+	struct serve_opts *so = ctx;
+	unsigned long v;
+	char *end;
+
+	switch (c) {
+	case OPT_LISTEN:
+		so->listen = arg;
+		return 0;
+	case OPT_MAX_SERIES:
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (end == arg || *end || errno || arg[0] == '-' || v < 1 || v > 1000000)
+			return bad_arg("--max-series", arg, "1 to 1000000 series");
+		so->max_series = (uint32_t)v;
+		return 0;
+	case OPT_PER_IF:
+		so->per_if = true;
+		return 0;
+	case OPT_PER_NETNS:
+		so->per_netns = true;
+		return 0;
+	case OPT_USER:
+		so->user = arg;
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- the listening socket ---- */
+
+/* "127.0.0.1:9464", "[::1]:9464", ":9464", "localhost:9464" to an address. */
+static int parse_listen(const char *arg, struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
+	char host[INET6_ADDRSTRLEN + IF_NAMESIZE + 2];
+	const char *colon = strrchr(arg, ':'), *port, *h = arg;
+	struct addrinfo *ai = NULL;
+	size_t hlen;
+
+	if (!colon || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
+		return -1;
+	port = colon + 1;
+	hlen = (size_t)(colon - arg);
+	if (hlen >= 2 && arg[0] == '[' && arg[hlen - 1] == ']') {
+		h = arg + 1;
+		hlen -= 2;
+	} else if (memchr(arg, ':', hlen)) {
+		return -1;	/* IPv6 without brackets */
+	}
+	if (hlen >= sizeof(host) || strtoul(port, NULL, 10) > 65535)
+		return -1;
+	memcpy(host, h, hlen);
+	host[hlen] = '\0';
+	if (!strcmp(host, "localhost"))
+		strcpy(host, "127.0.0.1");
+	if (getaddrinfo(hlen ? host : "::", port, &hints, &ai) || !ai)
+		return -1;
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	*len = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+static void format_addr(const struct sockaddr_storage *ss, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN + IF_NAMESIZE + 2] = "?";
+	char port[8] = "?";
+
+	getnameinfo((const struct sockaddr *)ss, sizeof(*ss), host, sizeof(host), port,
+		    sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV);
+	snprintf(buf, len, ss->ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, port);
+}
+
+static const char *bind_hint(int err)
+{
+	switch (err) {
+	case EADDRINUSE:
+		return " (another program listens there: choose another port with --listen)";
+	case EADDRNOTAVAIL:
+		return " (no interface of this machine has that address)";
+	case EACCES:
+		return " (ports below 1024 need root or CAP_NET_BIND_SERVICE)";
+	}
+	return "";
+}
+
+/* Bound and listening socket, or -1 after one message. */
+static int open_listener(const char *arg, bool *v6)
+{
+	struct sockaddr_storage ss = {};
+	socklen_t len = 0;
+	int fd, one = 1, zero = 0, err;
+
+	fd = parse_listen(arg, &ss, &len);
+	if (fd)
+		return -2;
+	*v6 = ss.ss_family == AF_INET6;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		goto fail;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* ":PORT" (the any address) serves IPv4 too; a given IPv6 address only IPv6. */
+	if (*v6 && IN6_IS_ADDR_UNSPECIFIED(&((struct sockaddr_in6 *)&ss)->sin6_addr))
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	else if (*v6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64))
+		goto fail;
+	return fd;
+fail:
+	err = errno;
+	fprintf(stderr, "whydrop serve: cannot listen on %s: %s%s\n", arg, strerror(err),
+		bind_hint(err));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* ---- least privilege ---- */
+
+static int capset_bits(uint64_t permitted, uint64_t effective)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	for (int i = 0; i < 2; i++) {
+		d[i].permitted = (uint32_t)(permitted >> (32 * i));
+		d[i].effective = (uint32_t)(effective >> (32 * i));
+	}
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+static int resolve_user(const char *name, uid_t *uid, gid_t *gid)
+{
+	struct passwd *pw = getpwnam(name);
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		*gid = pw->pw_gid;
+		return 0;
+	}
+	if (!strcmp(name, DEFAULT_USER)) {
+		*uid = NOBODY_ID;
+		*gid = NOBODY_ID;
+		return 0;
+	}
+	fprintf(stderr, "whydrop serve: no user '%s' to switch to (--user)\n", name);
+	return -1;
+}
+
+/* Nothing gained across execve, ever: bounding set, ambient set, no_new_privs. */
+static void seal_capabilities(void)
+{
+	for (int cap = 0; cap <= 63; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno == EINVAL)
+			break;
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+}
+
+static int switch_user(uid_t uid, gid_t gid)
+{
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
+	    setresgid(gid, gid, gid) || setresuid(uid, uid, uid) ||
+	    prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0)) {
+		fprintf(stderr, "whydrop serve: cannot switch to uid %u gid %u: %s\n",
+			(unsigned int)uid, (unsigned int)gid, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Can the counting map be read with the privileges in force now? */
+static bool maps_readable(struct serve *sv)
+{
+	struct wd_key key;
+
+	return !bpf_map_get_next_key(bpf_map__fd(sv->s.skel->maps.counts), NULL, &key) ||
+	       errno == ENOENT;
+}
+
+/*
+ * Kernels before 6.5 check CAP_BPF on every bpf() call when unprivileged BPF
+ * is disabled (Debian's default), even on a map FD already open: there keep
+ * CAP_BPF alone, and say so.
+ */
+static int drop_capabilities(struct serve *sv)
+{
+	const uint64_t bpf_bit = 1ULL << CAP_BPF_BIT;
+
+	if (capset_bits(bpf_bit, 0))
+		capset_bits(0, 0);
+	if (maps_readable(sv))
+		return capset_bits(0, 0);
+	if (capset_bits(bpf_bit, bpf_bit) || !maps_readable(sv)) {
+		fprintf(stderr, "whydrop serve: this kernel lets only CAP_BPF read BPF maps, "
+				"and it could not be kept\n");
+		return -1;
+	}
+	sv->keep_cap_bpf = true;
+	fprintf(stderr, "whydrop serve: this kernel needs CAP_BPF to read BPF maps "
+			"(kernel.unprivileged_bpf_disabled): keeping CAP_BPF alone\n");
+	return 0;
+}
+
+static int drop_privileges(struct serve *sv, uid_t uid, gid_t gid)
+{
+	seal_capabilities();
+	if (geteuid() == 0 && switch_user(uid, gid))
+		return -1;
+	if (drop_capabilities(sv))
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+		fprintf(stderr, "whydrop serve: cannot set no_new_privs: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- interface names without privileges ---- */
+
+static int socket_in_netns(const char *path)
+{
+	int self, ns, fd = -1;
+
+	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	ns = open(path, O_RDONLY | O_CLOEXEC);
+	if (self >= 0 && ns >= 0 && !setns(ns, CLONE_NEWNET)) {
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (setns(self, CLONE_NEWNET)) {
+			perror("whydrop serve: cannot return to the original network namespace");
+			exit(1);
+		}
+	}
+	if (self >= 0)
+		close(self);
+	if (ns >= 0)
+		close(ns);
+	return fd;
+}
+
+/* Our own namespace, and --netns's: the ones whose interfaces get names. */
+static void open_ns_sockets(struct serve *sv)
+{
+	struct ns_sock *n = sv->ns_socks;
+
+	n[0].netns = wd_netns_self();
+	n[0].fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	sv->n_ns_socks = n[0].fd >= 0;
+	if (!sv->s.netns_ino || sv->s.netns_ino == n[0].netns)
+		return;
+	n[sv->n_ns_socks].netns = sv->s.netns_ino;
+	n[sv->n_ns_socks].fd = socket_in_netns(sv->s.netns_path);
+	if (n[sv->n_ns_socks].fd >= 0)
+		sv->n_ns_socks++;
+}
+
+static void close_ns_sockets(struct serve *sv)
+{
+	for (size_t i = 0; i < sv->n_ns_socks; i++)
+		close(sv->ns_socks[i].fd);
+	sv->n_ns_socks = 0;
+}
+
+/* "veth0"; "if7" where the namespace is out of reach; "none" without a device. */
+static void interface_name(struct serve *sv, uint32_t netns, uint32_t ifindex, char *buf,
+			   size_t len)
+{
+	struct ifreq ifr = { .ifr_ifindex = (int)ifindex };
+
+	if (!ifindex) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	for (size_t i = 0; i < sv->n_ns_socks; i++) {
+		if (sv->ns_socks[i].netns != netns ||
+		    ioctl(sv->ns_socks[i].fd, SIOCGIFNAME, &ifr))
+			continue;
+		snprintf(buf, len, "%.*s", IFNAMSIZ, ifr.ifr_name);
+		return;
+	}
+	snprintf(buf, len, "if%u", ifindex);
+}
+
+/* ---- metrics ---- */
+
+struct scrape {
+	struct wd_prom_family drops, by_if, by_ns;
+};
+
+struct row_names {
+	char reason[NAME_LEN], subsys[NAME_LEN], function[NAME_LEN], location[NAME_LEN];
+	char netns[16], ifname[IFNAMSIZ + 8];
+	const char *layer;
+};
+
+static void resolve(struct serve *sv, const struct wd_key_total *kt, struct row_names *n,
+		    bool want_if)
+{
+	struct wd_total t = { kt->key.reason, kt->key.location, kt->count };
+	const struct wd_cat_entry *e;
+	struct wd_count_row row;
+
+	wd_session_row(&sv->s, &t, &row, n->reason, n->subsys, n->function, n->location,
+		       NAME_LEN);
+	if (!row.reason)
+		snprintf(n->reason, NAME_LEN, "unknown");
+	e = row.reason ? wd_catalogue_find(row.reason) : NULL;
+	n->layer = e && e->layer ? e->layer : "unknown";
+	if (!kt->key.location) {	/* overflow bucket: only the reason is known */
+		snprintf(n->netns, sizeof(n->netns), "unknown");
+		snprintf(n->ifname, sizeof(n->ifname), "unknown");
+		return;
+	}
+	snprintf(n->netns, sizeof(n->netns), "%u", kt->key.netns);
+	if (want_if)
+		interface_name(sv, kt->key.netns, kt->key.ifindex, n->ifname, sizeof(n->ifname));
+}
+
+static int add_key(struct serve *sv, struct scrape *sc, const struct wd_key_total *kt)
+{
+	struct row_names n;
+	const char *d[] = { n.reason, NULL, n.function };
+	const char *i[] = { n.netns, n.ifname, n.reason };
+	const char *ns[] = { n.netns, n.reason };
+	int err;
+
+	resolve(sv, kt, &n, sv->so.per_if);
+	d[1] = n.layer;
+	err = wd_prom_add(&sc->drops, d, kt->count);
+	if (!err && sv->so.per_if)
+		err = wd_prom_add(&sc->by_if, i, kt->count);
+	if (!err && sv->so.per_netns)
+		err = wd_prom_add(&sc->by_ns, ns, kt->count);
+	return err;
+}
+
+static int fill(struct serve *sv, struct scrape *sc)
+{
+	struct wd_key_total *kt = NULL;
+	size_t n = 0;
+	int err;
+
+	err = wd_session_totals_by(&sv->s, &kt, &n);
+	for (size_t i = 0; !err && i < n; i++)
+		err = add_key(sv, sc, &kt[i]);
+	free(kt);
+	if (err)
+		return err;
+	wd_prom_merge(&sc->drops);
+	wd_prom_merge(&sc->by_if);
+	wd_prom_merge(&sc->by_ns);
+	err = wd_prom_cap_apply(&sv->cap_drops, &sc->drops);
+	if (!err && sv->so.per_if)
+		err = wd_prom_cap_apply(&sv->cap_if, &sc->by_if);
+	if (!err && sv->so.per_netns)
+		err = wd_prom_cap_apply(&sv->cap_ns, &sc->by_ns);
+	return err;
+}
+
+static void render_folded(struct serve *sv, struct wd_prom_buf *b, const struct scrape *sc)
+{
+	wd_prom_render_header(b, "whydrop_series_folded", "gauge",
+			      "Label sets summed into the series whose labels are all \"other\", "
+			      "because of --max-series.");
+	wd_prom_printf(b, "whydrop_series_folded{metric=\"%s\"} %" PRIu64 "\n",
+		       sc->drops.name, sv->cap_drops.folded);
+	if (sv->so.per_if)
+		wd_prom_printf(b, "whydrop_series_folded{metric=\"%s\"} %" PRIu64 "\n",
+			       sc->by_if.name, sv->cap_if.folded);
+	if (sv->so.per_netns)
+		wd_prom_printf(b, "whydrop_series_folded{metric=\"%s\"} %" PRIu64 "\n",
+			       sc->by_ns.name, sv->cap_ns.folded);
+}
+
+static void render_info(struct serve *sv, struct wd_prom_buf *b)
+{
+	struct wd_stats st;
+
+	if (wd_session_stats(&sv->s, &st))
+		memset(&st, 0, sizeof(st));
+	wd_prom_render_value(b, "whydrop_lost_events_total", "counter",
+			     "Drops the kernel could not run whydrop's program for "
+			     "(recursion misses): not in whydrop_drops_total.",
+			     st.recursion_misses);
+	wd_prom_render_value(b, "whydrop_overflow_drops_total", "counter",
+			     "Drops counted in the overflow bucket because the counting map was "
+			     "full (--map-size): in whydrop_drops_total with function=\"(overflow)\".",
+			     st.v[WD_STAT_OVERFLOW]);
+	wd_prom_render_header(b, "whydrop_build_info", "gauge",
+			      "whydrop's version, the running kernel and the attach mode; always 1.");
+	wd_prom_printf(b, "whydrop_build_info{version=\"");
+	wd_prom_escape(b, WHYDROP_VERSION);
+	wd_prom_printf(b, "\",kernel=\"");
+	wd_prom_escape(b, sv->s.kernel);
+	wd_prom_printf(b, "\",attach=\"%s\"} 1\n", sv->s.attach_mode);
+}
+
+static void scrape_init(struct scrape *sc)
+{
+	static const struct wd_prom_family drops = {
+		.name = "whydrop_drops_total", .type = "counter",
+		.help = "Packets the kernel dropped (skb:kfree_skb), by drop reason, layer and "
+			"dropping function; exact. reason=\"other\": folded by --max-series.",
+		.labels = { "reason", "layer", "function" }, .nlabels = 3,
+	};
+	static const struct wd_prom_family by_if = {
+		.name = "whydrop_interface_drops_total", .type = "counter",
+		.help = "Packets the kernel dropped, by network namespace (inode), interface "
+			"and drop reason; exact.",
+		.labels = { "netns", "interface", "reason" }, .nlabels = 3,
+	};
+	static const struct wd_prom_family by_ns = {
+		.name = "whydrop_netns_drops_total", .type = "counter",
+		.help = "Packets the kernel dropped, by network namespace (inode) and drop "
+			"reason; exact.",
+		.labels = { "netns", "reason" }, .nlabels = 2,
+	};
+
+	sc->drops = drops;
+	sc->by_if = by_if;
+	sc->by_ns = by_ns;
+}
+
+/* The whole /metrics page in b; 0 or a negative errno. */
+static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
+{
+	struct scrape sc;
+	int err;
+
+	scrape_init(&sc);
+	pthread_mutex_lock(&sv->lock);
+	err = fill(sv, &sc);
+	if (!err) {
+		wd_prom_render_family(b, &sc.drops);
+		if (sv->so.per_if)
+			wd_prom_render_family(b, &sc.by_if);
+		if (sv->so.per_netns)
+			wd_prom_render_family(b, &sc.by_ns);
+		render_folded(sv, b, &sc);
+		render_info(sv, b);
+		sv->scrapes++;
+	}
+	pthread_mutex_unlock(&sv->lock);
+	wd_prom_family_clear(&sc.drops);
+	wd_prom_family_clear(&sc.by_if);
+	wd_prom_family_clear(&sc.by_ns);
+	if (!err && b->failed)
+		err = -ENOMEM;
+	return err;
+}
+
+/* ---- HTTP ---- */
+
+static const char index_page[] =
+"whydrop Prometheus exporter: the metrics are at /metrics\n";
+
+static enum MHD_Result reply_static(struct MHD_Connection *c, unsigned int code,
+				    const char *body, const char *allow)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(strlen(body), (void *)body,
+					    MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	if (allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	ret = MHD_queue_response(c, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result reply_metrics(struct serve *sv, struct MHD_Connection *c)
+{
+	struct wd_prom_buf b = {};
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	int err = render_metrics(sv, &b);
+
+	if (err) {
+		wd_prom_buf_free(&b);
+		fprintf(stderr, "whydrop serve: reading the counts failed: %s\n", strerror(-err));
+		return reply_static(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
+				    "whydrop: reading the counts failed\n", NULL);
+	}
+	r = MHD_create_response_from_buffer(b.len, b.data, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		wd_prom_buf_free(&b);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, WD_PROM_CONTENT_TYPE);
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+				  const char *method, const char *version,
+				  const char *upload_data, size_t *upload_size, void **req_ctx)
+{
+	struct serve *sv = cls;
+
+	(void)version;
+	(void)upload_data;
+	(void)upload_size;
+	(void)req_ctx;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return reply_static(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+				    "whydrop: only GET and HEAD\n", "GET, HEAD");
+	if (!strcmp(url, "/metrics"))
+		return reply_metrics(sv, c);
+	if (!strcmp(url, "/"))
+		return reply_static(c, MHD_HTTP_OK, index_page, NULL);
+	return reply_static(c, MHD_HTTP_NOT_FOUND, "whydrop: not found; try /metrics\n", NULL);
+}
+
+static void on_http_log(void *cls, const char *fmt, va_list ap)
+{
+	struct serve *sv = cls;
+
+	if (!sv->verbose)
+		return;
+	fprintf(stderr, "whydrop serve: http: ");
+	vfprintf(stderr, fmt, ap);
+}
+
+/* The HTTP thread starts with SIGINT/SIGTERM/SIGHUP blocked: the main thread takes them. */
+static struct MHD_Daemon *start_http(struct serve *sv, int fd, bool v6)
+{
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG;
+	struct MHD_Daemon *d;
+	sigset_t block, old;
+
+	if (v6)
+		flags |= MHD_USE_IPv6;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, sv,
+			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)16,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+			     MHD_OPTION_EXTERNAL_LOGGER, on_http_log, sv,
+			     MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!d)
+		fprintf(stderr, "whydrop serve: cannot start the HTTP server (libmicrohttpd)\n");
+	return d;
+}
+
+/* ---- the command ---- */
+
+static int listen_and_attach(struct serve *sv, struct wd_opts *o, int *fd, bool *v6)
+{
+	int status;
+
+	*fd = open_listener(sv->so.listen, v6);
+	if (*fd == -2) {
+		bad_arg("--listen", sv->so.listen,
+			"give ADDRESS:PORT, e.g. 127.0.0.1:9464, [::1]:9464 or :9464");
+		return WD_EXIT_USAGE;
+	}
+	if (*fd < 0)
+		return 1;
+	status = wd_session_open(&sv->s, o, false, NULL, NULL);
+	if (status) {
+		close(*fd);
+		*fd = -1;
+	}
+	return status;
+}
+
+static void announce(struct serve *sv, int fd)
+{
+	struct sockaddr_storage ss = {};
+	socklen_t len = sizeof(ss);
+	char addr[INET6_ADDRSTRLEN + IF_NAMESIZE + 16] = "?";
+
+	if (!getsockname(fd, (struct sockaddr *)&ss, &len))
+		format_addr(&ss, addr, sizeof(addr));
+	fprintf(stderr, "whydrop serve: listening on http://%s/metrics (uid %u, %s)\n", addr,
+		(unsigned int)getuid(),
+		sv->keep_cap_bpf ? "CAP_BPF only" : "no capabilities");
+}
+
+static int serve(struct serve *sv, struct wd_opts *o, uid_t uid, gid_t gid)
+{
+	struct MHD_Daemon *d = NULL;
+	int fd = -1, status;
+	bool v6 = false;
+	double t0;
+
+	status = listen_and_attach(sv, o, &fd, &v6);
+	if (status)
+		return status;
+	if (sv->so.per_if)
+		open_ns_sockets(sv);
+	status = 1;
+	if (drop_privileges(sv, uid, gid))
+		goto out;
+	d = start_http(sv, fd, v6);
+	if (!d)
+		goto out;
+	announce(sv, fd);
+	fd = -1;	/* libmicrohttpd closes it */
+	t0 = wd_now();
+	while (wd_session_poll(&sv->s, 1000))
+		if (o->duration && wd_now() - t0 >= o->duration)
+			break;
+	status = 0;
+out:
+	if (d)
+		MHD_stop_daemon(d);
+	if (fd >= 0)
+		close(fd);
+	close_ns_sockets(sv);
+	wd_session_close(&sv->s);
+	if (!status)
+		fprintf(stderr, "whydrop serve: stopped after %" PRIu64 " scrapes; detached\n",
+			sv->scrapes);
+	return status;
+}
 
 int cmd_serve(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "whydrop serve: not available yet\n");
-	return 1;
+	struct serve sv = {
+		.so = { DEFAULT_LISTEN, DEFAULT_MAX_SERIES, false, false, DEFAULT_USER },
+	};
+	struct wd_extra_opts extra = { "", serve_longopts, handle_opt, &sv.so };
+	uid_t uid = 0;
+	gid_t gid = 0;
+	struct wd_opts o;
+	int status;
+
+	if (wd_parse_opts_extra(argc, argv, &o, usage, &extra, &status))
+		return status;
+	sv.verbose = o.verbose;
+	sv.cap_drops.max = sv.cap_if.max = sv.cap_ns.max = sv.so.max_series;
+	if (geteuid() == 0 && resolve_user(sv.so.user, &uid, &gid)) {
+		wd_opts_free(&o);
+		return WD_EXIT_USAGE;
+	}
+	pthread_mutex_init(&sv.lock, NULL);
+	wd_install_signals();
+	status = serve(&sv, &o, uid, gid);
+	wd_prom_cap_free(&sv.cap_drops);
+	wd_prom_cap_free(&sv.cap_if);
+	wd_prom_cap_free(&sv.cap_ns);
+	pthread_mutex_destroy(&sv.lock);
+	wd_opts_free(&o);
+	return status;
 }

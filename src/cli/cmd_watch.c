@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <string.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ struct watch {
 	const struct wd_opts *o;
 	uint64_t shown;
 	bool out_failed;
+	int out_errno;
 };
 
 static void on_event(void *ctx, const struct wd_event *ev)
@@ -49,27 +51,34 @@ static void on_event(void *ctx, const struct wd_event *ev)
 		v.hint = v.reason ? wd_hint(v.reason) : NULL;
 		wd_print_drop_text(stdout, &v);
 	}
-	w->shown++;
 	if (fflush(stdout) || ferror(stdout)) {
-		/* e.g. `whydrop watch | head -1`: the reader is gone. */
+		/* EPIPE: `whydrop watch | head -1`, the reader is gone. */
 		w->out_failed = true;
+		w->out_errno = errno;
 		wd_stop = 1;
+		return;
 	}
+	w->shown++;
 }
 
 static void summary(struct watch *w)
 {
 	struct wd_stats st;
-	uint64_t missed;
+	uint64_t missed, unwritten;
 
 	if (wd_session_stats(w->s, &st))
 		return;
-	missed = st.v[WD_STAT_RATE_LIMITED] + st.v[WD_STAT_RING_FULL];
+	/* Records delivered but not printed: the output went away. */
+	unwritten = st.v[WD_STAT_EMITTED] - w->shown;
+	missed = st.v[WD_STAT_RATE_LIMITED] + st.v[WD_STAT_RING_FULL] + unwritten;
 	fprintf(stderr,
 		"whydrop: %" PRIu64 " drops counted, %" PRIu64 " records shown, %" PRIu64
-		" not shown (%" PRIu64 " over --rate, %" PRIu64 " lost: ring buffer full)",
+		" not shown (%" PRIu64 " over --rate, %" PRIu64 " lost: ring buffer full",
 		st.v[WD_STAT_SEEN], w->shown, missed, st.v[WD_STAT_RATE_LIMITED],
 		st.v[WD_STAT_RING_FULL]);
+	if (unwritten)
+		fprintf(stderr, ", %" PRIu64 " not written: output closed", unwritten);
+	fputc(')', stderr);
 	if (st.recursion_misses)
 		fprintf(stderr, ", %" PRIu64 " drops not traced (nested)", st.recursion_misses);
 	fputc('\n', stderr);
@@ -106,5 +115,9 @@ int cmd_watch(int argc, char **argv)
 		free(t);
 	}
 	wd_session_close(&s);
+	if (w.out_failed && w.out_errno != EPIPE) {
+		fprintf(stderr, "whydrop: cannot write records: %s\n", strerror(w.out_errno));
+		return 1;
+	}
 	return 0;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,7 +85,11 @@ int wd_report_counts(struct wd_session *s, const struct wd_opts *o, double durat
 		wd_print_count_table(f, &doc);
 	if (o->explain)
 		wd_report_explain(s, t, n, f);
-	fflush(f);
+	if (fflush(f) || ferror(f)) {
+		fprintf(stderr, "whydrop: cannot write the report: %s (%" PRIu64 " drops were counted)\n",
+			strerror(errno), doc.total);
+		err = -EIO;
+	}
 out:
 	free(rows);
 	free(names);

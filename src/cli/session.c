@@ -331,6 +331,10 @@ static int load_symbols(struct wd_session *s)
 		fprintf(stderr, "whydrop: cannot read /proc/kallsyms: %s\n", strerror(-e));
 		return 1;
 	}
+	if (!s->ksyms.n)
+		fprintf(stderr, "whydrop: /proc/kallsyms hides kernel addresses from this process "
+				"(needs CAP_SYSLOG, or kernel.kptr_restrict=0 with "
+				"kernel.perf_event_paranoid<=1): locations are shown as addresses\n");
 	return 0;
 }
 

@@ -35,6 +35,17 @@ expect_run "reason names: any case, prefix allowed" 0 'drops in' \
 # Unprivileged: a message that says what to do, and nothing loaded.
 expect_run "no privileges" 1 'needs root, or the capabilities CAP_BPF and CAP_PERFMON' \
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$W" count -d 1
+# Least privilege: CAP_BPF + CAP_PERFMON trace; CAP_SYSLOG adds function names.
+expect_run "CAP_BPF+CAP_PERFMON only, as nobody: counts, says why locations are addresses" 0 \
+	'hides kernel addresses.*CAP_SYSLOG' \
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+bpf,+perfmon \
+	--ambient-caps=-all,+bpf,+perfmon "$W" count -d 0.2
+expect_run "CAP_BPF+CAP_PERFMON+CAP_SYSLOG, as nobody: attached, names resolved" 0 'attached' \
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+bpf,+perfmon,+syslog \
+	--ambient-caps=-all,+bpf,+perfmon,+syslog "$W" count -d 0.2
+check "... and no hidden-address warning then" sh -c "! setpriv --reuid=65534 --regid=65534 \
+	--clear-groups --inh-caps=-all,+bpf,+perfmon,+syslog --ambient-caps=-all,+bpf,+perfmon,+syslog \
+	$W count -d 0.2 2>&1 | grep -q 'hides kernel addresses'"
 expect_run "reasons works unprivileged" 0 'NO_SOCKET' \
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$W" reasons
 

@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# whydrop serve against the real kernel and a real Prometheus server (Debian's
+# `prometheus`): drops made in a namespace this script creates are scraped and
+# the PromQL answer must be the exact count. Also: HTTP methods and paths, the
+# cardinality cap, least privilege while serving (no capability, not root),
+# usage errors, clean detach on SIGTERM. Everything started is torn down.
+# Usage: tests/integration/serve.sh [BINARY]. Prints "N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/assert.sh
+W=${1:-build/whydrop}
+NS=wdserve-$$
+TMP=$(mktemp -d)
+PROM=/usr/bin/prometheus
+PIDS=()
+
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	ip netns del "$NS" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "tests/integration/serve: needs root (BPF and network namespaces)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+if [ ! -x "$PROM" ] || ! command -v curl >/dev/null; then
+	echo "installing prometheus and curl (Debian packages)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		prometheus curl >/dev/null 2>&1 ||
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends prometheus curl >/dev/null; }
+fi
+if [ ! -x "$PROM" ]; then
+	echo "tests/integration/serve: $PROM is missing (apt-get install prometheus)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+ip netns add "$NS"
+ip -n "$NS" link set lo up
+
+# udp NS COUNT FAMILY: datagrams to a closed port on loopback (NO_SOCKET).
+udp() {
+	ip netns exec "$1" $PY - "$2" "$3" <<'PYEOF'
+import socket, sys
+n, fam = int(sys.argv[1]), sys.argv[2]
+af, dst = (socket.AF_INET, "127.0.0.1") if fam == "4" else (socket.AF_INET6, "::1")
+s = socket.socket(af, socket.SOCK_DGRAM)
+for _ in range(n):
+    s.sendto(b"x", (dst, 9))
+PYEOF
+}
+
+# tcp NS COUNT: SYNs to a closed port on loopback (NO_SOCKET in tcp_v4_rcv).
+tcp() {
+	ip netns exec "$1" $PY - "$2" <<'PYEOF'
+import socket, sys
+for _ in range(int(sys.argv[1])):
+    c = socket.socket()
+    try:
+        c.connect(("127.0.0.1", 9))
+    except ConnectionRefusedError:
+        pass
+    c.close()
+PYEOF
+}
+
+free_port() {
+	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# serve NAME ARGS...: start whydrop serve, wait for its address; sets LAST and ADDR.
+serve() {
+	local name=$1 i
+	shift
+	"$W" serve "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	LAST=$!
+	PIDS+=("$LAST")
+	for i in $(seq 150); do
+		ADDR=$(sed -n 's|.*listening on http://\([^/]*\)/metrics.*|\1|p' "$TMP/$name.err")
+		[ -n "$ADDR" ] && return 0
+		kill -0 "$LAST" 2>/dev/null || break
+		sleep 0.1
+	done
+	fail "$name: serving" "$(cat "$TMP/$name.err")"
+	return 1
+}
+
+stop() {
+	kill "-${2:-TERM}" "$1" 2>/dev/null
+	wait "$1"
+}
+
+http_code() {
+	curl -s -o /dev/null -w '%{http_code}' "$@"
+}
+
+# promql EXPR: the value of a one-element vector from Prometheus, "" if none.
+promql() {
+	curl -s -G "http://$PADDR/api/v1/query" --data-urlencode "query=$1" |
+		$PY -c 'import json, sys
+d = json.load(sys.stdin)
+r = d.get("data", {}).get("result", [])
+print(r[0]["value"][1] if d.get("status") == "success" and len(r) == 1 else "")'
+}
+
+# wait_promql EXPR WANT SECONDS: until the query returns WANT; prints the last value.
+wait_promql() {
+	local v="" i
+	for i in $(seq $(($3 * 4))); do
+		v=$(promql "$1")
+		[ "$v" = "$2" ] && break
+		sleep 0.25
+	done
+	echo "$v"
+}
+
+# prog_ids PID: the BPF programs a process holds (from its fdinfo).
+prog_ids() {
+	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u
+}
+
+# gone IDS...: none of these programs is loaded any more.
+gone() {
+	local id
+	[ $# -gt 0 ] || return 1
+	for id in "$@"; do
+		bpftool prog show id "$id" >/dev/null 2>&1 && return 1
+	done
+	return 0
+}
+
+no_sanitizer_report() {
+	! grep -q 'Sanitizer' "$TMP"/*.err
+}
+
+status_field() {
+	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"
+}
+
+echo "-- whydrop serve scraped by a real Prometheus"
+serve main --listen 127.0.0.1:0 --netns "$NS" --per-interface --per-netns || {
+	summary
+	exit 1
+}
+MAIN=$LAST
+WADDR=$ADDR
+check "listens on loopback (127.0.0.1:PORT)" grep -Eq '^127\.0\.0\.1:[0-9]+$' <<<"$WADDR"
+
+# Least privilege while answering the network.
+check "serving with CapEff 0" [ "$(status_field "$MAIN" CapEff)" = 0000000000000000 ]
+check "serving with CapPrm 0" [ "$(status_field "$MAIN" CapPrm)" = 0000000000000000 ]
+check "serving as a non-root uid" [ "$(status_field "$MAIN" Uid)" != 0 ]
+check "serving with no_new_privs" [ "$(status_field "$MAIN" NoNewPrivs)" = 1 ]
+check "every thread (the HTTP one too) with CapEff 0" \
+	[ "$(cat /proc/"$MAIN"/task/*/status | awk '$1 == "CapEff:" && $2 != "0000000000000000"' | wc -l)" = 0 ]
+MAIN_PROGS=$(prog_ids "$MAIN")
+check "holds its kfree_skb program" grep -q kfree_skb_ <(for i in $MAIN_PROGS; do bpftool prog show id "$i"; done)
+
+PPORT=$(free_port)
+PADDR=127.0.0.1:$PPORT
+cat >"$TMP/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: whydrop
+    scrape_interval: 1s
+    scrape_timeout: 1s
+    static_configs:
+      - targets: ['$WADDR']
+EOF
+"$PROM" --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
+	--web.listen-address="$PADDR" --log.level=warn >"$TMP/prom.log" 2>&1 &
+PIDS+=($!)
+for i in $(seq 100); do
+	[ "$(http_code "http://$PADDR/-/ready")" = 200 ] && break
+	sleep 0.2
+done
+check "prometheus is ready on $PADDR" [ "$(http_code "http://$PADDR/-/ready")" = 200 ]
+up=$(wait_promql 'up{job="whydrop"}' 1 20)
+check "prometheus scrapes whydrop (up == 1)" [ "$up" = 1 ]
+
+udp "$NS" 37 4
+udp "$NS" 5 6
+tcp "$NS" 4
+v=$(wait_promql 'sum(whydrop_drops_total{reason="NO_SOCKET"})' 46 20)
+check "PromQL: sum(whydrop_drops_total{reason=\"NO_SOCKET\"}) == 46 exactly (got '$v')" [ "$v" = 46 ]
+v=$(promql 'whydrop_drops_total{reason="NO_SOCKET",function="__udp4_lib_rcv"}')
+check "PromQL: NO_SOCKET in __udp4_lib_rcv == 37 (got '$v')" [ "$v" = 37 ]
+v=$(promql 'whydrop_drops_total{reason="NO_SOCKET",function="__udp6_lib_rcv"}')
+check "PromQL: NO_SOCKET in __udp6_lib_rcv == 5 (got '$v')" [ "$v" = 5 ]
+v=$(promql 'sum(whydrop_drops_total{reason="NO_SOCKET",function="tcp_v4_rcv"})')
+check "PromQL: NO_SOCKET in tcp_v4_rcv == 4 (got '$v')" [ "$v" = 4 ]
+v=$(promql 'count(whydrop_drops_total{reason="NO_SOCKET",layer="TCP/UDP"})')
+check "PromQL: layer label from the catalogue (TCP/UDP) (got '$v')" [ "$v" = 3 ]
+ino=$(stat -L -c %i "/run/netns/$NS")
+v=$(promql "sum(whydrop_netns_drops_total{netns=\"$ino\",reason=\"NO_SOCKET\"})")
+check "PromQL: per-netns counter == 46 (got '$v')" [ "$v" = 46 ]
+v=$(promql "sum(whydrop_interface_drops_total{netns=\"$ino\",interface=\"lo\"})")
+check "PromQL: per-interface counter names lo, == 46 (got '$v')" [ "$v" = 46 ]
+check "PromQL: whydrop_build_info == 1" [ "$(promql 'whydrop_build_info{version!="",kernel!=""}')" = 1 ]
+check "PromQL: whydrop_lost_events_total present" [ -n "$(promql whydrop_lost_events_total)" ]
+check "PromQL: whydrop_series_folded == 0 under the cap" \
+	[ "$(promql 'whydrop_series_folded{metric="whydrop_drops_total"}')" = 0 ]
+
+echo "-- HTTP"
+U=http://$WADDR
+check "GET /metrics: 200" [ "$(http_code "$U/metrics")" = 200 ]
+check "Content-Type is the text exposition format 0.0.4" \
+	grep -qi '^content-type: text/plain; version=0.0.4' <(curl -s -D - -o /dev/null "$U/metrics")
+check "HELP and TYPE lines" grep -q '^# TYPE whydrop_drops_total counter$' <(curl -s "$U/metrics")
+check "HEAD /metrics: 200, no body" [ "$(curl -s -I -o /dev/null -w '%{http_code}:%{size_download}' "$U/metrics")" = 200:0 ]
+check "POST /metrics: 405" [ "$(http_code -X POST -d x=1 "$U/metrics")" = 405 ]
+check "PUT /metrics: 405" [ "$(http_code -X PUT -d x=1 "$U/metrics")" = 405 ]
+check "DELETE /: 405" [ "$(http_code -X DELETE "$U/")" = 405 ]
+check "405 says Allow: GET, HEAD" grep -qi '^allow: GET, HEAD' <(curl -s -D - -o /dev/null -X POST "$U/metrics")
+check "GET /nope: 404" [ "$(http_code "$U/nope")" = 404 ]
+check "GET /: 200" [ "$(http_code "$U/")" = 200 ]
+check "still serving after the bad requests" [ "$(http_code "$U/metrics")" = 200 ]
+# A client that goes away mid-request must not hurt the exporter.
+$PY -c 'import socket, sys
+h, p = sys.argv[1].rsplit(":", 1)
+s = socket.create_connection((h, int(p))); s.send(b"GET /metr"); s.close()' "$WADDR"
+check "survives a client leaving mid-request" [ "$(http_code "$U/metrics")" = 200 ]
+
+echo "-- bounded cardinality (--max-series 2)"
+serve capped --listen 127.0.0.1:0 --netns "$NS" --max-series 2 && {
+	udp "$NS" 9 4
+	udp "$NS" 3 6
+	tcp "$NS" 2
+	curl -s "http://$ADDR/metrics" >"$TMP/capped.txt"
+	n=$(grep -c '^whydrop_drops_total{' "$TMP/capped.txt")
+	check "two series: the largest and the fold (got $n)" [ "$n" = 2 ]
+	check "largest kept: udp4, 9" grep -q '^whydrop_drops_total{reason="NO_SOCKET",layer="TCP/UDP",function="__udp4_lib_rcv"} 9$' "$TMP/capped.txt"
+	check "the rest folded into reason=\"other\": 5" grep -q '^whydrop_drops_total{reason="other",layer="other",function="other"} 5$' "$TMP/capped.txt"
+	check "whydrop_series_folded == 2" grep -q '^whydrop_series_folded{metric="whydrop_drops_total"} 2$' "$TMP/capped.txt"
+	stop "$LAST"
+}
+
+echo "-- IPv6 listen address"
+serve v6 --listen '[::1]:0' --netns "$NS" && {
+	check "listens on [::1]" grep -Eq '^\[::1\]:[0-9]+$' <<<"$ADDR"
+	check "GET http://[::1]:PORT/metrics: 200" [ "$(http_code "http://$ADDR/metrics")" = 200 ]
+	stop "$LAST"
+}
+
+echo "-- errors"
+expect_run "port in use: one message, exit 1" 1 'cannot listen on 127\.0\.0\.1:[0-9]+: Address already in use' \
+	"$W" serve --listen "$WADDR"
+expect_run "bad address: usage error, exit 2" 2 "bad --listen '300\.1\.1\.1:9464'" \
+	"$W" serve --listen 300.1.1.1:9464
+expect_run "IPv6 without brackets: exit 2" 2 "bad --listen" "$W" serve --listen ::1:9464
+expect_run "bad --max-series: exit 2" 2 "bad --max-series" "$W" serve --max-series 0
+expect_run "-h shows examples" 0 'Examples:' "$W" serve -h
+
+echo "-- clean exit"
+stop "$MAIN" TERM
+rc=$?
+check "SIGTERM: exit 0 (got $rc)" [ "$rc" = 0 ]
+check "says it detached" grep -q 'detached' "$TMP/main.err"
+sleep 0.2
+# shellcheck disable=SC2086
+check "its program is gone from the kernel (bpftool)" gone $MAIN_PROGS
+serve sigint --listen 127.0.0.1:0 && {
+	ids=$(prog_ids "$LAST")
+	stop "$LAST" INT
+	check "SIGINT: exit 0" [ $? = 0 ]
+	sleep 0.2
+	# shellcheck disable=SC2086
+	check "its program is gone after SIGINT" gone $ids
+}
+check "no sanitizer report" no_sanitizer_report
+
+summary

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The Prometheus exposition format: rendering, escaping, the cardinality cap. */
+#include "prom.h"
+#include "unit.h"
+
+static const char *escape(struct wd_prom_buf *b, const char *s)
+{
+	b->len = 0;
+	wd_prom_escape(b, s);
+	return b->data ? b->data : "";
+}
+
+static void test_escape(void)
+{
+	struct wd_prom_buf b = {};
+
+	CHECK_STR(escape(&b, "tcp_v4_rcv"), "tcp_v4_rcv");
+	CHECK_STR(escape(&b, "a\\b"), "a\\\\b");
+	CHECK_STR(escape(&b, "say \"hi\""), "say \\\"hi\\\"");
+	CHECK_STR(escape(&b, "two\nlines"), "two\\nlines");
+	CHECK_STR(escape(&b, "\\\"\n"), "\\\\\\\"\\n");
+	CHECK_STR(escape(&b, ""), "");
+	CHECK(!b.failed);
+	wd_prom_buf_free(&b);
+}
+
+static struct wd_prom_family drops(void)
+{
+	struct wd_prom_family f = {
+		.name = "whydrop_drops_total", .type = "counter",
+		.help = "Packets dropped.\nBy reason \\ layer",
+		.labels = { "reason", "layer", "function" }, .nlabels = 3,
+	};
+	return f;
+}
+
+static void add3(struct wd_prom_family *f, const char *a, const char *b, const char *c,
+		 uint64_t v)
+{
+	const char *vals[] = { a, b, c };
+
+	CHECK_INT(wd_prom_add(f, vals, v), 0);
+}
+
+static void test_render(void)
+{
+	struct wd_prom_family f = drops();
+	struct wd_prom_buf b = {};
+
+	add3(&f, "NO_SOCKET", "TCP/UDP", "__udp4_lib_rcv", 5);
+	add3(&f, "NO_SOCKET", "TCP/UDP", "__udp4_lib_rcv", 2);	/* another offset */
+	add3(&f, "IP_CSUM", "IPv4", "we\"ird\\fn\n", 1);
+	wd_prom_merge(&f);
+	CHECK_INT(f.n, 2);
+	wd_prom_render_family(&b, &f);
+	wd_prom_render_value(&b, "whydrop_lost_events_total", "counter", "Lost.", 3);
+	CHECK_STR(b.data,
+		  "# HELP whydrop_drops_total Packets dropped.\\nBy reason \\\\ layer\n"
+		  "# TYPE whydrop_drops_total counter\n"
+		  "whydrop_drops_total{reason=\"IP_CSUM\",layer=\"IPv4\","
+		  "function=\"we\\\"ird\\\\fn\\n\"} 1\n"
+		  "whydrop_drops_total{reason=\"NO_SOCKET\",layer=\"TCP/UDP\","
+		  "function=\"__udp4_lib_rcv\"} 7\n"
+		  "# HELP whydrop_lost_events_total Lost.\n"
+		  "# TYPE whydrop_lost_events_total counter\n"
+		  "whydrop_lost_events_total 3\n");
+	CHECK_INT(b.len, strlen(b.data));
+	wd_prom_family_clear(&f);
+	wd_prom_buf_free(&b);
+}
+
+static void test_render_empty(void)
+{
+	struct wd_prom_family f = drops();
+	struct wd_prom_buf b = {};
+
+	f.help = "Drops.";
+	wd_prom_merge(&f);
+	wd_prom_render_family(&b, &f);
+	CHECK_STR(b.data, "# HELP whydrop_drops_total Drops.\n"
+			  "# TYPE whydrop_drops_total counter\n");
+	wd_prom_buf_free(&b);
+}
+
+static void test_single_label(void)
+{
+	struct wd_prom_family f = {
+		.name = "whydrop_netns_drops_total", .type = "counter", .help = "By netns.",
+		.labels = { "netns" }, .nlabels = 1,
+	};
+	const char *a[] = { "4026531840" }, *c[] = { "4026532174" };
+	struct wd_prom_buf b = {};
+
+	CHECK_INT(wd_prom_add(&f, c, 4), 0);
+	CHECK_INT(wd_prom_add(&f, a, 9), 0);
+	wd_prom_merge(&f);
+	wd_prom_render_family(&b, &f);
+	CHECK_STR(b.data, "# HELP whydrop_netns_drops_total By netns.\n"
+			  "# TYPE whydrop_netns_drops_total counter\n"
+			  "whydrop_netns_drops_total{netns=\"4026531840\"} 9\n"
+			  "whydrop_netns_drops_total{netns=\"4026532174\"} 4\n");
+	wd_prom_family_clear(&f);
+	wd_prom_buf_free(&b);
+}
+
+/* One scrape: samples in, capped text out. */
+static void scrape(struct wd_prom_cap *c, const uint64_t *v, size_t n, struct wd_prom_buf *b)
+{
+	static const char *const names[] = { "A", "B", "C", "D", "E" };
+	struct wd_prom_family f = drops();
+
+	f.help = "D.";
+	for (size_t i = 0; i < n; i++)
+		if (v[i])
+			add3(&f, names[i], "L", "f", v[i]);
+	wd_prom_merge(&f);
+	CHECK_INT(wd_prom_cap_apply(c, &f), 0);
+	b->len = 0;
+	wd_prom_render_family(b, &f);
+	wd_prom_family_clear(&f);
+}
+
+#define HDR "# HELP whydrop_drops_total D.\n# TYPE whydrop_drops_total counter\n"
+#define S(r, v) "whydrop_drops_total{reason=\"" r "\",layer=\"L\",function=\"f\"} " #v "\n"
+#define OTHER(v) "whydrop_drops_total{reason=\"other\",layer=\"other\",function=\"other\"} " #v "\n"
+
+static void test_cap_fold(void)
+{
+	struct wd_prom_cap c = { .max = 3 };
+	struct wd_prom_buf b = {};
+	uint64_t v1[] = { 1, 50, 7, 3 };
+	uint64_t v2[] = { 1000, 51, 7, 3, 2 };	/* A grows past the admitted */
+
+	/* Two largest kept, the other two summed; the fold is the third series. */
+	scrape(&c, v1, 4, &b);
+	CHECK_STR(b.data, HDR S("B", 50) S("C", 7) OTHER(4));
+	CHECK_INT(c.folded, 2);
+	/* Admission is sticky: A stays folded, so every series only grows. */
+	scrape(&c, v2, 5, &b);
+	CHECK_STR(b.data, HDR S("B", 51) S("C", 7) OTHER(1005));
+	CHECK_INT(c.folded, 3);
+	wd_prom_cap_free(&c);
+	wd_prom_buf_free(&b);
+}
+
+static void test_cap_room(void)
+{
+	struct wd_prom_cap c = { .max = 10 };
+	struct wd_prom_buf b = {};
+	uint64_t v1[] = { 0, 5 };
+	uint64_t v2[] = { 2, 6 };
+
+	/* Under the cap: the fold is present, at zero. */
+	scrape(&c, v1, 2, &b);
+	CHECK_STR(b.data, HDR S("B", 5) OTHER(0));
+	CHECK_INT(c.folded, 0);
+	scrape(&c, v2, 2, &b);
+	CHECK_STR(b.data, HDR S("A", 2) S("B", 6) OTHER(0));
+	wd_prom_cap_free(&c);
+	wd_prom_buf_free(&b);
+}
+
+static void test_cap_one(void)
+{
+	struct wd_prom_cap c = { .max = 1 };
+	struct wd_prom_buf b = {};
+	uint64_t v[] = { 1, 2, 3 };
+
+	scrape(&c, v, 3, &b);
+	CHECK_STR(b.data, HDR OTHER(6));
+	CHECK_INT(c.folded, 3);
+	wd_prom_cap_free(&c);
+	wd_prom_buf_free(&b);
+}
+
+/* Many label sets: the total is kept exactly whatever the cap. */
+static void test_cap_empty(void)
+{
+	struct wd_prom_cap c = { .max = 500 };
+	struct wd_prom_buf b = {};
+
+	/* No drop yet: the fold alone, at zero. */
+	scrape(&c, NULL, 0, &b);
+	CHECK_STR(b.data, HDR OTHER(0));
+	CHECK_INT(c.folded, 0);
+	wd_prom_cap_free(&c);
+	wd_prom_buf_free(&b);
+}
+
+static void test_cap_many(void)
+{
+	struct wd_prom_family f = drops();
+	struct wd_prom_cap c = { .max = 500 };
+	uint64_t sum = 0, want = 0;
+	char name[32];
+	int errors = 0;
+
+	for (int i = 0; i < 5000; i++) {
+		const char *vals[] = { name, "L", "f" };
+
+		snprintf(name, sizeof(name), "R%d", i);
+		errors += wd_prom_add(&f, vals, (uint64_t)i + 1) != 0;
+		want += (uint64_t)i + 1;
+	}
+	CHECK_INT(errors, 0);
+	wd_prom_merge(&f);
+	CHECK_INT(wd_prom_cap_apply(&c, &f), 0);
+	CHECK_INT(f.n, 500);
+	CHECK_INT(c.folded, 4501);
+	for (size_t i = 0; i < f.n; i++)
+		sum += f.s[i].value;
+	CHECK_INT(sum, want);
+	CHECK_STR(f.s[f.n - 1].v[0], "other");
+	/* The 499 largest were admitted: R4501..R4999. */
+	CHECK_STR(f.s[0].v[0], "R4501");
+	wd_prom_family_clear(&f);
+	wd_prom_cap_free(&c);
+}
+
+UNIT_MAIN(test_escape, test_render, test_render_empty, test_single_label, test_cap_fold,
+	  test_cap_room, test_cap_one, test_cap_empty, test_cap_many)
