@@ -122,5 +122,13 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libwhydrop.a $(FUZZ_CLI)
 fuzz: fuzz-bins
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+PREFIX     ?= /usr/local
+install: all
+	install -D -m 0755 $(BUILD)/whydrop $(DESTDIR)$(PREFIX)/bin/whydrop
+	install -D -m 0644 docs/whydrop.8 $(DESTDIR)$(PREFIX)/share/man/man8/whydrop.8
+	install -D -m 0644 contrib/whydrop.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/whydrop
+	install -D -m 0644 contrib/whydrop.service $(DESTDIR)/etc/systemd/system/whydrop.service
+
 clean:
 	rm -rf build
