@@ -15,6 +15,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include "whydrop.h"
+#include "counting.h"
 #include "cbpf.h"
 
 #define ETH_P_IP	0x0800
@@ -24,31 +25,7 @@
 /* Set by user space before load; the verifier treats them as constants. */
 const volatile __u32 filter_netns;
 const volatile __u32 filter_ifindex;
-const volatile bool filter_reasons;
-const volatile __u64 reason_bits[WD_REASON_BITMAP_WORDS];
 const volatile __u32 detail_budget;	/* records per second, 0 = none */
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 10240);
-	__type(key, struct wd_key);
-	__type(value, __u64);
-} counts SEC(".maps");
-
-/* Where counts go when the hash is full: indexed by reason, never lost. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, WD_OVERFLOW_SLOTS);
-	__type(key, __u32);
-	__type(value, __u64);
-} overflow SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, WD_STAT_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} stats SEC(".maps");
 
 struct rate_window {
 	__u64 start_ns;
@@ -80,14 +57,6 @@ struct drop {
 	unsigned char *nh;	/* network header, NULL when unknown */
 };
 
-static __always_inline void stat_inc(__u32 slot)
-{
-	__u64 *v = bpf_map_lookup_elem(&stats, &slot);
-
-	if (v)
-		*v += 1;
-}
-
 static __always_inline bool tp_has_reason(void)
 {
 	return bpf_core_field_exists(struct trace_event_raw_kfree_skb, reason);
@@ -96,20 +65,6 @@ static __always_inline bool tp_has_reason(void)
 static __always_inline bool tp_has_rx_sk(void)
 {
 	return bpf_core_field_exists(struct trace_event_raw_kfree_skb, rx_sk);
-}
-
-static __always_inline bool reason_wanted(__u32 reason)
-{
-	__u64 word;
-
-	if (!filter_reasons)
-		return true;
-	if (reason >= WD_REASON_BITMAP_WORDS * 64)
-		return false;
-	/* Mask in asm: clang drops a C mask it can prove redundant, the verifier can't. */
-	word = reason / 64;
-	asm volatile("%0 &= %1" : "+r"(word) : "i"(WD_REASON_BITMAP_WORDS - 1));
-	return reason_bits[word] & (1ULL << (reason % 64));
 }
 
 /* Header offsets are only meaningful for IP packets with a set header. */
@@ -153,8 +108,6 @@ static __always_inline __u8 l4_proto(const struct drop *d)
 static __always_inline void count(const struct drop *d)
 {
 	struct wd_key key;
-	__u64 one = 1, *val;
-	__u32 slot;
 
 	__builtin_memset(&key, 0, sizeof(key));
 	key.reason = d->reason;
@@ -163,25 +116,7 @@ static __always_inline void count(const struct drop *d)
 	key.ifindex = d->ifindex;
 	key.l3proto = d->l3proto;
 	key.l4proto = l4_proto(d);
-
-	val = bpf_map_lookup_elem(&counts, &key);
-	if (val) {
-		*val += 1;
-		return;
-	}
-	if (!bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST))
-		return;
-	/* Another CPU may have inserted the key meanwhile. */
-	val = bpf_map_lookup_elem(&counts, &key);
-	if (val) {
-		*val += 1;
-		return;
-	}
-	slot = d->reason < WD_OVERFLOW_SLOTS ? d->reason : WD_OVERFLOW_SLOTS - 1;
-	val = bpf_map_lookup_elem(&overflow, &slot);
-	if (val)
-		*val += 1;
-	stat_inc(WD_STAT_OVERFLOW);
+	count_key(&key);
 }
 
 /*
