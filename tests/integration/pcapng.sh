@@ -1,0 +1,301 @@
+#!/usr/bin/env bash
+# whydrop record/read against the real kernel and the real tshark, as root.
+# Drops are made in a network namespace this script creates (UDP to closed
+# ports on 192.0.2.1 and 2001:db8::1, on its loopback) and always removes,
+# with its mounts and files. Prints "N passed, N failed" last.
+#   tests/integration/pcapng.sh [BINARY]    (default build/whydrop)
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/assert.sh
+W=${1:-build/whydrop}
+NS=wdpcap-$$
+TMP=$(mktemp -d /tmp/wdpcap.XXXXXX)
+MOUNTS=()
+PIDS=()
+
+cleanup() {
+	local p m
+	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null; done
+	ip netns del "$NS" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "tests/integration/pcapng: needs root (BPF, namespaces, mounts)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+if ! command -v tshark >/dev/null || ! command -v capinfos >/dev/null; then
+	echo "tests/integration/pcapng: needs tshark and capinfos (apt-get install tshark)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+ip netns add "$NS"
+ip -n "$NS" link set lo up
+ip -n "$NS" addr add 192.0.2.1/32 dev lo
+ip -n "$NS" addr add 2001:db8::1/128 dev lo nodad
+NS_INO=$(stat -L -c %i "/run/netns/$NS")
+
+# send COUNT 4|6 PORT: one-byte UDP datagrams to a closed port (NO_SOCKET).
+send() {
+	ip netns exec "$NS" $PY - "$@" <<'PYEOF'
+import socket, sys
+n, fam, port = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+af, dst = (socket.AF_INET, "192.0.2.1") if fam == "4" else (socket.AF_INET6, "2001:db8::1")
+s = socket.socket(af, socket.SOCK_DGRAM)
+for _ in range(n):
+    s.sendto(b"x", (dst, port))
+PYEOF
+}
+
+# start NAME ARGS...: whydrop in the background until attached; pid in LAST.
+start() {
+	local name=$1
+	shift
+	"$W" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	LAST=$!
+	PIDS+=("$LAST")
+	wait_attached "$TMP/$name.err" || { fail "$name: attached" "$(cat "$TMP/$name.err")"; return 1; }
+}
+
+stop() {
+	kill -INT "$1" 2>/dev/null
+	wait "$1"
+}
+
+# wait_file FILE: until it exists and is not empty, up to 15 s.
+wait_file() {
+	for _ in $(seq 150); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# "N drops counted, W written to X, M not written" adds up: N = W + M.
+adds_up() {
+	local re='.* \([0-9]*\) drops counted, \([0-9]*\) written to .*, \([0-9]*\) not written.*'
+	sed -n "s/$re/\1 \2 \3/p" "$1" | { read -r n w m && [ -n "$n" ] && [ "$n" -eq $((w + m)) ]; }
+}
+
+written_of() {
+	sed -n 's/.* drops counted, \([0-9]*\) written to .*/\1/p' "$1"
+}
+
+# prog_ids PID: the BPF programs a process holds, from its fdinfo. Other
+# whydrop runs (benchmarks, other suites) may be loaded meanwhile, so the
+# programs are followed by id rather than counted by name.
+prog_ids() {
+	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u | xargs
+}
+
+# progs_gone IDS: none of these programs is loaded any more (freeing takes
+# an RCU grace period after the process is gone: up to 3 s).
+progs_gone() {
+	local id left
+	[ $# -gt 0 ] || return 1
+	for _ in $(seq 30); do
+		left=0
+		for id in "$@"; do
+			bpftool prog show id "$id" >/dev/null 2>&1 && left=1
+		done
+		[ "$left" -eq 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+echo "== record + tshark + read: 5 IPv4 and 3 IPv6 drops in $NS"
+F=$TMP/drops.pcapng
+T0=$(date +%s.%N)
+start record record -w "$F" --netns "$NS" || exit 1
+REC=$LAST
+start count count --json --netns "$NS" || exit 1
+CNT=$LAST
+send 5 4 9
+send 3 6 7
+sleep 0.5
+stop "$REC"
+RC=$?
+stop "$CNT"
+T1=$(date +%s.%N)
+check "record exits 0" [ "$RC" -eq 0 ]
+expect_run "record reports 8 counted, 8 written, 0 not written" 0 \
+	"8 drops counted, 8 written to $F, 0 not written \(0 over --rate, 0 lost: ring buffer full\)" \
+	cat "$TMP/record.err"
+check "the file is mode 0600" [ "$(stat -c %a "$F")" = 600 ]
+check "capinfos: Raw IP, nanoseconds, 8 packets" bash -c \
+	"capinfos '$F' | grep -q 'Raw IP' && capinfos '$F' | grep -q 'nanoseconds' &&
+	 capinfos -c -M '$F' | grep -Eq 'Number of packets: +8\$'"
+tshark -r "$F" -T fields -E separator='|' -e ip.dst -e ipv6.dst -e udp.dstport -e frame.len \
+	-e frame.cap_len -e frame.comment -e frame.interface_description -e frame.time_epoch \
+	>"$TMP/fields" 2>"$TMP/tshark.err"
+check "tshark reads 8 packets" [ "$(wc -l <"$TMP/fields")" -eq 8 ]
+check "5 IPv4 to 192.0.2.1 port 9, 29 bytes (captured and original)" \
+	[ "$(grep -c '^192.0.2.1||9|29|29|' "$TMP/fields")" -eq 5 ]
+check "3 IPv6 to 2001:db8::1 port 7, 49 bytes" \
+	[ "$(grep -c '^|2001:db8::1|7|49|49|' "$TMP/fields")" -eq 3 ]
+CRE="reason=NO_SOCKET location=__udp[46]_lib_rcv\+0x[0-9a-f]+ ifname=lo netns=$NS_INO code=[0-9]+"
+check "every comment: reason, location, ifname, netns" \
+	[ "$(cut -d'|' -f6 "$TMP/fields" | grep -Ec "^$CRE\$")" -eq 8 ]
+check "the interface says it is whydrop's" \
+	[ "$(cut -d'|' -f7 "$TMP/fields" | grep -c '^whydrop: kernel drops (skb:kfree_skb)$')" -eq 8 ]
+check "kernel timestamps fall within the recording" $PY -c '
+import sys
+t0, t1 = float(sys.argv[1]), float(sys.argv[2])
+ts = [float(l.split("|")[7]) for l in open(sys.argv[3])]
+sys.exit(not (len(ts) == 8 and all(t0 <= t <= t1 for t in ts)))' "$T0" "$T1" "$TMP/fields"
+"$W" read --json "$F" >"$TMP/read.json" 2>"$TMP/read.err"
+RC=$?
+check "read --json exits 0, nothing on stderr" [ "$RC" -eq 0 ] && [ ! -s "$TMP/read.err" ]
+check "read --json equals the parallel count --json" $PY -c '
+import json, sys
+r, c = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+key = lambda d: sorted((x["reason"], x["code"], x["subsystem"], x["function"], x["location"],
+                        x["count"]) for x in d["drops"])
+ok = r["total"] == c["total"] == 8 and key(r) == key(c) and r["kernel"] == c["kernel"]
+# count may add parts of its own (kernel counters); read has the core ones
+core = {"kernel", "duration_s", "total", "lost_events", "drops"}
+ok = ok and r["lost_events"] == 0 and set(r) == core and core <= set(c)
+ok = ok and 0 < r["duration_s"] < 60
+if not ok:
+    print(r, c)
+sys.exit(not ok)' "$TMP/read.json" "$TMP/count.out"
+expect_run "read prints count's table" 0 "NO_SOCKET +__udp4_lib_rcv\+0x[0-9a-f]+.*" "$W" read "$F"
+expect_run "read table ends with the total" 0 "^8 drops in [0-9.]+ s" "$W" read "$F"
+expect_run "read - reads standard input" 0 '"total": 8' bash -c "'$W' read --json - <'$F'"
+tshark -r "$F" -w "$TMP/resaved.pcapng" 2>/dev/null
+check "a copy re-saved by tshark summarises the same" bash -c \
+	"'$W' read --json '$TMP/resaved.pcapng' | grep -q '\"total\": 8'"
+
+echo "== record -w - | tshark -r -"
+(
+	"$W" record -w - --netns "$NS" -c 3 2>"$TMP/pipe.err" |
+		tshark -r - -T fields -e udp.dstport -e frame.comment >"$TMP/pipe.out" 2>/dev/null
+	echo "${PIPESTATUS[*]}" >"$TMP/pipe.rc"
+) &
+PIDS+=($!)
+if wait_attached "$TMP/pipe.err"; then
+	send 5 4 9
+	wait_file "$TMP/pipe.rc"
+fi
+check "record -c 3 and tshark both exit 0" [ "$(cat "$TMP/pipe.rc" 2>/dev/null)" = "0 0" ]
+check "tshark got 3 packets to port 9 with comments" \
+	[ "$(grep -Ec "^9	$CRE\$" "$TMP/pipe.out")" -eq 3 ]
+check "3 written to standard output, the rest reported" \
+	grep -Eq "drops counted, 3 written to standard output, .*after -c 3" "$TMP/pipe.err"
+check "the counts add up" adds_up "$TMP/pipe.err"
+
+echo "== --rate: what is not written is counted and reported"
+start rate record -w "$TMP/rate.pcapng" --netns "$NS" --rate 2 || exit 1
+send 20 4 9
+sleep 0.3
+stop "$LAST"
+check "20 counted, at most 4 written, the rest over --rate" grep -Eq \
+	"20 drops counted, [0-4] written to .*, (1[6-9]|20) not written \((1[6-9]|20) over --rate" \
+	"$TMP/rate.err"
+check "the counts add up" adds_up "$TMP/rate.err"
+expect_run "read says the recording counted more than it wrote" 0 \
+	"counted 20 drops and wrote [0-4]" "$W" read "$TMP/rate.pcapng"
+
+echo "== an existing file becomes 0600; an empty recording is valid"
+E=$TMP/existing.pcapng
+echo old >"$E"
+chmod 644 "$E"
+expect_run "record -d 0.3 exits 0" 0 "0 drops counted, 0 written" \
+	"$W" record -w "$E" --netns "$NS" -d 0.3
+check "mode is 0600 now" [ "$(stat -c %a "$E")" = 600 ]
+check "tshark reads it: no packets" bash -c "tshark -r '$E' 2>/dev/null | wc -c | grep -qx 0"
+expect_run "read: 0 drops" 0 '^0 drops in 0\.[0-9] s' "$W" read "$E"
+
+echo "== unwritable destinations"
+expect_run "/proc/whydrop.pcapng: clear error, exit 1" 1 \
+	"^whydrop record: cannot create /proc/whydrop.pcapng: " \
+	"$W" record -w /proc/whydrop.pcapng --netns "$NS" -d 1
+mkdir -p "$TMP/ro"
+if mount -t tmpfs -o ro,size=64k wdpcap-ro "$TMP/ro"; then
+	MOUNTS+=("$TMP/ro")
+	expect_run "read-only file system: clear error, exit 1" 1 \
+		"cannot create .*/ro/x.pcapng: Read-only file system" \
+		"$W" record -w "$TMP/ro/x.pcapng" --netns "$NS" -d 1
+fi
+check "an unwritable file is refused before tracing starts" bash -c \
+	"! '$W' record -w /proc/whydrop.pcapng -d 1 2>&1 | grep -q attached"
+expect_run "tracing cannot start (bad --netns): exit 2" 2 "no network namespace" \
+	"$W" record -w "$TMP/new.pcapng" --netns "$NS-nonexistent" -d 1
+check "... and no file is left behind" [ ! -e "$TMP/new.pcapng" ]
+echo keep >"$TMP/keep.pcapng"
+"$W" record -w "$TMP/keep.pcapng" --netns "$NS-nonexistent" -d 1 2>/dev/null
+check "... and an existing file is left untouched" [ "$(cat "$TMP/keep.pcapng")" = keep ]
+
+echo "== a full disk (64 KiB tmpfs)"
+mkdir -p "$TMP/full"
+if mount -t tmpfs -o size=64k wdpcap-full "$TMP/full"; then
+	MOUNTS+=("$TMP/full")
+	start full record -w "$TMP/full/f.pcapng" --netns "$NS"
+	FULL=$LAST
+	read -ra IDS <<<"$(prog_ids "$FULL")"
+	send 3000 4 9
+	for _ in $(seq 100); do kill -0 "$FULL" 2>/dev/null || break; sleep 0.1; done
+	wait "$FULL"
+	RC=$?
+	check "record stops by itself, exit 1" [ "$RC" -eq 1 ]
+	check "one clear message" [ "$(grep -c "cannot write $TMP/full/f.pcapng: No space left on device" \
+		"$TMP/full.err")" -eq 1 ]
+	check "the counts are still reported and add up" adds_up "$TMP/full.err"
+	N=$(written_of "$TMP/full.err")
+	"$W" read --json "$TMP/full/f.pcapng" >"$TMP/full.json" 2>"$TMP/full.read.err"
+	check "read finds exactly the $N packets reported written" \
+		grep -q "\"total\": ${N:-x}," "$TMP/full.json"
+	check "read says where the file was cut" grep -q "cut short" "$TMP/full.read.err"
+	check "its BPF programs (${IDS[*]}) are gone" progs_gone "${IDS[@]}"
+fi
+
+echo "== the reader of the pipe goes away (EPIPE)"
+rm -f "$TMP/epipe.rc"
+(
+	"$W" record -w - --netns "$NS" 2>"$TMP/epipe.err" &
+	echo $! >"$TMP/epipe.pid"
+	wait $!
+	echo $? >"$TMP/epipe.rc"
+) | head -c 1 >/dev/null &
+PIDS+=($!)
+IDS=()
+if wait_attached "$TMP/epipe.err"; then
+	read -ra IDS <<<"$(prog_ids "$(cat "$TMP/epipe.pid")")"
+	sleep 0.3
+	send 5 4 9
+	wait_file "$TMP/epipe.rc"
+fi
+check "record exits 1" [ "$(cat "$TMP/epipe.rc" 2>/dev/null)" = 1 ]
+check "one clear message" grep -q "cannot write standard output: Broken pipe" "$TMP/epipe.err"
+check "the counts are still reported and add up" adds_up "$TMP/epipe.err"
+check "its BPF programs (${IDS[*]}) are gone" progs_gone "${IDS[@]}"
+
+echo "== read: other files"
+tshark -r "$F" -F pcap -w "$TMP/classic.pcap" 2>/dev/null
+expect_run "classic pcap: says so, exit 1" 1 "classic pcap file, not pcapng" \
+	"$W" read "$TMP/classic.pcap"
+editcap -F pcapng "$TMP/classic.pcap" "$TMP/foreign.pcapng" 2>/dev/null
+expect_run "pcapng without whydrop comments: summarised, what is missing said" 0 \
+	"8 of 8 packets carry no whydrop comment" "$W" read "$TMP/foreign.pcapng"
+expect_run "not a capture: exit 1" 1 "not a pcapng file" "$W" read /etc/os-release
+expect_run "missing file: exit 1" 1 "cannot open $TMP/nope: No such file" "$W" read "$TMP/nope"
+head -c 300 "$F" >"$TMP/cut.pcapng"
+expect_run "cut file: summary of what is there, exit 1" 1 "truncated block at offset" \
+	"$W" read "$TMP/cut.pcapng"
+
+echo "== help and usage"
+expect_run "record -h has examples" 0 "whydrop record -w - \| tshark -r -" "$W" record -h
+expect_run "record -h says what -s can keep" 0 "128" "$W" record -h
+expect_run "read -h has examples" 0 "whydrop read --json drops.pcapng" "$W" read -h
+expect_run "record without -w: usage error" 2 "-w FILE is needed" "$W" record -d 1
+expect_run "record -s bad: usage error" 2 "bad -s" "$W" record -w "$TMP/x" -s lots
+expect_run "read without FILE: usage error" 2 "which FILE" "$W" read
+
+summary
