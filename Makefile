@@ -18,7 +18,7 @@ endif
 WD_CFLAGS  += $(CFLAGS)
 WD_LDFLAGS += $(LDFLAGS)
 Q          := $(if $(V),,@)
-LDLIBS     += -lbpf -lelf -lz -lm -lpcap -lmicrohttpd
+LDLIBS     += -lbpf -lelf -lz -lm -lpcap -lmicrohttpd -lmnl
 
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -Isrc/bpf
 

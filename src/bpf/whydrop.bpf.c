@@ -183,7 +183,6 @@ static __always_inline int handle(const struct drop *d)
 		return 0;
 	if (cbpf_len && !cbpf_match(d->nh, d->caplen, d->len))
 		return 0;
-	stat_inc(WD_STAT_SEEN);
 	count(d);
 	emit(d);
 	return 0;

@@ -33,6 +33,18 @@ struct wd_key {
 	__u8 pad;
 };
 
+/*
+ * The current run of identical keys on one CPU, counted here before it
+ * reaches the hash: a storm of one kind of drop costs no hash lookup. seq
+ * is odd while the run is being replaced, so a reader on another CPU can
+ * tell a consistent copy (see src/cli/counts.c).
+ */
+struct wd_pending {
+	__u64 seq;
+	struct wd_key key;
+	__u64 n;
+};
+
 /* One sampled drop, sent through the ring buffer. */
 struct wd_event {
 	__u64 ts_ns;		/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
@@ -49,7 +61,6 @@ struct wd_event {
 
 /* Slots of the per-CPU statistics array. */
 enum wd_stat {
-	WD_STAT_SEEN,		/* drops that passed the filters */
 	WD_STAT_EMITTED,	/* detail records written to the ring buffer */
 	WD_STAT_RATE_LIMITED,	/* detail records skipped by the rate limit */
 	WD_STAT_RING_FULL,	/* detail records lost: ring buffer full */

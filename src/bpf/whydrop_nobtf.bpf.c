@@ -24,7 +24,6 @@ int kfree_skb_nobtf(struct bpf_raw_tracepoint_args *ctx)
 		key.reason = (__u32)ctx->args[2];
 	if (!reason_wanted(key.reason))
 		return 0;
-	stat_inc(WD_STAT_SEEN);
 	count_key(&key);
 	return 0;
 }

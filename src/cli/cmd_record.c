@@ -248,7 +248,7 @@ static void write_stats(struct record *r, const struct wd_stats *st)
 	struct wd_pcapng_stats isb = {
 		.has_start = true, .start_ns = r->start_ns,
 		.has_end = true, .end_ns = r->end_ns,
-		.has_ifrecv = true, .ifrecv = st->v[WD_STAT_SEEN],
+		.has_ifrecv = true, .ifrecv = st->seen,
 		.has_osdrop = true,
 		.osdrop = st->v[WD_STAT_RATE_LIMITED] + st->v[WD_STAT_RING_FULL],
 		.has_usrdeliv = true,
@@ -264,7 +264,7 @@ static void write_stats(struct record *r, const struct wd_stats *st)
 	snprintf(comment, sizeof(comment),
 		 "whydrop: counted=%" PRIu64 " written=%" PRIu64 " rate_limited=%" PRIu64
 		 " ring_full=%" PRIu64 " after_count=%" PRIu64 " lost_events=%" PRIu64,
-		 st->v[WD_STAT_SEEN], r->w.written, st->v[WD_STAT_RATE_LIMITED],
+		 st->seen, r->w.written, st->v[WD_STAT_RATE_LIMITED],
 		 st->v[WD_STAT_RING_FULL], r->after_limit, st->recursion_misses);
 	isb.comment = comment;
 	if (wd_pcapng_write_stats(&r->w, &isb) || wd_pcapng_flush(&r->w))
@@ -281,7 +281,7 @@ static void summary(struct record *r, const struct wd_stats *st)
 	fprintf(stderr,
 		"whydrop: %" PRIu64 " drops counted, %" PRIu64 " written to %s, %" PRIu64
 		" not written (%" PRIu64 " over --rate, %" PRIu64 " lost: ring buffer full",
-		st->v[WD_STAT_SEEN], r->w.written, r->name, missed,
+		st->seen, r->w.written, r->name, missed,
 		st->v[WD_STAT_RATE_LIMITED], st->v[WD_STAT_RING_FULL]);
 	if (r->after_limit)
 		fprintf(stderr, ", %" PRIu64 " after -c %" PRIu64, r->after_limit, r->limit);

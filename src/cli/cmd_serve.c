@@ -38,7 +38,6 @@
 #include "commands.h"
 #include "prom.h"
 #include "session.h"
-#include "session_keys.h"
 #include "whydrop.skel.h"
 
 #define DEFAULT_LISTEN		"127.0.0.1:9464"
@@ -473,7 +472,7 @@ static int fill(struct serve *sv, struct scrape *sc)
 	size_t n = 0;
 	int err;
 
-	err = wd_session_totals_by(&sv->s, &kt, &n);
+	err = wd_session_keys(&sv->s, &kt, &n);
 	for (size_t i = 0; !err && i < n; i++)
 		err = add_key(sv, sc, &kt[i]);
 	free(kt);

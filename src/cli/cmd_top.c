@@ -11,8 +11,11 @@
 
 static const char usage[] =
 "Usage: whydrop [top] [-r REASON,...] [--netns NS] [-i IFNAME] [-d T] [EXPRESSION]\n"
+"       whydrop top --counters-only [--netns NS] [-d T]\n"
 "Live table of drops by reason and location, refreshed every second:\n"
-"total count, rate per second, reason, location. Ctrl-C prints a summary.\n"
+"total count, rate per second, reason, location; below it, the kernel's own drop\n"
+"counters that moved since the start, next to the traced reasons, with the drops\n"
+"no traced reason accounts for. Ctrl-C prints a summary.\n"
 "\n"
 "  -r, --reason LIST    only these reasons\n"
 "      --netns NS       only drops in this network namespace (ip netns name or path)\n"
@@ -20,11 +23,13 @@ static const char usage[] =
 "  -d, --duration T     stop after T (5, 500ms, 1m)\n"
 "      --json           summary on exit as the `count --json` document\n"
 "      --explain        on exit, explain each reason seen\n"
+"      --counters-only  no BPF: only the kernel's counters (works without root)\n"
 "  EXPRESSION           pcap-filter expression (tcpdump syntax), applied in the kernel\n"
 "\n"
 "Examples:\n"
 "  sudo whydrop\n"
-"  sudo whydrop top --netns blue -i veth0\n";
+"  sudo whydrop top --netns blue -i veth0\n"
+"  whydrop top --counters-only\n";
 
 #define TOP_ROWS 25
 
@@ -72,14 +77,51 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
 	}
 	if (n > TOP_ROWS)
 		printf("... %zu more\n", n - TOP_ROWS);
-	if (!t->tty)
-		putchar('\n');
-	fflush(stdout);
+}
+
+static void clear_screen(const struct top *t)
+{
+	if (t->tty)
+		fputs("\033[H\033[2J", stdout);
+}
+
+/* --counters-only: every second, the counters that moved since the start. */
+static int top_counters_only(struct top *t, const struct wd_opts *o)
+{
+	struct timespec tick = { 0, 100 * 1000000L };
+	struct wd_counter_watch w;
+	double t0 = wd_now(), next = t0 + 1;
+	int status;
+
+	status = wd_watch_begin(&w, o);
+	if (status)
+		goto out;
+	while (!wd_stop && (!o->duration || wd_now() - t0 < o->duration)) {
+		nanosleep(&tick, NULL);
+		if (wd_now() < next)
+			continue;
+		next += 1;
+		clear_screen(t);
+		printf("whydrop --counters-only  %.0f s  (nothing traced; Ctrl-C to stop)\n",
+		       wd_now() - t0);
+		wd_report_counters_live(NULL, o, &w, stdout);
+		if (!t->tty)
+			putchar('\n');
+		fflush(stdout);
+	}
+	wd_watch_sample(&w);
+	if (!o->json)
+		printf("\nSummary:\n");
+	status = wd_report_counts_watch(NULL, o, wd_now() - t0, &w, stdout);
+out:
+	wd_watch_end(&w);
+	return status;
 }
 
 int cmd_top(int argc, char **argv)
 {
 	struct top t = { .tty = isatty(STDOUT_FILENO) };
+	struct wd_counter_watch w;
 	struct wd_session s;
 	struct wd_opts o;
 	double t0, next;
@@ -88,9 +130,15 @@ int cmd_top(int argc, char **argv)
 	if (wd_parse_opts(argc, argv, &o, usage, &status))
 		return status;
 	wd_install_signals();
+	if (o.counters_only) {
+		status = top_counters_only(&t, &o);
+		goto out;
+	}
 	status = wd_session_open(&s, &o, false, NULL, NULL);
 	if (status)
-		return status;
+		goto out;
+	if (wd_watch_begin(&w, &o))
+		fprintf(stderr, "whydrop: going on without the kernel's counters\n");
 	t0 = t.t_prev = s.t_attached;
 	next = t0 + 1;
 	while (wd_session_poll(&s, 100)) {
@@ -106,16 +154,25 @@ int cmd_top(int argc, char **argv)
 		if (wd_session_totals(&s, &cur, &n))
 			continue;
 		draw(&t, &s, cur, n, now);
+		if (w.ok)
+			wd_report_counters_live(&s, &o, &w, stdout);
+		if (!t.tty)
+			putchar('\n');
+		fflush(stdout);
 		free(t.prev);
 		t.prev = cur;
 		t.n_prev = n;
 		t.t_prev = now;
 	}
 	free(t.prev);
+	wd_watch_sample(&w);	/* before detaching: nothing counted goes untraced */
 	wd_session_detach(&s);
 	if (!o.json)
 		printf("\nSummary:\n");
-	status = wd_report_counts(&s, &o, wd_now() - t0, stdout);
+	status = wd_report_counts_watch(&s, &o, wd_now() - t0, &w, stdout);
 	wd_session_close(&s);
+	wd_watch_end(&w);
+out:
+	wd_opts_free(&o);
 	return status;
 }

@@ -74,7 +74,7 @@ static void summary(struct watch *w)
 	fprintf(stderr,
 		"whydrop: %" PRIu64 " drops counted, %" PRIu64 " records shown, %" PRIu64
 		" not shown (%" PRIu64 " over --rate, %" PRIu64 " lost: ring buffer full",
-		st.v[WD_STAT_SEEN], w->shown, missed, st.v[WD_STAT_RATE_LIMITED],
+		st.seen, w->shown, missed, st.v[WD_STAT_RATE_LIMITED],
 		st.v[WD_STAT_RING_FULL]);
 	if (unwritten)
 		fprintf(stderr, ", %" PRIu64 " not written: output closed", unwritten);

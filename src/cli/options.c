@@ -9,7 +9,7 @@
 
 #include "options.h"
 
-enum { OPT_NETNS = 256, OPT_RATE, OPT_MAP_SIZE, OPT_EXPLAIN, OPT_JSON };
+enum { OPT_NETNS = 256, OPT_RATE, OPT_MAP_SIZE, OPT_EXPLAIN, OPT_JSON, OPT_COUNTERS_ONLY };
 
 static const struct option long_opts[] = {
 	{ "reason",	required_argument, NULL, 'r' },
@@ -20,6 +20,7 @@ static const struct option long_opts[] = {
 	{ "map-size",	required_argument, NULL, OPT_MAP_SIZE },
 	{ "json",	no_argument,	   NULL, OPT_JSON },
 	{ "explain",	no_argument,	   NULL, OPT_EXPLAIN },
+	{ "counters-only", no_argument,	   NULL, OPT_COUNTERS_ONLY },
 	{ "verbose",	no_argument,	   NULL, 'v' },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -105,6 +106,29 @@ static int join_filter(int argc, char **argv, struct wd_opts *o)
 	return 0;
 }
 
+/* --counters-only traces nothing: only top and count, and no filters. */
+static int check_counters_only(const struct wd_opts *o, int *status)
+{
+	const char *what = NULL;
+
+	if (strcmp(o->cmd, "top") && strcmp(o->cmd, "count"))
+		return usage_error(o, status, "%s only works with `whydrop top` and "
+				   "`whydrop count`", "--counters-only");
+	if (o->reasons)
+		what = "-r";
+	else if (o->ifname)
+		what = "-i";
+	else if (o->filter)
+		what = "a filter expression";
+	else if (o->explain)
+		what = "--explain";
+	if (what)
+		return usage_error(o, status, "--counters-only reads the kernel's counters and "
+				   "traces nothing, so %s does not apply (only --netns, -d, --json do)",
+				   what);
+	return 0;
+}
+
 static bool is_extra(const struct wd_extra_opts *extra, int c)
 {
 	if (!extra || !extra->handle || c == '?')
@@ -172,6 +196,9 @@ int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *us
 		case OPT_EXPLAIN:
 			o->explain = true;
 			break;
+		case OPT_COUNTERS_ONLY:
+			o->counters_only = true;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -195,6 +222,8 @@ int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *us
 	}
 	if (optind < argc && join_filter(argc, argv, o))
 		goto out;
+	if (o->counters_only && check_counters_only(o, status))
+		goto out;
 	ret = 0;
 	*status = 0;
 	goto out;
@@ -208,6 +237,8 @@ bad_rate:
 bad_map_size:
 	usage_error(o, status, "bad --map-size '%s': 1 to 16777216 keys", optarg);
 out:
+	if (ret)
+		wd_opts_free(o);
 	free(opts);
 	return ret;
 }

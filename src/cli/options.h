@@ -22,6 +22,7 @@ struct wd_opts {
 	bool explain;		/* --explain: full entry of each reason seen, on exit */
 	bool verbose;
 	bool rate_set;		/* --rate given explicitly */
+	bool counters_only;	/* --counters-only (top, count): no BPF, kernel counters */
 	char *filter;		/* trailing pcap-filter expression, NULL if none */
 };
 

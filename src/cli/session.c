@@ -208,6 +208,7 @@ static int load_attach(struct wd_session *s, const struct wd_opts *o, bool detai
 	s->link = link;
 	s->counts_fd = bpf_map__fd(skel->maps.counts);
 	s->overflow_fd = bpf_map__fd(skel->maps.overflow);
+	s->pending_fd = bpf_map__fd(skel->maps.pending);
 	s->stats_fd = bpf_map__fd(skel->maps.stats);
 	s->prog_fd = bpf_program__fd(prog);
 	s->attach_mode = btf ? "tp_btf" : "raw_tp";
@@ -265,6 +266,7 @@ static int load_attach_nobtf(struct wd_session *s, const struct wd_opts *o, bool
 	s->nobtf = skel;
 	s->counts_fd = bpf_map__fd(skel->maps.counts);
 	s->overflow_fd = bpf_map__fd(skel->maps.overflow);
+	s->pending_fd = bpf_map__fd(skel->maps.pending);
 	s->stats_fd = bpf_map__fd(skel->maps.stats);
 	s->prog_fd = bpf_program__fd(skel->progs.kfree_skb_nobtf);
 	s->attach_mode = "raw_tp, no BTF: by reason and location only";
@@ -404,12 +406,17 @@ void wd_session_close(struct wd_session *s)
 	wd_ifnames_free(&s->ifnames);
 	free(s->filter);
 	s->filter = NULL;
+	free(s->last_keys);
+	s->last_keys = NULL;
+	s->n_last_keys = 0;
 }
 
 void wd_session_detach(struct wd_session *s)
 {
 	bpf_link__destroy(s->link);
 	s->link = NULL;
+	/* Let runs already inside the program finish before the final read. */
+	nanosleep(&(struct timespec){ 0, 20 * 1000000L }, NULL);
 	if (s->rb)
 		ring_buffer__consume(s->rb);
 }
@@ -433,110 +440,31 @@ bool wd_session_poll(struct wd_session *s, int ms)
 	return !wd_stop;
 }
 
-static int add_total(struct wd_total **v, size_t *n, size_t *cap, uint32_t reason,
-		     uint64_t location, uint64_t count)
-{
-	for (size_t i = 0; i < *n; i++) {
-		if ((*v)[i].reason == reason && (*v)[i].location == location) {
-			(*v)[i].count += count;
-			return 0;
-		}
-	}
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		struct wd_total *tmp = realloc(*v, ncap * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		*v = tmp;
-		*cap = ncap;
-	}
-	(*v)[(*n)++] = (struct wd_total){ reason, location, count };
-	return 0;
-}
-
-static int cmp_total(const void *a, const void *b)
-{
-	const struct wd_total *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return x->reason < y->reason ? -1 : x->reason > y->reason;
-}
-
-static uint64_t sum_percpu(const uint64_t *vals, int ncpu)
-{
-	uint64_t sum = 0;
-
-	for (int i = 0; i < ncpu; i++)
-		sum += vals[i];
-	return sum;
-}
-
-static int read_overflow(struct wd_session *s, struct wd_total **v, size_t *n, size_t *cap,
-			 uint64_t *vals, int ncpu)
-{
-	int fd = s->overflow_fd;
-
-	for (uint32_t slot = 0; slot < WD_OVERFLOW_SLOTS; slot++) {
-		uint64_t sum;
-
-		if (bpf_map_lookup_elem(fd, &slot, vals))
-			continue;
-		sum = sum_percpu(vals, ncpu);
-		if (sum && add_total(v, n, cap, slot, 0, sum))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-int wd_session_totals(struct wd_session *s, struct wd_total **out, size_t *n_out)
-{
-	int fd = s->counts_fd, ncpu = libbpf_num_possible_cpus();
-	struct wd_key key, next, *prev = NULL;
-	struct wd_total *v = NULL;
-	size_t n = 0, cap = 0;
-	uint64_t *vals = calloc((size_t)ncpu, sizeof(*vals));
-	int err = 0;
-
-	if (!vals)
-		return -ENOMEM;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, vals))
-			continue;	/* cannot vanish: we never delete */
-		err = add_total(&v, &n, &cap, key.reason, key.location, sum_percpu(vals, ncpu));
-		if (err)
-			goto out;
-	}
-	err = read_overflow(s, &v, &n, &cap, vals, ncpu);
-	if (!err && n)
-		qsort(v, n, sizeof(*v), cmp_total);
-out:
-	free(vals);
-	if (err) {
-		free(v);
-		return err;
-	}
-	*out = v;
-	*n_out = n;
-	return 0;
-}
-
 int wd_session_stats(struct wd_session *s, struct wd_stats *st)
 {
 	int fd = s->stats_fd, ncpu = libbpf_num_possible_cpus();
 	uint64_t *vals = calloc((size_t)ncpu, sizeof(*vals));
 	struct bpf_prog_info info = {};
 	uint32_t len = sizeof(info);
+	struct wd_key_total *k;
+	size_t n;
+	int err;
 
 	if (!vals)
 		return -ENOMEM;
 	memset(st, 0, sizeof(*st));
+	err = wd_session_keys(s, &k, &n);
+	if (err) {
+		free(vals);
+		return err;
+	}
+	for (size_t i = 0; i < n; i++)
+		st->seen += k[i].count;
+	free(k);
 	for (uint32_t i = 0; i < WD_STAT_MAX; i++)
 		if (!bpf_map_lookup_elem(fd, &i, vals))
-			st->v[i] = sum_percpu(vals, ncpu);
+			for (int c = 0; c < ncpu; c++)
+				st->v[i] += vals[c];
 	free(vals);
 	if (!bpf_obj_get_info_by_fd(s->prog_fd, &info, &len))
 		st->recursion_misses = info.recursion_misses;

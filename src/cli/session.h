@@ -28,7 +28,9 @@ struct wd_session {
 	struct whydrop_bpf *skel;		/* the CO-RE program, or */
 	struct whydrop_nobtf_bpf *nobtf;	/* the fallback without kernel BTF */
 	struct bpf_link *link;
-	int counts_fd, overflow_fd, stats_fd, prog_fd;
+	int counts_fd, overflow_fd, pending_fd, stats_fd, prog_fd;
+	struct wd_key_total *last_keys;	/* the previous read, for monotonic totals */
+	size_t n_last_keys;
 	struct ring_buffer *rb;
 	const char *attach_mode;	/* "tp_btf", "raw_tp" or "raw_tp, no BTF" */
 	struct wd_reasons reasons;
@@ -47,6 +49,12 @@ struct wd_session {
 	char kernel[65];
 };
 
+/* One key of the counting map, summed over CPUs (location 0: overflow). */
+struct wd_key_total {
+	struct wd_key key;
+	uint64_t count;
+};
+
 /* A (reason, location) total, summed over CPUs and the rest of the key. */
 struct wd_total {
 	uint32_t reason;
@@ -55,6 +63,7 @@ struct wd_total {
 };
 
 struct wd_stats {
+	uint64_t seen;			/* drops counted: the sum of all counts */
 	uint64_t v[WD_STAT_MAX];
 	uint64_t recursion_misses;	/* drops the kernel could not run us for */
 };
@@ -69,7 +78,13 @@ void wd_session_close(struct wd_session *s);
 void wd_session_detach(struct wd_session *s);
 /* Sleep up to ms, delivering records; false once asked to stop. */
 bool wd_session_poll(struct wd_session *s, int ms);
-/* Totals by (reason, location), sorted by count; caller frees *out. */
+/*
+ * Exact counts (src/cli/counts.c). While attached they never decrease and
+ * never exceed the truth; after wd_session_detach they are exact.
+ * By the whole key, sorted by key; caller frees *out.
+ */
+int wd_session_keys(struct wd_session *s, struct wd_key_total **out, size_t *n);
+/* By (reason, location), sorted by count; caller frees *out. */
 int wd_session_totals(struct wd_session *s, struct wd_total **out, size_t *n);
 int wd_session_stats(struct wd_session *s, struct wd_stats *st);
 /* Resolve a record into a view; names live in the buffers given. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <inttypes.h>
+#include <string.h>
 #include <time.h>
 
 #include "format.h"
@@ -127,6 +128,69 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 	fputc('\n', f);
 }
 
+/* "A,B" as a JSON array of strings. */
+static void json_list(struct wd_json *j, const char *key, const char *csv)
+{
+	char item[128];
+
+	wd_json_open(j, key, '[');
+	while (*csv) {
+		size_t n = strcspn(csv, ",");
+
+		snprintf(item, sizeof(item), "%.*s", (int)n, csv);
+		wd_json_str(j, NULL, item);
+		csv += n;
+		if (*csv)
+			csv++;
+	}
+	wd_json_close(j, ']');
+}
+
+static void print_counters_json(struct wd_json *j, const struct wd_count_doc *doc)
+{
+	wd_json_open(j, "counters", '[');
+	for (size_t i = 0; i < doc->n_counters; i++) {
+		const struct wd_counter_row *c = &doc->counters[i];
+
+		wd_json_open(j, NULL, '{');
+		wd_json_str(j, "name", c->name);
+		wd_json_uint(j, "delta", c->delta);
+		wd_json_bool(j, "reconciled", c->compared);
+		if (c->reasons)
+			json_list(j, "reasons", c->reasons);
+		if (c->compared) {
+			wd_json_uint(j, "traced", c->traced);
+			wd_json_uint(j, "unexplained", c->unexplained);
+		}
+		if (c->compared && c->unexplained && c->explanation)
+			wd_json_str(j, "explanation", c->explanation);
+		if (c->note)
+			wd_json_str(j, "note", c->note);
+		wd_json_close(j, '}');
+	}
+	wd_json_close(j, ']');
+}
+
+static void print_drops_json(struct wd_json *j, const struct wd_count_doc *doc)
+{
+	wd_json_open(j, "drops", '[');
+	for (size_t i = 0; i < doc->n_rows; i++) {
+		const struct wd_count_row *r = &doc->rows[i];
+
+		wd_json_open(j, NULL, '{');
+		if (r->reason) {
+			wd_json_str(j, "reason", r->reason);
+			wd_json_uint(j, "code", r->code);
+			wd_json_str(j, "subsystem", r->subsystem);
+		}
+		wd_json_str(j, "function", r->function);
+		wd_json_str(j, "location", r->location);
+		wd_json_uint(j, "count", r->count);
+		wd_json_close(j, '}');
+	}
+	wd_json_close(j, ']');
+}
+
 void wd_print_count_json(FILE *f, const struct wd_count_doc *doc)
 {
 	struct wd_json j;
@@ -135,32 +199,69 @@ void wd_print_count_json(FILE *f, const struct wd_count_doc *doc)
 	wd_json_open(&j, NULL, '{');
 	wd_json_str(&j, "kernel", doc->kernel);
 	wd_json_double(&j, "duration_s", doc->duration_s, 1);
-	wd_json_uint(&j, "total", doc->total);
-	wd_json_uint(&j, "lost_events", doc->lost_events);
-	if (doc->location_only)
-		wd_json_bool(&j, "location_only", true);
-	wd_json_open(&j, "drops", '[');
-	for (size_t i = 0; i < doc->n_rows; i++) {
-		const struct wd_count_row *r = &doc->rows[i];
-
-		wd_json_open(&j, NULL, '{');
-		if (r->reason) {
-			wd_json_str(&j, "reason", r->reason);
-			wd_json_uint(&j, "code", r->code);
-			wd_json_str(&j, "subsystem", r->subsystem);
-		}
-		wd_json_str(&j, "function", r->function);
-		wd_json_str(&j, "location", r->location);
-		wd_json_uint(&j, "count", r->count);
-		wd_json_close(&j, '}');
+	if (doc->counters_only) {
+		wd_json_bool(&j, "counters_only", true);
+	} else {
+		wd_json_uint(&j, "total", doc->total);
+		wd_json_uint(&j, "lost_events", doc->lost_events);
+		if (doc->location_only)
+			wd_json_bool(&j, "location_only", true);
+		print_drops_json(&j, doc);
 	}
-	wd_json_close(&j, ']');
+	if (doc->has_counters)
+		print_counters_json(&j, doc);
 	wd_json_close(&j, '}');
 	fputc('\n', f);
 }
 
+static void print_counter_line(FILE *f, const struct wd_counter_row *c)
+{
+	char traced[24] = "-", unexp[24] = "-";
+
+	if (c->compared) {
+		snprintf(traced, sizeof(traced), "%" PRIu64, c->traced);
+		snprintf(unexp, sizeof(unexp), "%" PRIu64, c->unexplained);
+	}
+	fprintf(f, "%10" PRIu64 "  %-26s %8s %12s  %s", c->delta, c->name, traced, unexp,
+		c->reasons ? c->reasons : "(context)");
+	if (c->note)
+		fprintf(f, "  [%s]", c->note);
+	fputc('\n', f);
+}
+
+void wd_print_counters_table(FILE *f, const struct wd_count_doc *doc)
+{
+	bool any = false;
+
+	fprintf(f, "\nKernel counters, same interval%s%s:\n",
+		doc->counters_scope ? ", " : "", doc->counters_scope ? doc->counters_scope : "");
+	if (!doc->n_counters) {
+		fprintf(f, "  no drop counter moved\n");
+		return;
+	}
+	fprintf(f, "%10s  %-26s %8s %12s  %s\n", "DELTA", "COUNTER", "TRACED", "UNEXPLAINED",
+		"MATCHING REASONS");
+	for (size_t i = 0; i < doc->n_counters; i++)
+		print_counter_line(f, &doc->counters[i]);
+	for (size_t i = 0; i < doc->n_counters; i++) {
+		const struct wd_counter_row *c = &doc->counters[i];
+
+		if (!c->compared || !c->unexplained)
+			continue;
+		if (!any)
+			fprintf(f, "Drops with no traced reason:\n");
+		any = true;
+		fprintf(f, "  %s\n", c->message ? c->message : c->name);
+	}
+}
+
 void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 {
+	if (doc->counters_only) {
+		fprintf(f, "Counters only (nothing traced) over %.1f s\n", doc->duration_s);
+		wd_print_counters_table(f, doc);
+		return;
+	}
 	fprintf(f, "%10s  %-26s %-34s %s\n", "COUNT", "REASON", "LOCATION", "WHAT IT MEANS");
 	for (size_t i = 0; i < doc->n_rows; i++) {
 		const struct wd_count_row *r = &doc->rows[i];
@@ -172,4 +273,6 @@ void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 	if (doc->lost_events)
 		fprintf(f, ", %" PRIu64 " not counted (see lost_events)", doc->lost_events);
 	fputc('\n', f);
+	if (doc->has_counters)
+		wd_print_counters_table(f, doc);
 }

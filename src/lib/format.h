@@ -37,6 +37,19 @@ struct wd_count_row {
 	uint64_t count;
 };
 
+/* A kernel counter that moved over the same interval as the count. */
+struct wd_counter_row {
+	const char *name;	/* "TcpExtListenOverflows", "qdisc:drops" */
+	uint64_t delta;
+	const char *reasons;	/* matching reasons, "A,B"; NULL: context only */
+	bool compared;		/* traced and unexplained are valid */
+	uint64_t traced;	/* drops traced with the matching reasons */
+	uint64_t unexplained;	/* delta beyond traced: drops with no traced reason */
+	const char *explanation; /* why such drops lack an event (unexplained > 0) */
+	const char *note;	/* a remark, or why it was not compared */
+	const char *message;	/* text output: the sentence for unexplained drops */
+};
+
 struct wd_count_doc {
 	const char *kernel;
 	double duration_s;
@@ -45,6 +58,12 @@ struct wd_count_doc {
 	bool location_only;
 	const struct wd_count_row *rows;
 	size_t n_rows;
+	/* Additive: kernel counters (printed only when has_counters). */
+	bool has_counters;
+	bool counters_only;	/* no tracing: total, drops, lost_events unknown */
+	const char *counters_scope;	/* "network namespace blue", NULL: ours */
+	const struct wd_counter_row *counters;
+	size_t n_counters;
 };
 
 /* "2026-12-03T06:42:05.123456Z" */
@@ -53,5 +72,7 @@ void wd_print_drop_text(FILE *f, const struct wd_drop_view *d);
 void wd_print_drop_json(FILE *f, const struct wd_drop_view *d);
 void wd_print_count_json(FILE *f, const struct wd_count_doc *doc);
 void wd_print_count_table(FILE *f, const struct wd_count_doc *doc);
+/* Only the counters part of the table (what `top` shows every second). */
+void wd_print_counters_table(FILE *f, const struct wd_count_doc *doc);
 
 #endif /* WD_FORMAT_H */

@@ -5,6 +5,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
 W=${1:-build/whydrop}
+TMP_ERR=$(mktemp)
 
 expect_run "--version" 0 '^whydrop [0-9]+\.[0-9]+' "$W" --version
 expect_run "-h" 0 'Examples' "$W" -h
@@ -62,5 +63,13 @@ want=$(grep -o '{ [0-9]*, "NO_SOCKET" }' "$fmt" | grep -o '[0-9]*')
 check "NO_SOCKET number matches this kernel's tracefs format ($want)" \
 	test "$(names <<<"$btf" | awk '$2 == "NO_SOCKET" {print $1}')" = "$want"
 
-check "nothing of whydrop left in the kernel" test "$(whydrop_progs)" -eq 0
+"$W" count -d 1 >/dev/null 2>"$TMP_ERR" &
+pid=$!
+wait_attached "$TMP_ERR"
+ids=$(prog_ids "$pid")
+wait "$pid"
+check "a run loads its programs ($(echo $ids))" test -n "$ids"
+# shellcheck disable=SC2086
+check "... and nothing of them is left after it exits" progs_gone $ids
+rm -f "$TMP_ERR"
 summary

@@ -33,9 +33,28 @@ summary() {
 	[ "$T_FAILED" -eq 0 ]
 }
 
-# Programs of ours still loaded in the kernel (names as bpftool truncates them).
-whydrop_progs() {
-	bpftool prog show 2>/dev/null | grep -cE ' name kfree_skb_(btf|raw) ' || true
+# IDs of the BPF programs a process holds (from its fdinfo): another whydrop
+# may run on this machine at the same time, so never count globally.
+prog_ids() {
+	local fd
+	for fd in /proc/"$1"/fdinfo/*; do
+		sed -n 's/^prog_id:[[:space:]]*//p' "$fd" 2>/dev/null
+	done | sort -u
+}
+
+# All these program IDs gone from the kernel? It frees a released program
+# after an RCU grace period: allow 2 s.
+progs_gone() {
+	local id i left
+	for i in $(seq 20); do
+		left=0
+		for id in "$@"; do
+			bpftool prog show id "$id" >/dev/null 2>&1 && left=1
+		done
+		[ "$left" -eq 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 # Wait until FILE holds "attached" (whydrop's stderr), up to 10 s.

@@ -37,28 +37,6 @@ s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for _ in range(int(sys.argv[1])): s.sendto(b"x", (sys.argv[2], 9))' "$1" "${2:-127.0.0.1}"
 }
 
-# Our own programs: the IDs in the process's fdinfo, not a global count
-# (another whydrop may run on this machine at the same time).
-prog_ids() {
-	local fd
-	for fd in /proc/"$1"/fdinfo/*; do
-		sed -n 's/^prog_id:[[:space:]]*//p' "$fd" 2>/dev/null
-	done | sort -u
-}
-
-# The kernel frees a released program after an RCU grace period: allow 2 s.
-gone() {
-	local id i
-	for i in $(seq 20); do
-		for id in $1; do
-			bpftool prog show id "$id" >/dev/null 2>&1 && break
-		done
-		bpftool prog show id "${id:-0}" >/dev/null 2>&1 || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 echo "-- a closed pipe: watch | head -1"
 ( udp_loop() { for _ in $(seq 40); do udp 20; sleep 0.05; done; }; udp_loop ) &
 feeder=$!
@@ -90,7 +68,8 @@ for i in $(seq 12); do
 		bad=$((bad + 1))
 		echo "   $cmd SIG$sig: exit $rc: $(tail -1 "$TMP/sig.err")"
 	fi
-	gone "$ids" || leftover=$((leftover + 1))
+	# shellcheck disable=SC2086
+	progs_gone $ids || leftover=$((leftover + 1))
 done
 check "12 random signals: every exit clean" test "$bad" -eq 0
 check "12 random signals: none left a program attached" test "$leftover" -eq 0
@@ -104,7 +83,8 @@ check "program loaded while running" test -n "$ids"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 sleep 0.2
-check "after SIGKILL the program is gone" gone "$ids"
+# shellcheck disable=SC2086
+check "after SIGKILL the program is gone" progs_gone $ids
 
 echo "-- the watched interface is deleted"
 "$W" count --json --netns "$NS" -i wdf1 >"$TMP/del.out" 2>"$TMP/del.err" &

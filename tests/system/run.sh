@@ -63,7 +63,9 @@ start() {
 	PIDS+=($!)
 	LAST=$!
 	wait_attached "$TMP/$name.err" || { fail "$name: attached" "$(cat "$TMP/$name.err")"; return 1; }
+	OURS+=($(prog_ids "$LAST"))
 }
+OURS=()
 
 stop() {
 	kill "-${2:-INT}" "$1" 2>/dev/null
@@ -204,12 +206,12 @@ echo "-- signals detach cleanly and still report"
 for sig in TERM HUP; do
 	start "sig$sig" top --json --netns "$NS" || true
 	send "$NS" 3 4 udp 9
-	check "SIG$sig: program attached while running" test "$(whydrop_progs)" -ge 1
+	check "SIG$sig: program attached while running" test -n "$(prog_ids "$LAST")"
 	stop "$LAST" "$sig"
 	check "SIG$sig: exit 0" test $? -eq 0
 	check "SIG$sig: summary still printed with the 3 drops" \
 		test "$(json_count "$TMP/sig$sig.out" NO_SOCKET)" -eq 3
 done
-check "no whydrop BPF program left loaded" test "$(whydrop_progs)" -eq 0
+check "none of the ${#OURS[@]} programs these runs loaded is left" progs_gone "${OURS[@]}"
 
 summary

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Interface, qdisc and socket drop counters; see netstats.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <libmnl/libmnl.h>
+#include <linux/gen_stats.h>
+#include <linux/if_link.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+
+#include "netstats.h"
+
+#define DUMP_BUF	32768
+#define LINE_LEN	1024
+
+struct link_sums {
+	uint64_t rx_dropped, tx_dropped, rx_missed;
+};
+
+struct qdisc_sums {
+	uint64_t root, ingress;
+};
+
+/* ------------------------------------------------------------ rtnetlink */
+
+/* Send one dump request and run cb over every answer until NLMSG_DONE. */
+static int dump(struct mnl_socket *nl, uint16_t type, size_t hdrlen, mnl_cb_t cb, void *data)
+{
+	unsigned int seq = (unsigned int)time(NULL), portid = mnl_socket_get_portid(nl);
+	char *buf = malloc(DUMP_BUF);
+	struct nlmsghdr *nlh;
+	ssize_t n;
+	int ret = -ENOMEM;
+
+	if (!buf)
+		return ret;
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	mnl_nlmsg_put_extra_header(nlh, hdrlen);	/* zeroed: AF_UNSPEC, all */
+	ret = -errno;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		goto out;
+	do {
+		n = mnl_socket_recvfrom(nl, buf, DUMP_BUF);
+		if (n < 0) {
+			ret = -errno;
+			goto out;
+		}
+		ret = mnl_cb_run(buf, (size_t)n, seq, portid, cb, data);
+	} while (ret > MNL_CB_STOP);
+	ret = ret < 0 ? -errno : 0;
+out:
+	free(buf);
+	return ret;
+}
+
+static int link_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct link_sums *s = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct ifinfomsg)) {
+		struct rtnl_link_stats64 st;
+
+		if (mnl_attr_get_type(a) != IFLA_STATS64 ||
+		    mnl_attr_get_payload_len(a) < sizeof(st))
+			continue;
+		/* attributes are only 4-byte aligned */
+		memcpy(&st, mnl_attr_get_payload(a), sizeof(st));
+		s->rx_dropped += st.rx_dropped;
+		s->tx_dropped += st.tx_dropped;
+		s->rx_missed += st.rx_missed_errors;
+	}
+	return MNL_CB_OK;
+}
+
+/* Drops of a qdisc: TCA_STATS2/TCA_STATS_QUEUE, else the old TCA_STATS. */
+static uint64_t qdisc_drops(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a, *q;
+	struct gnet_stats_queue gq;
+	struct tc_stats ts;
+	uint64_t old = 0;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct tcmsg)) {
+		if (mnl_attr_get_type(a) == TCA_STATS &&
+		    mnl_attr_get_payload_len(a) >= sizeof(ts)) {
+			memcpy(&ts, mnl_attr_get_payload(a), sizeof(ts));
+			old = ts.drops;
+			continue;
+		}
+		if (mnl_attr_get_type(a) != TCA_STATS2)
+			continue;
+		mnl_attr_for_each_nested(q, a) {
+			if (mnl_attr_get_type(q) != TCA_STATS_QUEUE ||
+			    mnl_attr_get_payload_len(q) < sizeof(gq))
+				continue;
+			memcpy(&gq, mnl_attr_get_payload(q), sizeof(gq));
+			return gq.drops;
+		}
+	}
+	return old;
+}
+
+/*
+ * Only qdiscs at the root or at ingress: a classful parent already counts
+ * what its children drop (htb, tbf), or sums them when dumped (mq), so
+ * adding the children too would count the same packet twice.
+ */
+static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct qdisc_sums *s = data;
+
+	if (tcm->tcm_parent == TC_H_ROOT)
+		s->root += qdisc_drops(nlh);
+	else if (tcm->tcm_parent == TC_H_INGRESS)
+		s->ingress += qdisc_drops(nlh);
+	return MNL_CB_OK;
+}
+
+static int store(struct wd_counters *c, const struct link_sums *l, const struct qdisc_sums *q)
+{
+	int err;
+
+	err = wd_counters_set(c, "netdev:rx_dropped", l->rx_dropped);
+	if (!err)
+		err = wd_counters_set(c, "netdev:tx_dropped", l->tx_dropped);
+	if (!err)
+		err = wd_counters_set(c, "netdev:rx_missed_errors", l->rx_missed);
+	if (!err)
+		err = wd_counters_set(c, "qdisc:drops", q->root);
+	if (!err)
+		err = wd_counters_set(c, "qdisc:ingress_drops", q->ingress);
+	return err;
+}
+
+int wd_netstats_read(struct wd_counters *c)
+{
+	struct link_sums l = { 0 };
+	struct qdisc_sums q = { 0 };
+	struct mnl_socket *nl;
+	int err;
+
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl)
+		return -errno;
+	err = mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) ? -errno : 0;
+	if (!err)
+		err = dump(nl, RTM_GETLINK, sizeof(struct ifinfomsg), link_cb, &l);
+	if (!err)
+		err = dump(nl, RTM_GETQDISC, sizeof(struct tcmsg), qdisc_cb, &q);
+	mnl_socket_close(nl);
+	if (err)
+		return err;
+	return store(c, &l, &q);
+}
+
+/* -------------------------------------------------------- socket tables */
+
+int wd_sock_drops_parse(const char *text, uint64_t *sum)
+{
+	const char *p = text;
+
+	*sum = 0;
+	if (!p)
+		return -EINVAL;
+	p = strchr(p, '\n');	/* header line */
+	while (p && *++p) {
+		const char *end = strchr(p, '\n');
+		const char *last = end ? end : p + strlen(p);
+		const char *col = last;
+
+		while (col > p && (col[-1] == ' ' || col[-1] == '\r'))
+			col--;
+		while (col > p && col[-1] >= '0' && col[-1] <= '9')
+			col--;
+		if (col < last && col[0] >= '0' && col[0] <= '9')
+			*sum += strtoull(col, NULL, 10);
+		p = end;
+	}
+	return 0;
+}
+
+static int add_file(const char *path, uint64_t *sum)
+{
+	char *text = NULL;
+	size_t cap = 0, n = 0, r;
+	uint64_t v = 0;
+	FILE *f = fopen(path, "r");
+	int err = 0;
+
+	if (!f)
+		return 0;	/* no IPv6, no raw: nothing to add */
+	do {
+		if (cap - n < LINE_LEN) {
+			char *tmp = realloc(text, cap ? cap * 2 : 65536);
+
+			if (!tmp) {
+				err = -ENOMEM;
+				goto out;
+			}
+			text = tmp;
+			cap = cap ? cap * 2 : 65536;
+		}
+		r = fread(text + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r > 0);
+	text[n] = '\0';
+	if (!wd_sock_drops_parse(text, &v))
+		*sum += v;
+out:
+	free(text);
+	fclose(f);
+	return err;
+}
+
+static int read_sockets(struct wd_counters *c)
+{
+	uint64_t udp = 0, raw = 0;
+	int err;
+
+	err = add_file("/proc/net/udp", &udp);
+	if (!err)
+		err = add_file("/proc/net/udp6", &udp);
+	if (!err)
+		err = add_file("/proc/net/raw", &raw);
+	if (!err)
+		err = add_file("/proc/net/raw6", &raw);
+	if (!err)
+		err = wd_counters_set(c, "sockets:udp_drops", udp);
+	if (!err)
+		err = wd_counters_set(c, "sockets:raw_drops", raw);
+	return err;
+}
+
+/* ------------------------------------------------------------- sampling */
+
+static int enter(const char *netns_path, int *saved, char *err, size_t errlen)
+{
+	int fd;
+
+	*saved = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (*saved < 0) {
+		snprintf(err, errlen, "cannot open /proc/self/ns/net: %s", strerror(errno));
+		return -1;
+	}
+	fd = open(netns_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+		snprintf(err, errlen, "cannot enter the network namespace %s to read its "
+			 "counters: %s%s", netns_path, strerror(errno),
+			 errno == EPERM ? " (needs root or CAP_SYS_ADMIN)" : "");
+		if (fd >= 0)
+			close(fd);
+		close(*saved);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int leave(int saved, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (setns(saved, CLONE_NEWNET)) {
+		snprintf(err, errlen, "cannot return to whydrop's own network namespace: %s",
+			 strerror(errno));
+		ret = -1;
+	}
+	close(saved);
+	return ret;
+}
+
+static int read_all(struct wd_counters *c, char *err, size_t errlen)
+{
+	int e = wd_counters_read(c, NULL);
+
+	if (!e)
+		e = read_sockets(c);
+	if (e) {
+		snprintf(err, errlen, "cannot read the kernel's counters: %s", strerror(-e));
+		return -1;
+	}
+	e = wd_netstats_read(c);
+	if (e == -ENOMEM) {
+		snprintf(err, errlen, "cannot read interface and qdisc counters: %s",
+			 strerror(-e));
+		return -1;
+	}
+	return 0;	/* no rtnetlink (seccomp, odd sandbox): /proc is still worth it */
+}
+
+int wd_netstats_sample(struct wd_counters *c, const char *netns_path, char *err, size_t errlen)
+{
+	int saved = -1, ret;
+
+	if (netns_path && enter(netns_path, &saved, err, errlen))
+		return -1;
+	ret = read_all(c, err, errlen);
+	if (netns_path && leave(saved, err, errlen))
+		ret = -1;	/* worse than a failed read: say this one */
+	return ret;
+}

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Counter <-> reason reconciliation; see reconcile.h. The rules sit next to
+ * the catalogue (catalogue_data.h) and name its reasons; a unit test checks
+ * that every reason named here exists there.
+ *
+ * Only pairs that are one-to-one on the paths that count them are rules:
+ * each increment of the counter is followed by one kfree_skb_reason() with
+ * one of the listed reasons (6.18). A rule may list reasons that also drop
+ * without the counter moving (the traced side is then larger: never
+ * flagged); the opposite, an increment without the event, is exactly what
+ * is reported.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "catalogue.h"
+#include "reconcile.h"
+
+#define L(...)	((const char *const []){ __VA_ARGS__, NULL })
+#define NONE	((const char *const []){ NULL })
+#define NAME_LEN	128
+
+#define NOT_AS(r) "not traced as " r ": freed without that reason or not through kfree_skb"
+
+static const struct wd_recon_rule rules[] = {
+{
+	.counter = "TcpExtListenOverflows",
+	.match = L("TCP_LISTEN_OVERFLOW"),
+	.unseen = "no kfree_skb event: the accept queue of a listener is full, SYNs "
+		"are discarded as consumed (see `ss -lnt` Recv-Q against Send-Q; "
+		"the application does not accept() fast enough or its backlog is small)",
+},
+{
+	.counter = "TcpExtTCPReqQFullDrop",
+	.match = NONE,
+	.unseen = "no kfree_skb event: the SYN queue is full and SYN cookies are off "
+		"(net.ipv4.tcp_syncookies, net.ipv4.tcp_max_syn_backlog; a SYN flood?)",
+},
+{
+	.counter = "TcpExtTCPBacklogDrop",
+	.match = L("SOCKET_BACKLOG@tcp_v4_rcv", "SOCKET_BACKLOG@tcp_v6_rcv"),
+	.unseen = NOT_AS("SOCKET_BACKLOG"),
+},
+{
+	.counter = "TcpExtTCPZeroWindowDrop",
+	.match = L("TCP_ZEROWINDOW"),
+	.unseen = NOT_AS("TCP_ZEROWINDOW"),
+},
+{
+	.counter = "TcpInCsumErrors",
+	.match = L("TCP_CSUM"),
+	.unseen = NOT_AS("TCP_CSUM"),
+},
+{
+	.counter = "TcpExtTCPMD5NotFound",
+	.match = L("TCP_MD5NOTFOUND"),
+	.unseen = NOT_AS("TCP_MD5NOTFOUND"),
+},
+{
+	.counter = "TcpExtTCPMD5Unexpected",
+	.match = L("TCP_MD5UNEXPECTED"),
+	.unseen = NOT_AS("TCP_MD5UNEXPECTED"),
+},
+{
+	.counter = "TcpExtTCPMD5Failure",
+	.match = L("TCP_MD5FAILURE"),
+	.unseen = NOT_AS("TCP_MD5FAILURE"),
+},
+{
+	.counter = "UdpNoPorts",
+	.match = L("NO_SOCKET@__udp4_lib_rcv"),
+	.unseen = NOT_AS("NO_SOCKET in __udp4_lib_rcv"),
+},
+{
+	.counter = "Udp6NoPorts",
+	.match = L("NO_SOCKET@__udp6_lib_rcv"),
+	.unseen = NOT_AS("NO_SOCKET in __udp6_lib_rcv"),
+},
+{
+	.counter = "UdpRcvbufErrors",
+	.match = L("SOCKET_RCVBUFF@udp_queue_rcv_one_skb",
+		   "SOCKET_RCVBUFF@__udp_queue_rcv_skb",
+		   "SOCKET_RCVBUFF@udp_queue_rcv_skb"),
+	.unseen = NOT_AS("SOCKET_RCVBUFF in the IPv4 UDP receive path"),
+},
+{
+	.counter = "Udp6RcvbufErrors",
+	.match = L("SOCKET_RCVBUFF@udpv6_queue_rcv_one_skb",
+		   "SOCKET_RCVBUFF@__udpv6_queue_rcv_skb",
+		   "SOCKET_RCVBUFF@udpv6_queue_rcv_skb"),
+	.unseen = NOT_AS("SOCKET_RCVBUFF in the IPv6 UDP receive path"),
+},
+{
+	.counter = "UdpMemErrors",
+	.match = L("PROTO_MEM@udp_queue_rcv_one_skb", "PROTO_MEM@__udp_queue_rcv_skb",
+		   "PROTO_MEM@udp_queue_rcv_skb"),
+	.unseen = NOT_AS("PROTO_MEM in the IPv4 UDP receive path"),
+},
+{
+	.counter = "Udp6MemErrors",
+	.match = L("PROTO_MEM@udpv6_queue_rcv_one_skb", "PROTO_MEM@__udpv6_queue_rcv_skb",
+		   "PROTO_MEM@udpv6_queue_rcv_skb"),
+	.unseen = NOT_AS("PROTO_MEM in the IPv6 UDP receive path"),
+},
+{
+	/* ip_rcv_core: bad header, and bad checksum (counted here too);
+	 * ip_forward: TTL exceeded; ip_rcv_finish_core: bad IP options. */
+	.counter = "IpInHdrErrors",
+	.match = L("IP_INHDR@ip_rcv_core", "IP_CSUM@ip_rcv_core", "IP_INHDR@ip_forward",
+		   "NOT_SPECIFIED@ip_rcv_finish_core"),
+	.unseen = NOT_AS("IP_INHDR or IP_CSUM in ip_rcv_core/ip_forward"),
+},
+{
+	.counter = "IpExtInCsumErrors",
+	.match = L("IP_CSUM@ip_rcv_core"),
+	.unseen = NOT_AS("IP_CSUM in ip_rcv_core"),
+},
+{
+	.counter = "IcmpInCsumErrors",
+	.match = L("ICMP_CSUM@icmp_rcv"),
+	.unseen = NOT_AS("ICMP_CSUM in icmp_rcv"),
+},
+{
+	.counter = "softnet:dropped",
+	.match = L("CPU_BACKLOG"),
+	.global = true,
+	.unseen = NOT_AS("CPU_BACKLOG") " (a per-CPU input backlog was full: "
+		"net.core.netdev_max_backlog)",
+},
+{
+	.counter = "qdisc:drops",
+	.match = L("QDISC_DROP", "QDISC_OVERLIMIT", "QDISC_CONGESTED", "QDISC_BURST_DROP",
+		   "CAKE_FLOOD", "FQ_BAND_LIMIT", "FQ_HORIZON_LIMIT", "FQ_FLOW_LIMIT",
+		   "DUALPI2_STEP_DROP"),
+	.unseen = NOT_AS("a qdisc reason") " (see `tc -s qdisc`)",
+},
+};
+
+#define N_RULES	(sizeof(rules) / sizeof(rules[0]))
+
+/* Moved counters shown beside the rules, never compared: they also move
+ * for things that are not drops, or sum several causes. */
+static const struct {
+	const char *name, *note;
+} context[] = {
+	{ "TcpExtListenDrops", "every SYN/ACK a listener refused, overflows included" },
+	{ "TcpOutRsts", "RSTs sent: not a drop count" },
+	{ "TcpInErrs", "sum of TCP receive errors" },
+	{ "TcpExtTCPRcvQDrop", NULL },
+	{ "TcpExtTCPOFODrop", NULL },
+	{ "TcpExtPFMemallocDrop", NULL },
+	{ "TcpExtTCPMinTTLDrop", NULL },
+	{ "TcpExtBeyondWindow", NULL },
+	{ "UdpInErrors", "sum of UDP receive errors" },
+	{ "Udp6InErrors", "sum of UDP receive errors" },
+	{ "UdpInCsumErrors", NULL },
+	{ "Udp6InCsumErrors", NULL },
+	{ "IpInDiscards", NULL },
+	{ "IpOutDiscards", NULL },
+	{ "IpInAddrErrors", NULL },
+	{ "IpInUnknownProtos", NULL },
+	{ "IpExtInNoRoutes", NULL },
+	{ "IpExtInTruncatedPkts", NULL },
+	{ "IpReasmFails", NULL },
+	{ "Ip6InDiscards", NULL },
+	{ "Ip6OutDiscards", NULL },
+	{ "Ip6InHdrErrors", NULL },
+	{ "Ip6InAddrErrors", NULL },
+	{ "Ip6InNoRoutes", NULL },
+	{ "Ip6InTruncatedPkts", NULL },
+	{ "Ip6ReasmFails", NULL },
+	{ "IcmpInErrors", NULL },
+	{ "Icmp6InErrors", NULL },
+	{ "softnet:time_squeeze", "NAPI ran out of budget: not drops" },
+	{ "softnet:flow_limit_count", "counted in softnet:dropped too" },
+	{ "netdev:rx_dropped", "summed over interfaces" },
+	{ "netdev:tx_dropped", "summed over interfaces" },
+	{ "netdev:rx_missed_errors", "the NIC ran out of buffers: no skb, no event" },
+	{ "qdisc:ingress_drops", "ingress/clsact (tc filters)" },
+	{ "sockets:udp_drops", "open UDP sockets only" },
+	{ "sockets:raw_drops", "open raw sockets only" },
+};
+
+#define N_CONTEXT	(sizeof(context) / sizeof(context[0]))
+
+size_t wd_recon_rule_count(void)
+{
+	return N_RULES;
+}
+
+const struct wd_recon_rule *wd_recon_rule_at(size_t i)
+{
+	return i < N_RULES ? &rules[i] : NULL;
+}
+
+const struct wd_recon_rule *wd_recon_rule_find(const char *counter)
+{
+	for (size_t i = 0; i < N_RULES; i++)
+		if (!strcmp(rules[i].counter, counter))
+			return &rules[i];
+	return NULL;
+}
+
+void wd_recon_match_reason(const char *match, char *buf, size_t len)
+{
+	size_t n = strcspn(match, "@");
+
+	snprintf(buf, len, "%.*s", (int)n, match);
+}
+
+/* Context note of a counter; *known tells whether it is listed at all. */
+static const char *context_note(const char *counter, bool *known)
+{
+	*known = true;
+	for (size_t i = 0; i < N_CONTEXT; i++)
+		if (!strcmp(context[i].name, counter))
+			return context[i].note;
+	for (size_t i = 0; i < wd_catalogue_count(); i++) {
+		const char *const *c = wd_catalogue_at(i)->counters;
+
+		for (; c && *c; c++)
+			if (!strcmp(*c, counter))
+				return NULL;
+	}
+	*known = false;
+	return NULL;
+}
+
+bool wd_recon_is_context(const char *counter)
+{
+	bool known;
+
+	if (wd_recon_rule_find(counter))
+		return false;
+	context_note(counter, &known);
+	return known;
+}
+
+/* "tcp_v4_rcv.isra.0" matches "tcp_v4_rcv". */
+static bool same_function(const char *traced, const char *want)
+{
+	size_t n = strlen(want);
+
+	if (!traced || strncmp(traced, want, n))
+		return false;
+	return traced[n] == '\0' || traced[n] == '.';
+}
+
+static bool matches(const char *match, const struct wd_traced *t)
+{
+	const char *at = strchr(match, '@');
+	size_t n = at ? (size_t)(at - match) : strlen(match);
+
+	if (!t->reason || strlen(t->reason) != n || strncasecmp(t->reason, match, n))
+		return false;
+	return !at || same_function(t->function, at + 1);
+}
+
+static uint64_t traced_for(const struct wd_recon_rule *r, const struct wd_traced *t, size_t nt)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < nt; i++)
+		for (const char *const *m = r->match; *m; m++)
+			if (matches(*m, &t[i])) {
+				sum += t[i].count;
+				break;
+			}
+	return sum;
+}
+
+/* Is reason in the -r list? Names compare through the catalogue (any case,
+ * prefixes, old names). */
+static bool in_list(const char *list, const char *reason)
+{
+	const struct wd_cat_entry *want = wd_catalogue_find(reason);
+	char tok[NAME_LEN];
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		snprintf(tok, sizeof(tok), "%.*s", (int)n, p);
+		if (!strcasecmp(tok, reason) || (want && wd_catalogue_find(tok) == want))
+			return true;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+static bool rule_filtered(const struct wd_recon_rule *r, const char *list)
+{
+	char reason[NAME_LEN];
+
+	for (const char *const *m = r->match; *m; m++) {
+		wd_recon_match_reason(*m, reason, sizeof(reason));
+		if (!in_list(list, reason))
+			return true;
+	}
+	return false;
+}
+
+/* Why a rule cannot be compared under these options, NULL when it can. */
+static const char *why_not(const struct wd_recon_rule *r, const struct wd_recon_opts *o)
+{
+	if (!o->traced)
+		return "counters only: nothing traced to compare with";
+	if (o->no_compare)
+		return o->no_compare;
+	if (r->global && o->netns_scoped)
+		return "counted for every namespace, traced in one";
+	if (o->reasons && rule_filtered(r, o->reasons))
+		return "-r leaves out some of its reasons";
+	return NULL;
+}
+
+static void fill_rule_row(struct wd_recon_row *row, const struct wd_recon_rule *r,
+			  const struct wd_traced *t, size_t nt, const struct wd_recon_opts *o)
+{
+	row->rule = r;
+	row->note = why_not(r, o);
+	if (row->note)
+		return;
+	row->compared = true;
+	row->traced = traced_for(r, t, nt);
+	row->unexplained = row->delta > row->traced ? row->delta - row->traced : 0;
+}
+
+static int push(struct wd_recon_row **v, size_t *n, size_t *cap, const struct wd_recon_row *r)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct wd_recon_row *tmp = realloc(*v, ncap * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		*v = tmp;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = *r;
+	return 0;
+}
+
+static bool moved(const struct wd_counters *before, const struct wd_counter *c, uint64_t *delta)
+{
+	uint64_t old;
+
+	if (!wd_counters_get(before, c->name, &old) || c->value <= old)
+		return false;
+	*delta = c->value - old;
+	return true;
+}
+
+static int cmp_context(const void *a, const void *b)
+{
+	const struct wd_recon_row *x = a, *y = b;
+
+	if (x->delta != y->delta)
+		return x->delta < y->delta ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int add_rules(const struct wd_counters *before, const struct wd_counters *after,
+		     const struct wd_traced *t, size_t nt, const struct wd_recon_opts *o,
+		     struct wd_recon_row **v, size_t *n, size_t *cap)
+{
+	for (size_t i = 0; i < N_RULES; i++) {
+		struct wd_recon_row row = { 0 };
+
+		for (size_t j = 0; j < after->n; j++) {
+			if (strcmp(after->v[j].name, rules[i].counter) ||
+			    !moved(before, &after->v[j], &row.delta))
+				continue;
+			row.name = after->v[j].name;
+			fill_rule_row(&row, &rules[i], t, nt, o);
+			if (push(v, n, cap, &row))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int add_context(const struct wd_counters *before, const struct wd_counters *after,
+		       struct wd_recon_row **v, size_t *n, size_t *cap)
+{
+	size_t first = *n;
+
+	for (size_t j = 0; j < after->n; j++) {
+		struct wd_recon_row row = { .name = after->v[j].name };
+		bool known;
+
+		if (wd_recon_rule_find(row.name) || !moved(before, &after->v[j], &row.delta))
+			continue;
+		row.note = context_note(row.name, &known);
+		if (known && push(v, n, cap, &row))
+			return -ENOMEM;
+	}
+	if (*n > first)
+		qsort(*v + first, *n - first, sizeof(**v), cmp_context);
+	return 0;
+}
+
+int wd_reconcile(const struct wd_counters *before, const struct wd_counters *after,
+		 const struct wd_traced *t, size_t nt, const struct wd_recon_opts *o,
+		 struct wd_recon_row **out, size_t *n)
+{
+	struct wd_recon_row *v = NULL;
+	size_t cnt = 0, cap = 0;
+	int err;
+
+	err = add_rules(before, after, t, nt, o, &v, &cnt, &cap);
+	if (!err)
+		err = add_context(before, after, &v, &cnt, &cap);
+	if (err) {
+		free(v);
+		return err;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+/* Does an earlier match of the list name the same reason? */
+static bool listed_before(const char *const *first, const char *const *m)
+{
+	size_t n = strcspn(*m, "@");
+
+	for (; first < m; first++)
+		if (strcspn(*first, "@") == n && !strncmp(*first, *m, n))
+			return true;
+	return false;
+}
+
+void wd_recon_reasons(const struct wd_recon_rule *rule, char *buf, size_t len)
+{
+	char reason[NAME_LEN];
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (const char *const *m = rule ? rule->match : NULL; m && *m && off < len; m++) {
+		if (listed_before(rule->match, m))
+			continue;	/* same reason in several functions */
+		wd_recon_match_reason(*m, reason, sizeof(reason));
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "," : "", reason);
+	}
+}
+
+void wd_recon_message(const struct wd_recon_row *r, char *buf, size_t len)
+{
+	const char *why = r->rule && r->rule->unseen ? r->rule->unseen : "not traced";
+
+	if (!r->compared || !r->unexplained) {
+		snprintf(buf, len, "%s +%llu", r->name, (unsigned long long)r->delta);
+		return;
+	}
+	if (!r->traced) {
+		snprintf(buf, len, "%s +%llu, %s", r->name, (unsigned long long)r->delta, why);
+		return;
+	}
+	snprintf(buf, len, "%s +%llu, %llu traced, %llu %s", r->name,
+		 (unsigned long long)r->delta, (unsigned long long)r->traced,
+		 (unsigned long long)r->unexplained, why);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Reconciliation of traced drops with the kernel's own counters over the
+ * same interval. Some counters move one-to-one with a drop reason on the
+ * paths that count them (UdpNoPorts with NO_SOCKET in __udp4_lib_rcv): when
+ * such a counter moved more than its reasons were traced, the rest are
+ * drops the tracepoint did not see with that reason (a full accept queue
+ * refuses SYNs with no kfree_skb event at all). Other counters that moved
+ * are shown as context, never compared (TcpOutRsts, InErrors aggregates).
+ *
+ * Pure logic, no I/O: the caller samples the counters (netstats.h) and
+ * hands the traced totals in by reason and function.
+ */
+#ifndef WD_RECONCILE_H
+#define WD_RECONCILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters.h"
+
+/*
+ * A counter that moves with drops of known reasons. Each match is
+ * "REASON" (anywhere) or "REASON@function" (only drops located in that
+ * function; a ".isra.0"-style suffix of the traced name is ignored). An
+ * empty list means no kfree_skb event ever goes with the counter.
+ */
+struct wd_recon_rule {
+	const char *counter;		/* nstat spelling, or "qdisc:drops" ... */
+	const char *const *match;	/* NULL-terminated */
+	bool global;			/* not per network namespace (softnet) */
+	const char *unseen;		/* why increments can lack an event */
+};
+
+size_t wd_recon_rule_count(void);
+const struct wd_recon_rule *wd_recon_rule_at(size_t i);
+const struct wd_recon_rule *wd_recon_rule_find(const char *counter);
+/* Reason part of a match ("NO_SOCKET@__udp4_lib_rcv" -> "NO_SOCKET"). */
+void wd_recon_match_reason(const char *match, char *buf, size_t len);
+
+/* Counters shown as context when they move (rules excluded). */
+bool wd_recon_is_context(const char *counter);
+
+/* Traced drops: reason name (no prefix) and function, NULL when unknown. */
+struct wd_traced {
+	const char *reason;
+	const char *function;
+	uint64_t count;
+};
+
+struct wd_recon_opts {
+	bool traced;		/* false: --counters-only, nothing to compare with */
+	bool netns_scoped;	/* counters of one namespace: global ones can't match */
+	const char *no_compare;	/* set: compare nothing, say why (-i, expression) */
+	const char *reasons;	/* -r list: rules outside it are not compared */
+};
+
+struct wd_recon_row {
+	const char *name;			/* points into the "after" sample */
+	uint64_t delta;
+	const struct wd_recon_rule *rule;	/* NULL: context only */
+	bool compared;				/* traced and unexplained are valid */
+	uint64_t traced;
+	uint64_t unexplained;			/* delta - traced, 0 if below */
+	const char *note;			/* why not compared, or a remark */
+};
+
+/*
+ * Counters that moved between two samples, rules first (table order), then
+ * context by delta. Counters that went backwards (device or socket gone)
+ * are left out. *out is malloc'd (may be NULL when *n is 0).
+ */
+int wd_reconcile(const struct wd_counters *before, const struct wd_counters *after,
+		 const struct wd_traced *t, size_t nt, const struct wd_recon_opts *o,
+		 struct wd_recon_row **out, size_t *n);
+
+/* "TcpExtListenOverflows +37, no kfree_skb event: ..." for a row with
+ * unexplained drops. */
+void wd_recon_message(const struct wd_recon_row *r, char *buf, size_t len);
+/* The rule's reasons, comma-separated ("TCP_LISTEN_OVERFLOW"); "" if none. */
+void wd_recon_reasons(const struct wd_recon_rule *rule, char *buf, size_t len);
+
+#endif /* WD_RECONCILE_H */

@@ -1,0 +1,290 @@
+#!/usr/bin/env bash
+# whydrop's counts next to the kernel's own counters, on the real kernel:
+#  - a full accept queue: TcpExtListenOverflows moves with no kfree_skb event;
+#    whydrop reports the exact delta and flags it as drops with no traced reason
+#  - a UDP receive-buffer flood (IPv4 and IPv6): traced SOCKET_RCVBUFF equals
+#    the Udp(6)RcvbufErrors delta, nothing unexplained
+#  - a tbf qdisc with a small limit on a veth: traced QDISC_DROP equals the
+#    qdisc's own drop counter (`tc -s qdisc`) and whydrop's qdisc:drops
+#  - --counters-only as an unprivileged user (no BPF at all)
+# Usage: tests/integration/counters.sh [BINARY]; prints "N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/assert.sh
+W=$(realpath "${1:-build/whydrop}")
+NS=wdcnt-$$-a
+NS2=wdcnt-$$-b
+TMP=$(mktemp -d)
+chmod 755 "$TMP"
+PIDS=()
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	ip netns del "$NS2" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "tests/integration/counters: needs root (BPF and network namespaces)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+ip netns add "$NS" && ip netns add "$NS2" || { echo "0 passed, 1 failed"; exit 1; }
+for n in "$NS" "$NS2"; do
+	ip -n "$n" link set lo up
+	ip netns exec "$n" sysctl -qw net.ipv4.tcp_syncookies=0
+done
+
+# start NAME ARGS...: whydrop in the background; wait until it has attached
+# and taken its first sample of the counters.
+start() {
+	local name=$1
+	shift
+	"$W" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	PIDS+=($!)
+	LAST=$!
+	wait_attached "$TMP/$name.err" || { fail "$name: attached" "$(cat "$TMP/$name.err")"; return 1; }
+	sleep 0.5
+}
+
+stop() {
+	kill -INT "$1" 2>/dev/null
+	wait "$1"
+}
+
+# mib NS NAME: one counter of /proc/net/{snmp,netstat,snmp6}, nstat spelling.
+mib() {
+	ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat /proc/net/snmp6 | $PY -c '
+import sys
+want, lines, vals = sys.argv[1], sys.stdin.read().splitlines(), {}
+for i, l in enumerate(lines):
+    f = l.split()
+    if len(f) == 2 and not l.endswith(":"):
+        vals[f[0]] = int(f[1]) if f[1].isdigit() else 0
+    elif i + 1 < len(lines) and f and f[0].endswith(":") and lines[i + 1].split()[:1] == f[:1] \
+         and not f[1].lstrip("-").isdigit():
+        p = f[0][:-1]
+        for k, v in zip(f[1:], lines[i + 1].split()[1:]):
+            vals[p + k] = int(v)
+print(vals.get(want, 0))' "$2"
+}
+
+# counter FILE NAME FIELD: a field of one entry of the "counters" array ("" if absent).
+counter() {
+	$PY -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+c=[x for x in d.get("counters", []) if x["name"]==sys.argv[2]]
+v=c[0].get(sys.argv[3], "") if c else ""
+print(",".join(v) if isinstance(v, list) else str(v).lower() if isinstance(v, bool) else v)' "$@"
+}
+
+# traced FILE REASON [FUNCTION-PREFIX]: traced drops of a reason.
+traced() {
+	$PY -c 'import json,sys
+d=json.load(open(sys.argv[1])); r=sys.argv[2]; f=sys.argv[3] if len(sys.argv)>3 else ""
+print(sum(x["count"] for x in d["drops"] if x.get("reason")==r and x["function"].startswith(f)))' "$@"
+}
+
+# qdisc_drops NS DEV: "dropped N" of the root qdisc, as tc prints it.
+qdisc_drops() {
+	tc -n "$1" -s qdisc show dev "$2" root | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1
+}
+
+# Program ids held by a process (other suites may run whydrop meanwhile).
+progs_of() {
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:[[:space:]]*//p' | sort -u | xargs
+}
+
+# progs_gone IDS...: all unloaded (freed after an RCU grace period).
+progs_gone() {
+	local i id left
+	for i in $(seq 30); do
+		left=0
+		for id in "$@"; do bpftool prog show id "$id" >/dev/null 2>&1 && left=1; done
+		[ "$left" -eq 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+echo "-- accept queue overflow: counted by the kernel, never traced"
+start listen count --json --netns "$NS" || true
+before=$(mib "$NS" TcpExtListenOverflows)
+ip netns exec "$NS" $PY - <<'PYEOF'
+import socket, time
+srv = socket.socket()
+srv.bind(("127.0.0.1", 8080))
+srv.listen(1)                   # tiny backlog, and never accept()
+cs = []
+for _ in range(30):
+    c = socket.socket()
+    c.setblocking(False)
+    try:
+        c.connect(("127.0.0.1", 8080))
+    except BlockingIOError:
+        pass
+    cs.append(c)
+time.sleep(1.5)                 # SYN retransmits after 1 s overflow again
+for c in cs:
+    c.close()
+srv.close()
+PYEOF
+after=$(mib "$NS" TcpExtListenOverflows)
+stop "$LAST"
+check "count: exit 0" test $? -eq 0
+delta=$((after - before))
+echo "   TcpExtListenOverflows +$delta (nstat); whydrop: $(counter "$TMP/listen.out" TcpExtListenOverflows delta)," \
+	"traced $(counter "$TMP/listen.out" TcpExtListenOverflows traced)," \
+	"unexplained $(counter "$TMP/listen.out" TcpExtListenOverflows unexplained)"
+check "the SYNs overflowed the queue (delta $delta > 0)" test "$delta" -gt 0
+check "whydrop reports the ListenOverflows delta exactly" \
+	test "$(counter "$TMP/listen.out" TcpExtListenOverflows delta)" = "$delta"
+check "matching reason is TCP_LISTEN_OVERFLOW" \
+	test "$(counter "$TMP/listen.out" TcpExtListenOverflows reasons)" = TCP_LISTEN_OVERFLOW
+check "traced equals the TCP_LISTEN_OVERFLOW drops in the table" \
+	test "$(counter "$TMP/listen.out" TcpExtListenOverflows traced)" = \
+	"$(traced "$TMP/listen.out" TCP_LISTEN_OVERFLOW)"
+check "unexplained = delta - traced > 0 (drops with no traced reason)" test \
+	"$(counter "$TMP/listen.out" TcpExtListenOverflows unexplained)" -eq \
+	"$((delta - $(counter "$TMP/listen.out" TcpExtListenOverflows traced)))" -a \
+	"$(counter "$TMP/listen.out" TcpExtListenOverflows unexplained)" -gt 0
+check "the explanation names the accept queue" \
+	grep -q '"explanation": "no kfree_skb event: the accept queue' "$TMP/listen.out"
+check "TcpExtListenDrops shown as context only" \
+	test "$(counter "$TMP/listen.out" TcpExtListenDrops reconciled)" = false
+
+echo "-- the same as a table: flagged in words"
+start listent count --netns "$NS" || true
+ip netns exec "$NS" $PY - <<'PYEOF'
+import socket, time
+srv = socket.socket(); srv.bind(("127.0.0.1", 8081)); srv.listen(0)
+cs = [socket.socket() for _ in range(10)]
+for c in cs:
+    c.setblocking(False)
+    try:
+        c.connect(("127.0.0.1", 8081))
+    except BlockingIOError:
+        pass
+time.sleep(0.3)
+PYEOF
+stop "$LAST"
+check "text: 'Drops with no traced reason' + ListenOverflows line" \
+	grep -Eq '^  TcpExtListenOverflows \+[0-9]+(, [0-9]+ traced, [0-9]+)?,? ?no kfree_skb event' \
+	"$TMP/listent.out"
+check "text: the hint points at ss -lnt" grep -q 'ss -lnt' "$TMP/listent.out"
+
+echo "-- UDP receive buffer flood: SOCKET_RCVBUFF = Udp(6)RcvbufErrors"
+start rcvbuf count --json --netns "$NS" || true
+b4=$(mib "$NS" UdpRcvbufErrors) b6=$(mib "$NS" Udp6RcvbufErrors)
+ip netns exec "$NS" $PY - <<'PYEOF'
+import socket
+for af, dst in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+    r = socket.socket(af, socket.SOCK_DGRAM)
+    r.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)   # the minimum; never read
+    r.bind((dst, 9999))
+    s = socket.socket(af, socket.SOCK_DGRAM)
+    for _ in range(300):
+        s.sendto(b"x" * 1000, (dst, 9999))
+    s.close()
+    r.close()
+PYEOF
+a4=$(mib "$NS" UdpRcvbufErrors) a6=$(mib "$NS" Udp6RcvbufErrors)
+stop "$LAST"
+d4=$((a4 - b4)) d6=$((a6 - b6))
+echo "   UdpRcvbufErrors +$d4, Udp6RcvbufErrors +$d6 (nstat);" \
+	"traced $(counter "$TMP/rcvbuf.out" UdpRcvbufErrors traced) / $(counter "$TMP/rcvbuf.out" Udp6RcvbufErrors traced)"
+check "the flood overflowed both buffers" test "$d4" -gt 200 -a "$d6" -gt 200
+check "UdpRcvbufErrors delta reported exactly" test "$(counter "$TMP/rcvbuf.out" UdpRcvbufErrors delta)" = "$d4"
+check "IPv4: traced SOCKET_RCVBUFF = UdpRcvbufErrors delta" \
+	test "$(counter "$TMP/rcvbuf.out" UdpRcvbufErrors traced)" = "$d4"
+check "IPv4: nothing unexplained" test "$(counter "$TMP/rcvbuf.out" UdpRcvbufErrors unexplained)" = 0
+check "Udp6RcvbufErrors delta reported exactly" test "$(counter "$TMP/rcvbuf.out" Udp6RcvbufErrors delta)" = "$d6"
+check "IPv6: traced SOCKET_RCVBUFF = Udp6RcvbufErrors delta" \
+	test "$(counter "$TMP/rcvbuf.out" Udp6RcvbufErrors traced)" = "$d6"
+check "IPv6: nothing unexplained" test "$(counter "$TMP/rcvbuf.out" Udp6RcvbufErrors unexplained)" = 0
+check "table total agrees: SOCKET_RCVBUFF = both deltas" \
+	test "$(traced "$TMP/rcvbuf.out" SOCKET_RCVBUFF)" -eq $((d4 + d6))
+check "no 'drops with no traced reason' in the document" \
+	$PY -c 'import json,sys; d=json.load(open(sys.argv[1]))
+sys.exit(any(c.get("unexplained", 0) for c in d["counters"]))' "$TMP/rcvbuf.out"
+
+echo "-- tbf qdisc with a small limit: QDISC_DROP = the qdisc's own drops"
+ip link add wdq$$a netns "$NS" type veth peer name wdq$$b netns "$NS2"
+for n in "$NS" "$NS2"; do ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
+ip -n "$NS" addr add 192.0.2.1/24 dev wdq$$a
+ip -n "$NS2" addr add 192.0.2.2/24 dev wdq$$b
+ip -n "$NS" link set wdq$$a up
+ip -n "$NS2" link set wdq$$b up
+mac=$(ip -n "$NS2" -o link show wdq$$b | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+ip -n "$NS" neigh replace 192.0.2.2 lladdr "$mac" dev wdq$$a nud permanent
+tc -n "$NS" qdisc add dev wdq$$a root tbf rate 1mbit burst 1600 limit 3000
+start qdisc count --json --netns "$NS" || true
+qb=$(qdisc_drops "$NS" wdq$$a)
+ip netns exec "$NS" $PY - <<'PYEOF'
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(300):
+    try:
+        s.sendto(b"x" * 1000, ("192.0.2.2", 9))
+    except OSError:
+        pass            # ENOBUFS: the qdisc said no
+PYEOF
+sleep 1.5               # let tbf drain what it queued
+qa=$(qdisc_drops "$NS" wdq$$a)
+OURS=$(progs_of "$LAST")
+stop "$LAST"
+qd=$((qa - qb))
+echo "   tc -s qdisc: dropped +$qd; whydrop qdisc:drops +$(counter "$TMP/qdisc.out" qdisc:drops delta)," \
+	"traced QDISC_DROP $(traced "$TMP/qdisc.out" QDISC_DROP)"
+check "tbf dropped (delta $qd > 0)" test "$qd" -gt 0
+check "qdisc:drops delta = tc's dropped delta" test "$(counter "$TMP/qdisc.out" qdisc:drops delta)" = "$qd"
+check "traced QDISC_DROP = tc's dropped delta" test "$(traced "$TMP/qdisc.out" QDISC_DROP)" -eq "$qd"
+check "qdisc:drops reconciled: traced = delta, nothing unexplained" test \
+	"$(counter "$TMP/qdisc.out" qdisc:drops traced)" = "$qd" -a \
+	"$(counter "$TMP/qdisc.out" qdisc:drops unexplained)" = 0
+
+echo "-- --counters-only as an unprivileged user"
+expect_run "nobody: count --counters-only -d 1 exits 0" 0 'Counters only' \
+	"${NOBODY[@]}" "$W" count --counters-only -d 1
+expect_run "nobody: top --counters-only -d 1.5 exits 0" 0 'Summary' \
+	"${NOBODY[@]}" "$W" top --counters-only -d 1.5
+# Inside the namespace (entered as root, then privileges dropped).
+ip netns exec "$NS" "${NOBODY[@]}" "$W" count --counters-only --json -d 2 \
+	>"$TMP/co.out" 2>"$TMP/co.err" &
+co=$!
+sleep 0.5
+nb=$(mib "$NS" UdpNoPorts)
+ip netns exec "$NS" $PY -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(77): s.sendto(b"x", ("127.0.0.1", 9))'
+na=$(mib "$NS" UdpNoPorts)
+wait $co
+check "nobody: exit 0" test $? -eq 0
+check "nobody: counters_only document" grep -q '"counters_only": true' "$TMP/co.out"
+check "nobody: UdpNoPorts +$((na - nb)) reported exactly" \
+	test "$(counter "$TMP/co.out" UdpNoPorts delta)" = "$((na - nb))" -a "$((na - nb))" -eq 77
+check "nobody: nothing traced, so nothing claimed as unexplained" \
+	test "$(counter "$TMP/co.out" UdpNoPorts unexplained)" = ""
+check "nobody: no total or drops (unknown without tracing)" \
+	$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit("total" in d or "drops" in d)' \
+	"$TMP/co.out"
+expect_run "nobody: --netns needs CAP_SYS_ADMIN, says so" 1 'needs root or CAP_SYS_ADMIN' \
+	"${NOBODY[@]}" "$W" count --counters-only -d 1 --netns "$NS"
+expect_run "nobody: tracing still refused with the usual message" 1 'needs root' \
+	"${NOBODY[@]}" "$W" count -d 1
+expect_run "--counters-only with -r is a usage error" 2 'does not apply' \
+	"$W" count --counters-only -r NO_SOCKET
+expect_run "--counters-only with watch is a usage error" 2 'only works with' \
+	"$W" watch --counters-only
+check "the program of the last run was loaded (ids: ${OURS:-none})" test -n "$OURS"
+# shellcheck disable=SC2086
+check "and is gone after exit" progs_gone $OURS
+
+summary

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Counter <-> reason reconciliation: the rule table against the catalogue,
+ * the arithmetic, the socket-table parser and the counters JSON. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalogue.h"
+#include "format.h"
+#include "netstats.h"
+#include "reconcile.h"
+#include "unit.h"
+
+static void test_rules_name_catalogue_reasons(void)
+{
+	char reason[128];
+
+	CHECK(wd_recon_rule_count() > 10);
+	for (size_t i = 0; i < wd_recon_rule_count(); i++) {
+		const struct wd_recon_rule *r = wd_recon_rule_at(i);
+
+		CHECK(r->counter && r->match && r->unseen);
+		CHECK(wd_recon_rule_find(r->counter) == r);	/* no duplicates */
+		for (const char *const *m = r->match; *m; m++) {
+			const struct wd_cat_entry *e;
+
+			wd_recon_match_reason(*m, reason, sizeof(reason));
+			e = wd_catalogue_find(reason);
+			UNIT_RECORD(e != NULL, "%s: reason %s is not in the catalogue",
+				    r->counter, reason);
+			/* current names only, not an alias */
+			UNIT_RECORD(e && !strcmp(e->name, reason), "%s: %s is not a current name",
+				    r->counter, reason);
+		}
+	}
+	CHECK(wd_recon_rule_at(wd_recon_rule_count()) == NULL);
+	CHECK(wd_recon_rule_find("TcpOutRsts") == NULL);	/* not a drop count */
+	CHECK(wd_recon_is_context("TcpOutRsts"));
+	CHECK(wd_recon_is_context("TcpExtListenDrops"));
+	CHECK(!wd_recon_is_context("TcpExtListenOverflows"));	/* a rule */
+	CHECK(!wd_recon_is_context("IpExtInOctets"));
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static void set(struct wd_counters *c, const char *name, uint64_t v)
+{
+	CHECK_INT(wd_counters_set(c, name, v), 0);
+}
+
+static const struct wd_recon_row *row(const struct wd_recon_row *r, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(r[i].name, name))
+			return &r[i];
+	return NULL;
+}
+
+struct sample {
+	struct wd_counters before, after;
+};
+
+static void sample_init(struct sample *s)
+{
+	wd_counters_init(&s->before);
+	wd_counters_init(&s->after);
+	set(&s->before, "TcpExtListenOverflows", 100);
+	set(&s->after, "TcpExtListenOverflows", 137);
+	set(&s->before, "UdpNoPorts", 5);
+	set(&s->after, "UdpNoPorts", 15);
+	set(&s->before, "UdpRcvbufErrors", 0);
+	set(&s->after, "UdpRcvbufErrors", 199);
+	set(&s->before, "TcpOutRsts", 1);
+	set(&s->after, "TcpOutRsts", 9);
+	set(&s->before, "TcpExtListenDrops", 100);
+	set(&s->after, "TcpExtListenDrops", 140);
+	set(&s->before, "softnet:dropped", 3);
+	set(&s->after, "softnet:dropped", 4);
+	set(&s->before, "netdev:tx_dropped", 50);	/* a device went away */
+	set(&s->after, "netdev:tx_dropped", 20);
+	set(&s->before, "IpExtInOctets", 1);		/* neither rule nor context */
+	set(&s->after, "IpExtInOctets", 1000);
+	set(&s->before, "TcpExtTCPZeroWindowDrop", 7);	/* did not move */
+	set(&s->after, "TcpExtTCPZeroWindowDrop", 7);
+	set(&s->after, "Udp6NoPorts", 3);		/* not in the first sample */
+}
+
+static void sample_free(struct sample *s)
+{
+	wd_counters_free(&s->before);
+	wd_counters_free(&s->after);
+}
+
+static const struct wd_traced traced[] = {
+	{ "TCP_LISTEN_OVERFLOW", "tcp_v4_rcv", 2 },
+	{ "NO_SOCKET", "__udp4_lib_rcv", 10 },
+	{ "NO_SOCKET", "tcp_v4_rcv", 40 },		/* TCP: not UdpNoPorts */
+	{ "SOCKET_RCVBUFF", "udp_queue_rcv_one_skb.isra.0", 150 },
+	{ "SOCKET_RCVBUFF", "udp_queue_rcv_one_skb", 49 },
+	{ "SOCKET_RCVBUFF", "udp_queue_rcv_one_skb_other", 1000 },	/* other function */
+	{ "SOCKET_RCVBUFF", "raw_rcv_skb", 5 },		/* raw socket: not UDP */
+	{ "CPU_BACKLOG", NULL, 1 },
+};
+
+#define N_TRACED (sizeof(traced) / sizeof(traced[0]))
+
+static void test_reconcile_traced(void)
+{
+	struct wd_recon_opts o = { .traced = true };
+	const struct wd_recon_row *r;
+	struct wd_recon_row *v = NULL;
+	struct sample s;
+	char msg[512];
+	size_t n = 0;
+
+	sample_init(&s);
+	CHECK_INT(wd_reconcile(&s.before, &s.after, traced, N_TRACED, &o, &v, &n), 0);
+	/* rules first, in table order; then context by delta */
+	CHECK_STR(v[0].name, "TcpExtListenOverflows");
+	r = row(v, n, "TcpExtListenOverflows");
+	CHECK(r && r->compared && r->rule);
+	CHECK_INT(r ? r->delta : 0, 37);
+	CHECK_INT(r ? r->traced : 0, 2);
+	CHECK_INT(r ? r->unexplained : 0, 35);
+	wd_recon_message(r, msg, sizeof(msg));
+	CHECK(starts_with(msg, "TcpExtListenOverflows +37, 2 traced, 35 no kfree_skb event: "
+			  "the accept queue"));
+	CHECK(strstr(msg, "ss -lnt") != NULL);
+	r = row(v, n, "UdpNoPorts");
+	CHECK_INT(r ? r->traced : 0, 10);
+	CHECK_INT(r ? r->unexplained : 1, 0);
+	r = row(v, n, "UdpRcvbufErrors");
+	CHECK_INT(r ? r->traced : 0, 199);		/* ".isra.0" matched, others not */
+	CHECK_INT(r ? r->unexplained : 1, 0);
+	r = row(v, n, "softnet:dropped");
+	CHECK(r && r->compared && r->traced == 1 && r->unexplained == 0);
+	CHECK(row(v, n, "TcpExtTCPZeroWindowDrop") == NULL);	/* did not move */
+	CHECK(row(v, n, "netdev:tx_dropped") == NULL);		/* went backwards */
+	CHECK(row(v, n, "IpExtInOctets") == NULL);		/* not drop-related */
+	CHECK(row(v, n, "Udp6NoPorts") == NULL);		/* no first sample */
+	r = row(v, n, "TcpExtListenDrops");
+	CHECK(r && !r->rule && !r->compared && r->delta == 40);
+	r = row(v, n, "TcpOutRsts");
+	CHECK(r && !r->compared && r->note && strstr(r->note, "not a drop"));
+	/* context sorted by delta: ListenDrops (40) before TcpOutRsts (8) */
+	CHECK(row(v, n, "TcpExtListenDrops") < row(v, n, "TcpOutRsts"));
+	CHECK_INT(n, 6);
+	free(v);
+	sample_free(&s);
+}
+
+static void test_reconcile_limits(void)
+{
+	struct wd_recon_opts o = { .traced = true, .netns_scoped = true,
+				   .reasons = "skb_drop_reason_no_socket,TCP_LISTEN_OVERFLOW" };
+	const struct wd_recon_row *r;
+	struct wd_recon_row *v = NULL;
+	struct sample s;
+	size_t n = 0;
+
+	sample_init(&s);
+	CHECK_INT(wd_reconcile(&s.before, &s.after, traced, N_TRACED, &o, &v, &n), 0);
+	r = row(v, n, "softnet:dropped");
+	CHECK(r && !r->compared && r->note && strstr(r->note, "every namespace"));
+	r = row(v, n, "UdpRcvbufErrors");		/* -r leaves SOCKET_RCVBUFF out */
+	CHECK(r && !r->compared && r->note && strstr(r->note, "-r"));
+	r = row(v, n, "UdpNoPorts");			/* -r spelling with prefix, any case */
+	CHECK(r && r->compared && r->traced == 10);
+	free(v);
+
+	o = (struct wd_recon_opts){ .traced = true, .no_compare = "-i" };
+	CHECK_INT(wd_reconcile(&s.before, &s.after, traced, N_TRACED, &o, &v, &n), 0);
+	for (size_t i = 0; i < n; i++)
+		CHECK(!v[i].compared);
+	free(v);
+
+	o = (struct wd_recon_opts){ .traced = false };	/* --counters-only */
+	CHECK_INT(wd_reconcile(&s.before, &s.after, NULL, 0, &o, &v, &n), 0);
+	r = row(v, n, "TcpExtListenOverflows");
+	CHECK(r && r->rule && !r->compared && r->delta == 37 && r->unexplained == 0);
+	free(v);
+
+	/* nothing moved: no rows, no allocation needed */
+	CHECK_INT(wd_reconcile(&s.before, &s.before, NULL, 0, &o, &v, &n), 0);
+	CHECK_INT(n, 0);
+	free(v);
+	sample_free(&s);
+}
+
+static void test_invisible_rule(void)
+{
+	struct wd_recon_opts o = { .traced = true };
+	struct wd_counters a, b;
+	struct wd_recon_row *v = NULL;
+	char reasons[64], msg[512];
+	size_t n = 0;
+
+	wd_counters_init(&a);
+	wd_counters_init(&b);
+	set(&a, "TcpExtTCPReqQFullDrop", 0);
+	set(&b, "TcpExtTCPReqQFullDrop", 12);
+	CHECK_INT(wd_reconcile(&a, &b, traced, N_TRACED, &o, &v, &n), 0);
+	CHECK_INT(n, 1);
+	CHECK(n == 1 && v[0].compared && v[0].traced == 0 && v[0].unexplained == 12);
+	wd_recon_reasons(v[0].rule, reasons, sizeof(reasons));
+	CHECK_STR(reasons, "");
+	wd_recon_message(&v[0], msg, sizeof(msg));
+	CHECK(starts_with(msg, "TcpExtTCPReqQFullDrop +12, no kfree_skb event: the SYN queue"));
+	free(v);
+	wd_recon_reasons(wd_recon_rule_find("IpInHdrErrors"), reasons, sizeof(reasons));
+	CHECK_STR(reasons, "IP_INHDR,IP_CSUM,NOT_SPECIFIED");	/* each reason once */
+	wd_counters_free(&a);
+	wd_counters_free(&b);
+}
+
+static void test_sock_drops(void)
+{
+	static const char udp[] =
+		"   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt"
+		"   uid  timeout inode ref pointer drops            \n"
+		"  123: 0100007F:270F 00000000:0000 07 00000000:00000000 00:00000000 00000000"
+		"     0        0 43210 2 0000000000000000 199       \n"
+		"  124: 00000000:0044 00000000:0000 07 00000000:00000000 00:00000000 00000000"
+		"     0        0 43211 2 0000000000000000 0\n"
+		"  125: 00000000:0045 00000000:0000 07 00000000:00000000 00:00000000 00000000"
+		"     0        0 43212 2 0000000000000000 7";
+	uint64_t sum = 1;
+
+	CHECK_INT(wd_sock_drops_parse(udp, &sum), 0);
+	CHECK_INT(sum, 206);
+	CHECK_INT(wd_sock_drops_parse("header only\n", &sum), 0);
+	CHECK_INT(sum, 0);
+	CHECK_INT(wd_sock_drops_parse("", &sum), 0);
+	CHECK_INT(sum, 0);
+}
+
+static char *capture_json(const struct wd_count_doc *doc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	wd_print_count_json(f, doc);
+	fclose(f);
+	return buf;
+}
+
+static void test_counters_json(void)
+{
+	struct wd_counter_row c[] = {
+		{ .name = "TcpExtListenOverflows", .delta = 37, .reasons = "TCP_LISTEN_OVERFLOW",
+		  .compared = true, .traced = 2, .unexplained = 35, .explanation = "no event" },
+		{ .name = "qdisc:drops", .delta = 5, .reasons = "QDISC_DROP,QDISC_OVERLIMIT",
+		  .compared = true, .traced = 5 },
+		{ .name = "TcpOutRsts", .delta = 8, .note = "not a drop" },
+	};
+	struct wd_count_doc doc = {
+		.kernel = "6.18.44", .duration_s = 5.0, .total = 7,
+		.has_counters = true, .counters = c, .n_counters = 3,
+	};
+	char *out = capture_json(&doc);
+
+	CHECK_STR(out,
+		"{\"kernel\": \"6.18.44\", \"duration_s\": 5.0, \"total\": 7, \"lost_events\": 0, "
+		"\"drops\": [], \"counters\": [{\"name\": \"TcpExtListenOverflows\", \"delta\": 37, "
+		"\"reconciled\": true, \"reasons\": [\"TCP_LISTEN_OVERFLOW\"], \"traced\": 2, "
+		"\"unexplained\": 35, \"explanation\": \"no event\"}, "
+		"{\"name\": \"qdisc:drops\", \"delta\": 5, \"reconciled\": true, "
+		"\"reasons\": [\"QDISC_DROP\", \"QDISC_OVERLIMIT\"], \"traced\": 5, "
+		"\"unexplained\": 0}, {\"name\": \"TcpOutRsts\", \"delta\": 8, "
+		"\"reconciled\": false, \"note\": \"not a drop\"}]}\n");
+	free(out);
+
+	doc = (struct wd_count_doc){ .kernel = "6.18.44", .duration_s = 1.0,
+				     .counters_only = true, .has_counters = true };
+	out = capture_json(&doc);
+	CHECK_STR(out, "{\"kernel\": \"6.18.44\", \"duration_s\": 1.0, \"counters_only\": true, "
+		       "\"counters\": []}\n");
+	free(out);
+}
+
+UNIT_MAIN(test_rules_name_catalogue_reasons, test_reconcile_traced, test_reconcile_limits,
+	  test_invisible_rule, test_sock_drops, test_counters_json)
