@@ -30,7 +30,7 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all run test unit lab bench deps deps-test clean asan install fuzz fuzz-bins docs test-vm
+.PHONY: all run test unit lab bench deps deps-test clean asan install fuzz fuzz-bins docs test-vm stress
 all: $(BUILD)/whydrop
 
 deps:
@@ -94,6 +94,10 @@ lab: all
 
 bench: all
 	@bench/run.sh
+
+# Drop storms: count/top/watch/serve 60 s each (`make test` runs 5 s each).
+stress: all
+	@tests/stress/run.sh $(or $(STRESS_SECONDS),60)
 
 # Debian 12's 6.1 and 6.12 cloud kernels in QEMU (TCG), the same build/whydrop inside (~1 min)
 test-vm: all
