@@ -28,7 +28,18 @@ part "unit tests under ASan/UBSan" tests/unit/run.sh build/asan
 part "command-line behaviour" tests/cli/run.sh build/whydrop
 part "system tests (real kernel)" tests/system/run.sh build/whydrop
 part "system tests under ASan/UBSan" tests/system/run.sh build/asan/whydrop
-[ -x tests/lab/run.sh ] && part "drop-reason lab (real kernel)" env WHYDROP=build/whydrop tests/lab/run.sh
+part "drop storm, 5 s per command (make stress: 60 s)" tests/stress/run.sh 5 build/whydrop
+part "faults: closed pipe, random signals, SIGKILL, vanished interface, bpftrace" \
+	tests/system/faults.sh build/whydrop
+part "serve + Prometheus (real kernel)" tests/integration/serve.sh build/whydrop
+part "serve + Prometheus under ASan/UBSan" tests/integration/serve.sh build/asan/whydrop
+part "pcapng + tshark (real kernel)" tests/integration/pcapng.sh build/whydrop
+part "pcapng + tshark under ASan/UBSan" tests/integration/pcapng.sh build/asan/whydrop
+part "kernel counters next to traced reasons (real kernel)" tests/integration/counters.sh build/whydrop
+part "kernel counters under ASan/UBSan" tests/integration/counters.sh build/asan/whydrop
+part "fuzzing, 10 s per target, and kept crashers" tests/fuzz/run.sh 10
+part "drop-reason lab (real kernel)" env WHYDROP=build/whydrop tests/lab/run.sh
+part "other kernels in QEMU: Debian 6.1 and 6.12" tests/vm/run.sh
 
 echo
 echo "$total_p passed, $total_f failed"

@@ -82,6 +82,16 @@ static __always_inline void locate_header(struct drop *d, unsigned char *head,
 #define SKB_DST_PTRMASK	~1UL
 
 /*
+ * UDP reuses skb->dev as dev_scratch (truesize, length, flags) once the
+ * socket is found: a value that is no kernel pointer (kernel addresses
+ * are in the upper half on 64-bit). Such a dev must not be followed.
+ */
+static __always_inline bool kernel_ptr(const void *p)
+{
+	return (long)p < 0;
+}
+
+/*
  * Before 6.11 a drop after the socket lookup has neither skb->dev (cleared
  * by tcp_v4_rcv) nor rx_sk: the input route's device still tells the netns.
  */
@@ -200,7 +210,7 @@ int kfree_skb_btf(__u64 *ctx)
 		d.reason = (__u32)ctx[2];
 	d.len = skb->len;
 	d.l3proto = bpf_ntohs(skb->protocol);
-	if (dev) {
+	if (kernel_ptr(dev)) {
 		d.ifindex = dev->ifindex;
 		d.netns = dev->nd_net.net->ns.inum;
 	} else {
@@ -230,7 +240,7 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 		d.reason = (__u32)ctx->args[2];
 	d.len = BPF_CORE_READ(skb, len);
 	d.l3proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
-	if (dev) {
+	if (kernel_ptr(dev)) {
 		d.ifindex = BPF_CORE_READ(dev, ifindex);
 		d.netns = BPF_CORE_READ(dev, nd_net.net, ns.inum);
 	} else {

@@ -1,0 +1,547 @@
+#!/usr/bin/python3
+"""Packet and socket helpers for the whydrop drop-reason lab (tests/lab).
+
+Run inside a namespace by lib.sh (`send`, `py_a`, `py_b`, `bg_py`). Needs Debian's
+python3 with python3-scapy. Servers write $READY once listening and, on SIGTERM, their
+kernel statistics (if any) to $STATS.
+
+  send COUNT EXPR...            crafted frames out of vA (scapy expressions, see env())
+  mib NAME                      a MIB counter of this namespace (nstat spelling)
+  udp-drops PORT                sum of the drops column of /proc/net/udp{,6} for PORT
+  udp-server FAM PORT [opts]    UDP socket (--rcvbuf N, --filter-drop, --read)
+  tcp-server FAM PORT [opts]    TCP listener (--backlog N, --no-accept, --md5 KEY@PEER,
+                                --minttl, --close, --read, --hold-lock, --rcvbuf N)
+  forge FAM PORT [opts] EXPR... connect to [B]:PORT for real, learn the sequence numbers
+                                with TCP_REPAIR, then send forged segments seg(...)
+  udp-send FAM DST PORT COUNT   COUNT real datagrams (--size N, --ttl N, --src ADDR)
+  tcp-connect FAM DST PORT N    N real connections kept open
+  pktsock IFACE [--proto P] [--rcvbuf N]   AF_PACKET socket that never reads
+  tap NAME COUNT                tap nobody reads, COUNT datagrams routed into it
+  unix oob|close|disconnect N   AF_UNIX drop reasons
+"""
+import ctypes, mmap, os, signal, socket, struct, sys, threading, time
+
+AF = {'4': socket.AF_INET, '6': socket.AF_INET6, 'ipv4': socket.AF_INET, 'ipv6': socket.AF_INET6}
+IPPROTO_TCP = socket.IPPROTO_TCP
+TCP_MD5SIG = 14
+TCP_REPAIR, TCP_REPAIR_QUEUE, TCP_QUEUE_SEQ = 19, 20, 21
+TCP_REPAIR_WINDOW = 29
+TCP_TIMESTAMP = 24
+TCP_RECV_QUEUE, TCP_SEND_QUEUE = 1, 2
+TCP_REPAIR_OFF_NO_WP = -1
+SIOCOUTQ = 0x5411
+
+
+def ready():
+    p = os.environ.get('READY')
+    if p:
+        open(p, 'w').write('ready\n')
+
+
+def stats(text):
+    p = os.environ.get('STATS')
+    if p:
+        open(p, 'w').write('%s\n' % text)
+
+
+def wait_term(on_term=None):
+    ev = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: ev.set())
+    signal.signal(signal.SIGINT, lambda *a: ev.set())
+    while not ev.wait(0.2):
+        pass
+    if on_term:
+        on_term()
+    sys.exit(0)
+
+
+def opts(argv):
+    """--flag / --key VALUE parser -> (positional, dict)"""
+    pos, kw, i = [], {}, 0
+    while i < len(argv):
+        a = argv[i]
+        if a.startswith('--'):
+            k = a[2:].replace('-', '_')
+            if i + 1 < len(argv) and not argv[i + 1].startswith('--'):
+                kw[k] = argv[i + 1]; i += 2
+            else:
+                kw[k] = True; i += 1
+        else:
+            pos.append(a); i += 1
+    return pos, kw
+
+
+def env():
+    from scapy import all as S
+    e = dict(vars(S))
+    for k in ('A4', 'B4', 'A6', 'B6', 'MAC_A', 'MAC_B'):
+        e[k] = os.environ[k]
+    e['E'] = S.Ether(src=os.environ['MAC_A'], dst=os.environ['MAC_B'])
+    return e
+
+
+def sendp_all(pkts, count=1, iface='vA'):
+    from scapy.all import conf
+    s = conf.L2socket(iface=iface)
+    raw = [bytes(p) for p in pkts]
+    errs = 0
+    for _ in range(count):
+        for r in raw:
+            try:
+                s.send(r)
+            except OSError:   # ENOBUFS/EPERM: dropped on our own egress (tc, qdisc)
+                errs += 1
+    s.close()
+    return errs
+
+
+def cmd_send(argv):
+    pos, kw = opts(argv)
+    count = int(pos[0])
+    e = env()
+    pkts = []
+    for expr in pos[1:]:
+        v = eval(expr, e)
+        pkts.extend(v if isinstance(v, list) else [v])
+    sendp_all(pkts, count, kw.get('iface', 'vA'))
+
+
+def read_mibs():
+    vals = {}
+    for f in ('/proc/net/netstat', '/proc/net/snmp'):
+        lines = open(f).read().splitlines()
+        for h, v in zip(lines[0::2], lines[1::2]):
+            p, names = h.split(':', 1)
+            _, nums = v.split(':', 1)
+            for n, x in zip(names.split(), nums.split()):
+                vals[p + n] = int(x)
+    for f in ('/proc/net/snmp6',):
+        if os.path.exists(f):
+            for l in open(f):
+                n, x = l.split()
+                vals[n] = int(x)
+    return vals
+
+
+def cmd_mib(argv):
+    v = read_mibs()
+    if argv[0] not in v:
+        sys.exit('no such counter: %s' % argv[0])
+    print(v[argv[0]])
+
+
+def cmd_udp_drops(argv):
+    port = int(argv[0])
+    tot = 0
+    for f in ('/proc/net/udp', '/proc/net/udp6'):
+        for l in open(f).read().splitlines()[1:]:
+            c = l.split()
+            if int(c[1].split(':')[1], 16) == port:
+                tot += int(c[-1])
+    print(tot)
+
+
+def bind_addr(fam, port):
+    return ('0.0.0.0', port) if fam == socket.AF_INET else ('::', port)
+
+
+def cmd_udp_server(argv):
+    pos, kw = opts(argv)
+    fam, port = AF[pos[0]], int(pos[1])
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    if fam == socket.AF_INET6:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+    if 'rcvbuf' in kw:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, int(kw['rcvbuf']))
+    if 'rcvbuf_force' in kw:
+        s.setsockopt(socket.SOL_SOCKET, 33, int(kw['rcvbuf_force']))  # SO_RCVBUFFORCE
+    if 'filter_drop' in kw:
+        # classic BPF: "ret #0" -- accept nothing
+        prog = struct.pack('HBBI', 0x06, 0, 0, 0)
+        buf = ctypes.create_string_buffer(prog)
+        fprog = struct.pack('HL', 1, ctypes.addressof(buf))
+        s.setsockopt(socket.SOL_SOCKET, 26, fprog)  # SO_ATTACH_FILTER
+    s.bind(bind_addr(fam, port))
+    ready()
+    if 'read' in kw:
+        s.settimeout(0.2)
+        ev = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *a: ev.set())
+        while not ev.is_set():
+            try:
+                s.recv(65536)
+            except (socket.timeout, InterruptedError):
+                pass
+        sys.exit(0)
+    wait_term()
+
+
+def md5sig(fam, peer, key):
+    """struct tcp_md5sig for peer address with key"""
+    if fam == socket.AF_INET:
+        sa = struct.pack('!HH4s', 0, 0, socket.inet_pton(fam, peer))
+        sa = struct.pack('H', socket.AF_INET) + sa[2:]
+    else:
+        sa = struct.pack('H', socket.AF_INET6) + struct.pack('!HI16sI', 0, 0, socket.inet_pton(fam, peer), 0)
+    sa = sa.ljust(128, b'\0')
+    key = key.encode()
+    return sa + struct.pack('BBHI', 0, 0, len(key), 0) + key.ljust(80, b'\0')
+
+
+def hold_lock(conn):
+    """Make the socket owned by this task for good: a send() whose user buffer faults
+    into userfaultfd that nobody services keeps lock_sock() held (tcp_sendmsg)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    SYS_userfaultfd = 323
+    UFFDIO_API, UFFDIO_REGISTER = 0xc018aa3f, 0xc020aa00
+    fd = libc.syscall(SYS_userfaultfd, os.O_CLOEXEC)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), 'userfaultfd')
+    api = ctypes.create_string_buffer(struct.pack('QQQ', 0xAA, 0, 0))
+    if libc.ioctl(fd, UFFDIO_API, api) < 0:
+        raise OSError(ctypes.get_errno(), 'UFFDIO_API')
+    size = 1 << 16
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    addr = libc.mmap(None, size, 3, 0x22, -1, 0)  # PROT_READ|WRITE, MAP_PRIVATE|ANON
+    reg = ctypes.create_string_buffer(struct.pack('QQQQ', addr, size, 1, 0))  # MODE_MISSING
+    if libc.ioctl(fd, UFFDIO_REGISTER, reg) < 0:
+        raise OSError(ctypes.get_errno(), 'UFFDIO_REGISTER')
+    libc.send.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    t = threading.Thread(target=lambda: libc.send(conn.fileno(), addr, 4096, 0), daemon=True)
+    t.start()
+    return fd
+
+
+def cmd_tcp_server(argv):
+    pos, kw = opts(argv)
+    fam, port = AF[pos[0]], int(pos[1])
+    s = socket.socket(fam, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if fam == socket.AF_INET6:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+    if 'rcvbuf' in kw:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, int(kw['rcvbuf']))
+    if 'md5' in kw:
+        key, peer = kw['md5'].split('@')
+        s.setsockopt(IPPROTO_TCP, TCP_MD5SIG, md5sig(fam, peer, key))
+    if 'minttl' in kw:
+        if fam == socket.AF_INET:
+            s.setsockopt(socket.IPPROTO_IP, 21, 255)     # IP_MINTTL
+        else:
+            s.setsockopt(socket.IPPROTO_IPV6, 73, 255)   # IPV6_MINHOPCOUNT
+    s.bind(bind_addr(fam, port))
+    s.listen(int(kw.get('backlog', 16)))
+    ready()
+    if 'no_accept' in kw:
+        wait_term()
+    conns = []
+    s.settimeout(0.2)
+    ev = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: ev.set())
+    while not ev.is_set():
+        try:
+            c, _ = s.accept()
+        except (socket.timeout, InterruptedError):
+            continue
+        if 'close' in kw:
+            c.close()
+            continue
+        conns.append(c)
+        if 'drain_on' in kw:   # TCP_ZEROWINDOW: on request, shutdown(SHUT_RD) and read all
+            def drain(c=c, f=kw['drain_on']):
+                while not os.path.exists(f):
+                    time.sleep(0.02)
+                c.shutdown(socket.SHUT_RD)
+                c.setblocking(False)
+                try:
+                    while c.recv(65536):
+                        pass
+                except BlockingIOError:
+                    pass
+                open(f + '.done', 'w').write('1\n')
+            threading.Thread(target=drain, daemon=True).start()
+        if 'hold_lock' in kw:
+            hold_lock(c)
+            open(os.environ['READY'] + '.locked', 'w').write('1\n')
+        if 'read' in kw:
+            threading.Thread(target=lambda c=c: [c.recv(65536) for _ in iter(int, 1)], daemon=True).start()
+    sys.exit(0)
+
+
+def tcp_seqs(s):
+    """(snd_nxt, rcv_nxt, peer window) of a connected socket, through TCP_REPAIR"""
+    s.setsockopt(IPPROTO_TCP, TCP_REPAIR, 1)
+    s.setsockopt(IPPROTO_TCP, TCP_REPAIR_QUEUE, TCP_SEND_QUEUE)
+    snd = struct.unpack('I', s.getsockopt(IPPROTO_TCP, TCP_QUEUE_SEQ, 4))[0]
+    s.setsockopt(IPPROTO_TCP, TCP_REPAIR_QUEUE, TCP_RECV_QUEUE)
+    rcv = struct.unpack('I', s.getsockopt(IPPROTO_TCP, TCP_QUEUE_SEQ, 4))[0]
+    snd_wl1, snd_wnd, max_window, rcv_wnd, rcv_wup = struct.unpack(
+        '5I', s.getsockopt(IPPROTO_TCP, TCP_REPAIR_WINDOW, 20))
+    s.setsockopt(IPPROTO_TCP, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP)
+    return snd, rcv, snd_wnd
+
+
+def outq_empty(s, timeout=3.0):
+    import fcntl
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        n = struct.unpack('i', fcntl.ioctl(s.fileno(), SIOCOUTQ, b'\0' * 4))[0]
+        if n == 0:
+            return
+        time.sleep(0.01)
+    raise SystemExit('send queue did not drain')
+
+
+def cmd_forge(argv):
+    """connect for real, then forge segments on the established connection.
+    --send N: send N real bytes first; --ts: keep TCP timestamps (PAWS)."""
+    from scapy import all as S
+    pos, kw = opts(argv)
+    fam, port = AF[pos[0]], int(pos[1])
+    dst = os.environ['B4'] if fam == socket.AF_INET else os.environ['B6']
+    c = socket.socket(fam, socket.SOCK_STREAM)
+    c.connect((dst, port))
+    if 'wait' in kw:   # a file the server writes when it is ready for the forgery
+        t0 = time.time()
+        while not os.path.exists(kw['wait']) and time.time() - t0 < 5:
+            time.sleep(0.02)
+    if 'send' in kw:
+        c.send(b'x' * int(kw['send']))
+    outq_empty(c)
+    time.sleep(0.05)
+    snd, rcv, wnd = tcp_seqs(c)
+    snd0 = snd
+    sport = c.getsockname()[1]
+    ts_now = None
+    if 'ts' in kw:
+        ts_now = struct.unpack('I', c.getsockopt(IPPROTO_TCP, TCP_TIMESTAMP, 4))[0]
+    e = env()
+    if fam == socket.AF_INET:
+        L3 = S.IP(src=os.environ['A4'], dst=dst)
+    else:
+        L3 = S.IPv6(src=os.environ['A6'], dst=dst)
+
+    def seg(seq=None, ack=None, flags='A', data=b'', tsval=None, window=1000):
+        snd = e['SEQ'] if 'SEQ' in e else snd0
+        o = []
+        if tsval is not None:
+            o = [('NOP', None), ('NOP', None), ('Timestamp', (tsval & 0xffffffff, 0))]
+        p = e['E'] / L3 / S.TCP(sport=sport, dport=port, flags=flags, window=window,
+                                seq=(snd if seq is None else seq) & 0xffffffff,
+                                ack=(rcv if ack is None else ack) & 0xffffffff, options=o)
+        if data:
+            p = p / S.Raw(data)
+        return p
+    if 'fill' in kw:
+        # fill the peer's receive window until it advertises 0, following its ACKs
+        # (sniffed: our own socket ignores ACKs of data it never sent). Assumes the peer
+        # does not scale its window (small SO_RCVBUF).
+        last = {}
+
+        def peer(p):
+            if S.TCP in p and p[S.TCP].sport == port and p[S.TCP].dport == sport:
+                last['ack'], last['win'] = p[S.TCP].ack, p[S.TCP].window
+        sn = S.AsyncSniffer(iface='vA', prn=peer, store=False)
+        sn.start()
+        time.sleep(0.3)
+        nxt, win = snd, wnd
+        for _ in range(200):
+            if win == 0:
+                break
+            n = min(1400, win)
+            last.clear()
+            sendp_all([seg(seq=nxt, data=b'f' * n)])
+            t0 = time.time()
+            while last.get('ack') != (nxt + n) & 0xffffffff and time.time() - t0 < 0.5:
+                time.sleep(0.005)
+            if last.get('ack') != (nxt + n) & 0xffffffff:
+                sys.exit('peer did not acknowledge the fill data')
+            nxt, win = nxt + n, last['win']
+        sn.stop()
+        if win:
+            sys.exit('peer window never reached 0')
+        snd, wnd = nxt, 0
+    if 'drain' in kw:   # ask the server to shut down reading and drain (ZEROWINDOW)
+        open(kw['drain'], 'w').write('go\n')
+        t0 = time.time()
+        while not os.path.exists(kw['drain'] + '.done') and time.time() - t0 < 3:
+            time.sleep(0.02)
+        time.sleep(0.05)
+    e.update(SEQ=snd, ACK=rcv, WIN=wnd, TS=ts_now, seg=seg)
+    count = int(kw.get('count', 1))
+    pkts = []
+    for expr in pos[2:]:
+        v = eval(expr, e)
+        pkts.extend(v if isinstance(v, list) else [v])
+    sendp_all(pkts, count)
+    time.sleep(0.1)
+    ready()
+    wait_term()
+
+
+def cmd_listen_overflow(argv):
+    """K crafted SYNs left half-open (their SYN-ACKs are sniffed, then dropped by nft in
+    this namespace), FILL real connections to fill the accept queue, then the K final ACKs."""
+    from scapy import all as S
+    fam, port, k, fill = AF[argv[0]], int(argv[1]), int(argv[2]), int(argv[3])
+    e = env()
+    if fam == socket.AF_INET:
+        dst, L3 = os.environ['B4'], S.IP(src=os.environ['A4'], dst=os.environ['B4'])
+    else:
+        dst, L3 = os.environ['B6'], S.IPv6(src=os.environ['A6'], dst=os.environ['B6'])
+    isn = {}
+
+    def synack(p):
+        if S.TCP in p and p[S.TCP].sport == port and (int(p[S.TCP].flags) & 0x12) == 0x12:
+            isn.setdefault(p[S.TCP].dport, p[S.TCP].seq)
+    sn = S.AsyncSniffer(iface='vA', prn=synack, store=False)
+    sn.start()
+    time.sleep(0.3)
+    sports = [41000 + i for i in range(k)]
+    sendp_all([e['E'] / L3 / S.TCP(sport=sp, dport=port, flags='S', seq=1000) for sp in sports])
+    t0 = time.time()
+    while len(isn) < k and time.time() - t0 < 3:
+        time.sleep(0.02)
+    sn.stop()
+    if len(isn) < k:
+        sys.exit('saw %d SYN-ACKs of %d' % (len(isn), k))
+    socks = []
+    for _ in range(fill):
+        c = socket.socket(fam, socket.SOCK_STREAM)
+        c.settimeout(2)
+        c.connect((dst, port))
+        socks.append(c)
+    time.sleep(0.1)
+    sendp_all([e['E'] / L3 / S.TCP(sport=sp, dport=port, flags='A', seq=1001, ack=isn[sp] + 1)
+               for sp in sports])
+    time.sleep(0.1)
+    ready()
+    wait_term()
+
+
+def cmd_udp_send(argv):
+    pos, kw = opts(argv)
+    fam, dst, port, n = AF[pos[0]], pos[1], int(pos[2]), int(pos[3])
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    if 'src' in kw:
+        s.bind((kw['src'], 0))
+    errs = 0
+    data = b'x' * int(kw.get('size', 100))
+    for _ in range(n):
+        try:
+            s.sendto(data, (dst, port))
+        except OSError:
+            errs += 1
+        if 'interval' in kw:
+            time.sleep(float(kw['interval']))
+    print(errs)
+
+
+def cmd_tcp_connect(argv):
+    pos, kw = opts(argv)
+    fam, dst, port, n = AF[pos[0]], pos[1], int(pos[2]), int(pos[3])
+    socks = []
+    for _ in range(n):
+        c = socket.socket(fam, socket.SOCK_STREAM)
+        c.settimeout(3)
+        c.connect((dst, port))
+        socks.append(c)
+    if 'then_send' in kw:   # ABORT_ON_DATA: peer closed, we keep sending
+        time.sleep(float(kw.get('wait', 0.3)))
+        for c in socks:
+            try:
+                c.send(b'y' * 10)
+            except OSError:
+                pass
+    if 'timeout' in kw:  # TCP_USER_TIMEOUT in ms
+        for c in socks:
+            c.setsockopt(IPPROTO_TCP, 18, int(kw['timeout']))
+    if 'send' in kw:
+        for c in socks:
+            try:
+                c.send(b'z' * int(kw['send']))
+            except OSError:
+                pass
+    ready()
+    wait_term()
+
+
+def cmd_pktsock(argv):
+    pos, kw = opts(argv)
+    proto = int(kw.get('proto', '0x0003'), 0)
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(proto))
+    if 'rcvbuf' in kw:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, int(kw['rcvbuf']))
+    s.bind((pos[0], proto))
+
+    def fin():
+        st = s.getsockopt(263, 6, 8)  # SOL_PACKET, PACKET_STATISTICS: tp_packets, tp_drops
+        packets, drops = struct.unpack('II', st)
+        stats('%d %d' % (packets, drops))
+        s.close()
+    ready()
+    wait_term(fin)
+
+
+def cmd_tap(argv):
+    import fcntl
+    name, n = argv[0], int(argv[1])
+    fd = os.open('/dev/net/tun', os.O_RDWR)
+    TUNSETIFF = 0x400454ca
+    fcntl.ioctl(fd, TUNSETIFF, struct.pack('16sH', name.encode(), 0x0002 | 0x1000))
+    os.system('sysctl -q -w net.ipv6.conf.%s.disable_ipv6=1; ip link set %s txqueuelen 2 up; '
+              'ip addr add 203.0.113.1/24 dev %s; '
+              'ip neigh replace 203.0.113.5 lladdr 02:00:00:00:0c:05 dev %s nud permanent' % (name, name, name, name))
+    before = int(open('/sys/class/net/%s/statistics/tx_dropped' % name).read())
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for _ in range(n):
+        s.sendto(b'x' * 100, ('203.0.113.5', 9))
+    after = int(open('/sys/class/net/%s/statistics/tx_dropped' % name).read())
+    stats(after - before)
+    ready()
+    wait_term()
+
+
+def cmd_unix(argv):
+    what, n = argv[0], int(argv[1])
+    if what == 'oob':
+        for _ in range(n):
+            a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            a.send(b'a', socket.MSG_OOB)
+            a.send(b'b')
+            b.recv(2)
+            a.close(); b.close()
+    elif what == 'close':
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        for _ in range(n):
+            a.send(b'q')
+        b.close()
+        a.close()
+    elif what == 'disconnect':
+        import tempfile
+        d = tempfile.mkdtemp()
+        pa, pb, pc = ['%s/%s' % (d, x) for x in 'abc']
+        a = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); a.bind(pa)
+        b = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); b.bind(pb)
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); c.bind(pc)
+        a.connect(pb)
+        for _ in range(n):
+            b.sendto(b'q', pa)
+        a.connect(pc)
+        for s in (a, b, c):
+            s.close()
+        for p in (pa, pb, pc):
+            os.unlink(p)
+        os.rmdir(d)
+
+
+CMDS = {'send': cmd_send, 'mib': cmd_mib, 'udp-drops': cmd_udp_drops,
+        'udp-server': cmd_udp_server, 'tcp-server': cmd_tcp_server, 'forge': cmd_forge,
+        'udp-send': cmd_udp_send, 'tcp-connect': cmd_tcp_connect, 'pktsock': cmd_pktsock,
+        'tap': cmd_tap, 'unix': cmd_unix, 'listen-overflow': cmd_listen_overflow}
+
+if __name__ == '__main__':
+    if len(sys.argv) < 2 or sys.argv[1] not in CMDS:
+        sys.exit(__doc__)
+    CMDS[sys.argv[1]](sys.argv[2:])

@@ -1,0 +1,296 @@
+# shellcheck shell=bash
+# tests/lab/lib.sh: shared set-up for the drop-reason lab. Sourced by every scenario.
+#
+# A scenario sets REASON, FAMILY, FUNCTION (and optionally WATCH=a|b, default b), defines
+# trigger() (and optionally setup()), and ends with `lab_main`. trigger() states what it
+# expects with `expect N` (exact: the trigger sent a known number) or, where the kernel
+# cannot be made exact, with `expect_counter 'shell command printing a number'` before the
+# drops happen: the command runs once before the trigger and once after whydrop has
+# stopped, and the difference (a kernel counter) is the expected count.
+#
+# Topology made by lab_setup (names unique per run):
+#   $NS_A  vA $A4/24 $A6/64  <--veth-->  vB $B4/24 $B6/64  $NS_B
+# Addresses are documentation ranges only.
+
+set -euo pipefail
+
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$LAB_DIR/../.." && pwd)
+PY=${LAB_PYTHON:-/usr/bin/python3}
+LAB_PY="$LAB_DIR/lab.py"
+WHYDROP=${WHYDROP:-build/whydrop}
+case "$WHYDROP" in /*) ;; *) WHYDROP="$REPO_DIR/$WHYDROP" ;; esac
+
+LAB_ID=${LAB_ID:-wdlab-$$}
+NS_A=$LAB_ID-a
+NS_B=$LAB_ID-b
+NS_C=$LAB_ID-c
+A4=192.0.2.1 B4=192.0.2.2 A6=2001:db8::1 B6=2001:db8::2
+MAC_A=02:00:00:00:0a:01 MAC_B=02:00:00:00:0b:02
+WATCH=${WATCH:-b}
+SETTLE=${SETTLE:-0.3}
+# IPv4 scenarios run without IPv6, so that no IPv6 link-up chatter can be dropped for the
+# same reason (e.g. IP_INNOROUTES also exists for IPv6); a scenario may set NO_IPV6=0.
+if [ "${FAMILY:-}" = ipv4 ]; then NO_IPV6=${NO_IPV6:-1}; else NO_IPV6=${NO_IPV6:-0}; fi
+FUNCTION=${FUNCTION:-}
+
+T=$(mktemp -d /tmp/$LAB_ID.XXXX)
+export NS_A NS_B NS_C A4 B4 A6 B6 MAC_A MAC_B T LAB_DIR
+
+_NSES=() _PIDS=() _CGROUPS=() _SYSCTLS=() _MOUNTS=() _CLEANUPS=()
+EXPECT='' _EXPECT_CMD='' _EXPECT_BEFORE='' _SKIP='' _NOTE=''
+WD_PID=
+
+log() { [ -n "${LAB_VERBOSE:-}" ] && echo "[$REASON.$FAMILY] $*" >&2 || true; }
+
+# --- teardown: always runs ---------------------------------------------------------------
+lab_teardown() {
+	local rc=${1:-$?} ns pid i
+	trap - EXIT INT TERM
+	set +e
+	if [ -n "$WD_PID" ] && kill -0 "$WD_PID" 2>/dev/null; then
+		kill -INT "$WD_PID" 2>/dev/null
+		for i in $(seq 20); do kill -0 "$WD_PID" 2>/dev/null || break; sleep 0.1; done
+		pkill -KILL -P "$WD_PID" 2>/dev/null	# children of a wrapper, if any
+		kill -KILL "$WD_PID" 2>/dev/null
+		wait "$WD_PID" 2>/dev/null
+	fi
+	for i in "${_CLEANUPS[@]}"; do eval "$i" >/dev/null 2>&1; done
+	for pid in "${_PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+	for ns in "${_NSES[@]}"; do
+		# every process living in the namespace, not just the `ip netns exec` wrappers
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+	done
+	for pid in "${_PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+	for i in "${_CGROUPS[@]}"; do
+		for pid in $(cat "$i/cgroup.procs" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+		for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$i" 2>/dev/null && break; sleep 0.1; done
+	done
+	for ns in "${_NSES[@]}"; do ip netns del "$ns" 2>/dev/null; done
+	for i in "${_SYSCTLS[@]}"; do sysctl -q -w "$i" >/dev/null 2>&1; done
+	for i in "${_MOUNTS[@]}"; do umount "$i" 2>/dev/null; done
+	rm -rf "$T"
+	exit $rc
+}
+trap lab_teardown EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- helpers for scenarios -----------------------------------------------------------------
+in_a() { ip netns exec "$NS_A" "$@"; }
+in_b() { ip netns exec "$NS_B" "$@"; }
+in_c() { ip netns exec "$NS_C" "$@"; }
+in_ns() { local n=$1; shift; ip netns exec "$(_ns "$n")" "$@"; }
+_ns() { case $1 in a) echo "$NS_A" ;; b) echo "$NS_B" ;; c) echo "$NS_C" ;; *) echo "$1" ;; esac; }
+
+# lab.py run inside a namespace (scapy needs Debian's python3, not a pyenv one)
+py_a() { in_a "$PY" "$LAB_PY" "$@"; }
+py_b() { in_b "$PY" "$LAB_PY" "$@"; }
+
+# send COUNT 'scapy expression' ... : crafted frames from $NS_A out of vA.
+# In the expression: E = Ether(src=MAC_A, dst=MAC_B), A4 B4 A6 B6 MAC_A MAC_B, all of scapy.
+send() { py_a send "$@"; }
+
+# bg NAME NS cmd...: background process in a namespace, waits until it writes $T/NAME.ready
+# (lab.py servers do) unless NOWAIT=1. Its pid is killed at teardown anyway.
+bg() {
+	local name=$1 ns; ns=$(_ns "$2"); shift 2
+	if [ -n "${BG_CGROUP:-}" ]; then	# start it inside that cgroup (v1 or v2 directory)
+		READY="$T/$name.ready" STATS="$T/$name.stats" sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' \
+			"$BG_CGROUP" ip netns exec "$ns" "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	else
+		READY="$T/$name.ready" STATS="$T/$name.stats" ip netns exec "$ns" "$@" \
+			>"$T/$name.out" 2>"$T/$name.err" &
+	fi
+	_PIDS+=($!)
+	eval "BG_$name=$!"
+	[ "${NOWAIT:-0}" = 1 ] && return 0
+	local i
+	for i in $(seq 100); do
+		[ -e "$T/$name.ready" ] && return 0
+		kill -0 "$!" 2>/dev/null || { cat "$T/$name.err" >&2; fail "$name exited early"; }
+		sleep 0.05
+	done
+	fail "$name not ready after 5 s"
+}
+# stop NAME: SIGTERM a bg process and wait (lab.py servers then write $T/NAME.stats)
+stop() {
+	local pid; eval "pid=\${BG_$1}"
+	kill -TERM "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+bg_py() { local name=$1 ns=$2; shift 2; bg "$name" "$ns" "$PY" "$LAB_PY" "$@"; }
+
+expect() { EXPECT=$1; }
+expect_counter() { _EXPECT_CMD=$1; _EXPECT_BEFORE=$(eval "$1"); }
+skip() { _SKIP=$*; exit 0; }
+fail() { echo "lab: $*" >&2; _NOTE="error: $*"; exit 1; }
+note() { _NOTE=$*; }
+
+# mib NS NAME: a kernel MIB counter as `nstat -az` names it, read in that namespace
+mib() { in_ns "$1" "$PY" "$LAB_PY" mib "$2"; }
+
+# sysctl_global KEY=VALUE: change a host-wide sysctl, restored at teardown
+sysctl_global() {
+	local key=${1%%=*}
+	_SYSCTLS+=("$key=$(sysctl -n "$key" | tr '\t' ' ')")
+	sysctl -q -w "$1"
+}
+cleanup_cmd() { _CLEANUPS+=("$1"); }
+track_cgroup() { _CGROUPS+=("$1"); }
+
+# bpf_obj NAME: compile tests/lab/bpf/NAME.c into $T/NAME.o (needs clang)
+bpf_obj() {
+	command -v clang >/dev/null || skip "clang not installed"
+	clang -O2 -g -target bpf -c "$LAB_DIR/bpf/$1.c" -o "$T/$1.o" 2>"$T/clang.err" ||
+		fail "clang: $(cat "$T/clang.err")"
+}
+# bpffs: a private bpffs mount for pinning, removed at teardown
+bpffs() {
+	[ -d "$T/bpffs" ] && return 0
+	mkdir -p "$T/bpffs"
+	mount -t bpf bpf "$T/bpffs"
+	_MOUNTS=("$T/bpffs" "${_MOUNTS[@]}")
+}
+
+add_ns() {
+	ip netns add "$1"
+	_NSES+=("$1")
+	ip netns exec "$1" sh -c '
+		ip link set lo up
+		sysctl -q -w net.ipv6.conf.default.accept_ra=0 net.ipv6.conf.default.router_solicitations=0 \
+			net.ipv6.conf.default.accept_dad=0 net.ipv6.conf.default.addr_gen_mode=1 \
+			net.ipv6.conf.all.accept_ra=0 \
+			net.ipv6.conf.default.mldv1_unsolicited_report_interval=0 \
+			net.ipv6.conf.default.mldv2_unsolicited_report_interval=0 >/dev/null'
+	if [ "$NO_IPV6" = 1 ]; then
+		ip netns exec "$1" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 >/dev/null
+	fi
+}
+
+lab_setup() {
+	add_ns "$NS_A"
+	add_ns "$NS_B"
+	ip -n "$NS_A" link add vA address $MAC_A type veth peer name vB address $MAC_B netns "$NS_B"
+	if declare -F pre_link >/dev/null; then pre_link; fi	# scenario hook: before addresses and link-up
+	ip -n "$NS_A" addr add $A4/24 dev vA
+	ip -n "$NS_B" addr add $B4/24 dev vB
+	if [ "$NO_IPV6" != 1 ]; then
+		ip -n "$NS_A" addr add $A6/64 dev vA nodad
+		ip -n "$NS_B" addr add $B6/64 dev vB nodad 2>/dev/null || true
+	fi
+	ip -n "$NS_A" link set vA up
+	ip -n "$NS_B" link set vB up
+	# permanent neighbours: no ARP/ND traffic of our own unless a scenario wants it
+	ip -n "$NS_A" neigh replace $B4 lladdr $MAC_B dev vA nud permanent
+	ip -n "$NS_B" neigh replace $A4 lladdr $MAC_A dev vB nud permanent
+	if [ "$NO_IPV6" != 1 ]; then
+		ip -n "$NS_A" -6 neigh replace $B6 lladdr $MAC_B dev vA nud permanent
+		ip -n "$NS_B" -6 neigh replace $A6 lladdr $MAC_A dev vB nud permanent 2>/dev/null || true
+	fi
+}
+
+# third namespace C behind B: vBC 198.51.100.1 / 2001:db8:1::1 <-> vC 198.51.100.2 / 2001:db8:1::2
+lab_setup_c() {
+	add_ns "$NS_C"
+	ip -n "$NS_B" link add vBC type veth peer name vC netns "$NS_C"
+	ip -n "$NS_B" addr add 198.51.100.1/24 dev vBC
+	ip -n "$NS_C" addr add 198.51.100.2/24 dev vC
+	if [ "$NO_IPV6" != 1 ]; then
+		ip -n "$NS_B" addr add 2001:db8:1::1/64 dev vBC nodad
+		ip -n "$NS_C" addr add 2001:db8:1::2/64 dev vC nodad
+	fi
+	ip -n "$NS_B" link set vBC up
+	ip -n "$NS_C" link set vC up
+}
+
+# --- whydrop ---------------------------------------------------------------------------------
+wd_start() {
+	local ns i; ns=$(_ns "$WATCH")
+	[ -x "$WHYDROP" ] || fail "no whydrop binary at $WHYDROP (run make, or set WHYDROP)"
+	local filter=(--netns "$ns")
+	# WATCH=all: drops that carry no namespace at all (no device, no socket) cannot be
+	# filtered by netns; such a scenario counts host-wide, filtered by reason only
+	[ "$WATCH" = all ] && filter=()
+	"$WHYDROP" count --json "${filter[@]}" -d 600 >"$T/wd.json" 2>"$T/wd.err" &
+	WD_PID=$!
+	for i in $(seq 200); do
+		grep -q attached "$T/wd.err" 2>/dev/null && return 0
+		kill -0 "$WD_PID" 2>/dev/null || fail "whydrop exited before attaching: $(tr '\n' ' ' <"$T/wd.err")"
+		sleep 0.05
+	done
+	fail "whydrop did not say 'attached' within 10 s"
+}
+wd_stop() {
+	local i rc=0
+	kill -INT "$WD_PID"
+	for i in $(seq 300); do kill -0 "$WD_PID" 2>/dev/null || break; sleep 0.05; done
+	kill -0 "$WD_PID" 2>/dev/null && fail "whydrop still running 15 s after SIGINT"
+	wait "$WD_PID" || rc=$?
+	WD_PID=
+	[ "$rc" = 0 ] || fail "whydrop exited with status $rc: $(tr '\n' ' ' <"$T/wd.err")"
+}
+
+# --- the scenario driver -----------------------------------------------------------------
+lab_result() {
+	# one machine-readable line for run.sh: RESULT reason family expected whydrop functions verdict note
+	printf 'RESULT\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$REASON" "$FAMILY" "${1:--}" "${2:--}" \
+		"${3:--}" "$4" "${5:-}" >>"${LAB_RESULTS:-/dev/stdout}"
+}
+
+lab_main() {
+	trap '_lab_exit' EXIT
+	lab_setup
+	if declare -F setup >/dev/null; then setup; fi
+	wd_start
+	trigger
+	sleep "$SETTLE"
+	wd_stop
+	if [ -n "$_EXPECT_CMD" ]; then
+		local after; after=$(eval "$_EXPECT_CMD")
+		EXPECT=$((after - _EXPECT_BEFORE))
+	fi
+	[ -n "$EXPECT" ] || fail "scenario did not state an expected count"
+	local got funcs
+	read -r got funcs < <("$PY" - "$T/wd.json" "$REASON" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+n, fns = 0, set()
+for d in doc.get('drops', []):
+    if d.get('reason') == sys.argv[2]:
+        # compare without compiler suffixes: foo.constprop.0 / foo.isra.0 / foo.cold are foo
+        n += d['count']; fns.add(d.get('function', '?').split('.')[0])
+print(n, ','.join(sorted(fns)) or '-')
+EOF
+	)
+	_RES_GOT=$got _RES_FUNCS=$funcs
+	local verdict=PASS why=
+	if [ "$EXPECT" -le 0 ]; then
+		verdict=FAIL why="trigger produced no drop (kernel counter/expectation is $EXPECT)"
+	elif [ "$got" != "$EXPECT" ]; then
+		verdict=FAIL why="count $got != expected $EXPECT"
+	elif [ -n "$FUNCTION" ] && [ "$funcs" != "$FUNCTION" ]; then
+		verdict=FAIL why="function $funcs != expected $FUNCTION"
+	fi
+	[ -n "$why" ] && _NOTE="$why"
+	if [ "$verdict" = FAIL ]; then
+		cp "$T/wd.json" "${LAB_KEEP:-/tmp}/wdlab-fail-$REASON.$FAMILY.json" 2>/dev/null || true
+	fi
+	_VERDICT=$verdict
+}
+
+_lab_exit() {
+	local rc=$?
+	set +e
+	if [ -n "$_SKIP" ]; then
+		lab_result "" "" "" SKIP "$_SKIP"
+	elif [ -n "${_VERDICT:-}" ]; then
+		lab_result "$EXPECT" "$_RES_GOT" "$_RES_FUNCS" "$_VERDICT" "$_NOTE"
+		[ "$_VERDICT" = PASS ] || rc=1
+	else
+		lab_result "${EXPECT:-}" "" "" FAIL "${_NOTE:-scenario aborted (status $rc)}"
+		rc=1
+	fi
+	lab_teardown "$rc"
+}

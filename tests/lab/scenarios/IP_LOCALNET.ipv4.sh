@@ -1,0 +1,9 @@
+#!/bin/bash
+# Source 127.0.0.5 arriving on a non-loopback device (route_localnet off).
+REASON=IP_LOCALNET FAMILY=ipv4 FUNCTION=ip_rcv_finish_core
+source "$(dirname "$0")/../lib.sh"
+trigger() {
+	send 3 'E/IP(src="127.0.0.5", dst=B4)/UDP(sport=40000, dport=5555)'
+	expect 3
+}
+lab_main

@@ -1,0 +1,9 @@
+#!/bin/bash
+# Source address is the receiver's own address.
+REASON=IP_LOCAL_SOURCE FAMILY=ipv4 FUNCTION=ip_rcv_finish_core
+source "$(dirname "$0")/../lib.sh"
+trigger() {
+	send 3 'E/IP(src=B4, dst=B4)/UDP(sport=40000, dport=5555)'
+	expect 3
+}
+lab_main

@@ -1,0 +1,16 @@
+#!/bin/bash
+# The sender routes 198.51.100.0/24 on-link; nobody answers ARP for 198.51.100.5, so the queued
+# datagrams are dropped when resolution fails (1 probe, 100 ms).
+REASON=NEIGH_FAILED FAMILY=ipv4 FUNCTION=neigh_invalidate
+source "$(dirname "$0")/../lib.sh"
+WATCH=a
+SETTLE=1
+setup() {
+	in_a sh -c 'ip route add 198.51.100.0/24 dev vA &&
+		sysctl -q -w net.ipv4.neigh.vA.mcast_solicit=1 net.ipv4.neigh.vA.retrans_time_ms=100'
+}
+trigger() {
+	py_a udp-send 4 198.51.100.5 9 3 >/dev/null
+	expect 3
+}
+lab_main

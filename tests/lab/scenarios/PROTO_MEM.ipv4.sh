@@ -1,0 +1,23 @@
+#!/bin/bash
+# The UDP receiver runs in a memory cgroup (v1) whose socket-memory limit
+# (memory.kmem.tcp.limit_in_bytes: v1 charges every socket buffer of the cgroup to it) is
+# 64 KiB, with an 8 MB SO_RCVBUF so the socket buffer is never the limit; 200 datagrams of
+# 1000 bytes. On 6.18 these drops are counted per socket only (UdpMemErrors stays 0), so
+# the expected count is the drops column of /proc/net/udp for that socket.
+# No global sysctl is touched.
+REASON=PROTO_MEM FAMILY=ipv4 FUNCTION=__udp_enqueue_schedule_skb
+source "$(dirname "$0")/../lib.sh"
+setup() {
+	local mc=/sys/fs/cgroup/memory
+	[ -f $mc/memory.kmem.tcp.limit_in_bytes ] ||
+		skip "no cgroup v1 memory controller with kmem.tcp (on cgroup v2, memory.max limits socket memory)"
+	mkdir "$mc/$LAB_ID"; track_cgroup "$mc/$LAB_ID"
+	echo 65536 >"$mc/$LAB_ID/memory.kmem.tcp.limit_in_bytes"
+	MEMCG=$mc/$LAB_ID
+}
+trigger() {
+	BG_CGROUP=$MEMCG bg_py srv b udp-server 4 5555 --rcvbuf-force 8000000
+	expect_counter "in_b $PY $LAB_PY udp-drops 5555"
+	send 200 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555)/Raw(b"x"*1000)'
+}
+lab_main

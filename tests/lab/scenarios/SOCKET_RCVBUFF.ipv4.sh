@@ -1,0 +1,11 @@
+#!/bin/bash
+# A UDP socket with SO_RCVBUF=1 that never reads; 200 datagrams of 1000 bytes.
+# Expected: the drops column of /proc/net/udp for that socket, in that namespace.
+REASON=SOCKET_RCVBUFF FAMILY=ipv4 FUNCTION=udp_queue_rcv_one_skb
+source "$(dirname "$0")/../lib.sh"
+trigger() {
+	bg_py srv b udp-server 4 5555 --rcvbuf 1
+	expect_counter "in_b $PY $LAB_PY udp-drops 5555"
+	send 200 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555)/Raw(b"x"*1000)'
+}
+lab_main

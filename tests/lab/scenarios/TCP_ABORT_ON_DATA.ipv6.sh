@@ -1,0 +1,12 @@
+#!/bin/bash
+# tcp_fin_timeout=120 keeps the closed side as a full FIN_WAIT2 socket; the server closes
+# each of 3 connections at once, the client then sends data: each connection is reset once.
+REASON=TCP_ABORT_ON_DATA FAMILY=ipv6 FUNCTION=tcp_v6_do_rcv
+source "$(dirname "$0")/../lib.sh"
+setup() { in_b sysctl -q -w net.ipv4.tcp_fin_timeout=120; }
+trigger() {
+	bg_py srv b tcp-server 6 8080 --close
+	bg_py cli a tcp-connect 6 $B6 8080 3 --then-send
+	expect 3
+}
+lab_main

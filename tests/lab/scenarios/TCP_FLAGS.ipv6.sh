@@ -1,0 +1,10 @@
+#!/bin/bash
+# SYN+FIN segments to a listening port.
+REASON=TCP_FLAGS FAMILY=ipv6 FUNCTION=tcp_rcv_state_process
+source "$(dirname "$0")/../lib.sh"
+trigger() {
+	bg_py srv b tcp-server 6 80
+	send 3 'E/IPv6(src=A6, dst=B6)/TCP(sport=40000, dport=80, flags="SF", seq=1000)'
+	expect 3
+}
+lab_main

@@ -1,0 +1,11 @@
+#!/bin/bash
+# A SYN on an established connection (same 4-tuple): challenge ACK, SYN dropped.
+REASON=TCP_INVALID_SYN FAMILY=ipv4 FUNCTION=tcp_validate_incoming
+source "$(dirname "$0")/../lib.sh"
+setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
+trigger() {
+	bg_py srv b tcp-server 4 8080 
+	bg_py cli a forge 4 8080 --count 3 'seg(flags="S")'
+	expect 3
+}
+lab_main

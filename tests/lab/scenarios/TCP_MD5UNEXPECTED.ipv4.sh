@@ -1,0 +1,10 @@
+#!/bin/bash
+# The listener has no TCP-MD5 key; the client sends MD5-signed SYNs (option 19).
+REASON=TCP_MD5UNEXPECTED FAMILY=ipv4 FUNCTION=tcp_v4_rcv
+source "$(dirname "$0")/../lib.sh"
+trigger() {
+	bg_py srv b tcp-server 4 179
+	send 3 'E/IP(src=A4, dst=B4)/TCP(sport=40000, dport=179, flags="S", seq=1000, options=[(19, b"\x01"*16)])'
+	expect 3
+}
+lab_main

@@ -1,0 +1,19 @@
+#!/bin/bash
+# A handshake left half-open (the sender's nft drops the SYN-ACK); then 3 segments far
+# outside the request's window (6.15+: TCP_OVERWINDOW from tcp_check_req).
+REASON=TCP_OVERWINDOW FAMILY=ipv4 FUNCTION=tcp_v4_rcv
+source "$(dirname "$0")/../lib.sh"
+setup() {
+	in_a nft -f - <<'NFT'
+table inet wdlab {
+	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000 drop; }
+}
+NFT
+}
+trigger() {
+	bg_py srv b tcp-server 4 8080 --no-accept
+	send 1 'E/IP(src=A4, dst=B4)/TCP(sport=41000, dport=8080, flags="S", seq=1000)'
+	send 3 'E/IP(src=A4, dst=B4)/TCP(sport=41000, dport=8080, flags="P", seq=1001+10**7)/Raw(b"x"*10)'
+	expect 3
+}
+lab_main

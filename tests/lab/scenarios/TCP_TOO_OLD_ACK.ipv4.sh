@@ -1,0 +1,11 @@
+#!/bin/bash
+# An ACK number 2^29 before anything the receiver still has in flight.
+REASON=TCP_TOO_OLD_ACK FAMILY=ipv4 FUNCTION=tcp_v4_do_rcv
+source "$(dirname "$0")/../lib.sh"
+setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
+trigger() {
+	bg_py srv b tcp-server 4 8080 
+	bg_py cli a forge 4 8080 --count 3 'seg(ack=ACK-2**29)'
+	expect 3
+}
+lab_main

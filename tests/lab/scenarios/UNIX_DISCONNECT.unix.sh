@@ -1,0 +1,11 @@
+#!/bin/bash
+# AF_UNIX datagram socket a receives 4 datagrams from b, then connect()s to c:
+# the queued datagrams are flushed.
+# Run inside the receiving namespace (the socket's netns is the only one an AF_UNIX drop has).
+REASON=UNIX_DISCONNECT FAMILY=unix FUNCTION=skb_queue_purge_reason
+source "$(dirname "$0")/../lib.sh"
+trigger() {
+	py_b unix disconnect 4
+	expect 4
+}
+lab_main

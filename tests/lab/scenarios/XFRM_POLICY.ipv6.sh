@@ -1,0 +1,14 @@
+#!/bin/bash
+# An inbound IPsec policy demands ESP for UDP port 5561; datagrams arrive in clear
+# for a bound socket.
+REASON=XFRM_POLICY FAMILY=ipv6 FUNCTION=udpv6_queue_rcv_one_skb
+source "$(dirname "$0")/../lib.sh"
+setup() {
+	in_b ip xfrm policy add dir in src ::/0 dst 2001:db8::2/128 proto udp dport 5561 tmpl proto esp mode transport
+}
+trigger() {
+	bg_py srv b udp-server 6 5561
+	send 3 'E/IPv6(src=A6, dst=B6)/UDP(sport=40000, dport=5561)/Raw(b"x"*20)'
+	expect 3
+}
+lab_main
