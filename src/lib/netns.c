@@ -43,41 +43,44 @@ uint32_t wd_netns_self(void)
 	return stat("/proc/self/ns/net", &st) ? 0 : (uint32_t)st.st_ino;
 }
 
-/* Run if_nametoindex / if_indextoname inside another namespace and back. */
-static int enter_netns(const char *ns_path, int *saved)
+int wd_netns_enter(const char *ns_path, int *saved)
 {
-	int fd;
+	int fd, e;
 
 	*saved = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (*saved < 0)
 		return -1;
 	fd = open(ns_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+		e = errno;
 		if (fd >= 0)
 			close(fd);
 		close(*saved);
+		errno = e;
 		return -1;
 	}
 	close(fd);
 	return 0;
 }
 
-static void leave_netns(int saved)
+int wd_netns_leave(int saved)
 {
-	if (setns(saved, CLONE_NEWNET))
-		perror("whydrop: cannot return to the original network namespace");
+	int ret = setns(saved, CLONE_NEWNET), e = errno;
+
 	close(saved);
+	errno = e;
+	return ret;
 }
 
 int wd_ifindex_in(const char *ns_path, const char *ifname, uint32_t *ifindex)
 {
 	int saved;
 
-	if (ns_path && enter_netns(ns_path, &saved))
+	if (ns_path && wd_netns_enter(ns_path, &saved))
 		return -1;
 	*ifindex = if_nametoindex(ifname);
-	if (ns_path)
-		leave_netns(saved);
+	if (ns_path && wd_netns_leave(saved))
+		perror("whydrop: cannot return to the original network namespace");
 	return *ifindex ? 0 : -1;
 }
 
@@ -116,12 +119,12 @@ static void lookup_name(struct wd_ifname_entry *e)
 
 	if (netns_path_of(e->netns, path, sizeof(path)))
 		return;
-	if (!own && enter_netns(path, &saved))
+	if (!own && wd_netns_enter(path, &saved))
 		return;
 	if (if_indextoname(e->ifindex, name))
 		snprintf(e->name, sizeof(e->name), "%s", name);
-	if (!own)
-		leave_netns(saved);
+	if (!own && wd_netns_leave(saved))
+		perror("whydrop: cannot return to the original network namespace");
 }
 
 const char *wd_ifname(struct wd_ifnames *c, uint32_t netns, uint32_t ifindex)

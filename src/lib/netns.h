@@ -14,6 +14,12 @@
  */
 int wd_netns_resolve(const char *arg, char *path_out, size_t len, uint32_t *inode,
 		     char *err, size_t errlen);
+/*
+ * Move this thread into the namespace at ns_path; *saved keeps the way
+ * back for wd_netns_leave. Both return -1 with errno set on failure.
+ */
+int wd_netns_enter(const char *ns_path, int *saved);
+int wd_netns_leave(int saved);
 /* Inode of the caller's own network namespace. */
 uint32_t wd_netns_self(void);
 /* ifindex of ifname inside the namespace at ns_path (NULL: our own). */

@@ -14,6 +14,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
+#include "netns.h"
 #include "netstats.h"
 
 #define DUMP_BUF	32768
@@ -246,38 +247,20 @@ static int read_sockets(struct wd_counters *c)
 
 static int enter(const char *netns_path, int *saved, char *err, size_t errlen)
 {
-	int fd;
-
-	*saved = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (*saved < 0) {
-		snprintf(err, errlen, "cannot open /proc/self/ns/net: %s", strerror(errno));
-		return -1;
-	}
-	fd = open(netns_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
-		snprintf(err, errlen, "cannot enter the network namespace %s to read its "
-			 "counters: %s%s", netns_path, strerror(errno),
-			 errno == EPERM ? " (needs root or CAP_SYS_ADMIN)" : "");
-		if (fd >= 0)
-			close(fd);
-		close(*saved);
-		return -1;
-	}
-	close(fd);
-	return 0;
+	if (!wd_netns_enter(netns_path, saved))
+		return 0;
+	snprintf(err, errlen, "cannot enter the network namespace %s to read its counters: %s%s",
+		 netns_path, strerror(errno), errno == EPERM ? " (needs root or CAP_SYS_ADMIN)" : "");
+	return -1;
 }
 
 static int leave(int saved, char *err, size_t errlen)
 {
-	int ret = 0;
-
-	if (setns(saved, CLONE_NEWNET)) {
-		snprintf(err, errlen, "cannot return to whydrop's own network namespace: %s",
-			 strerror(errno));
-		ret = -1;
-	}
-	close(saved);
-	return ret;
+	if (!wd_netns_leave(saved))
+		return 0;
+	snprintf(err, errlen, "cannot return to whydrop's own network namespace: %s",
+		 strerror(errno));
+	return -1;
 }
 
 static int read_all(struct wd_counters *c, char *err, size_t errlen)

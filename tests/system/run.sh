@@ -147,7 +147,15 @@ check "watch names the interface" grep -q '"ifname": "lo"' "$TMP/flood.out"
 
 echo "-- a full counting map spills into the overflow bucket, no count lost"
 start ovf count --json --netns "$NS" --map-size 1 || true
-send "$NS" 20 4 udp 9 && send "$NS" 30 6 udp 9 && send "$NS" 5 4 tcp 9
+# Alternate the kind of drop packet by packet, so that every drop ends the
+# CPU's run of identical drops and goes to the (one-key) hash.
+ip netns exec "$NS" $PY -c 'import socket
+a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+b = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+for _ in range(25):
+    a.sendto(b"x", ("127.0.0.1", 9))
+    b.sendto(b"x", ("::1", 9))'
+send "$NS" 5 4 tcp 9
 stop "$LAST"
 check "overflow: all 55 NO_SOCKET counted" test "$(json_count "$TMP/ovf.out" NO_SOCKET)" -eq 55
 check "overflow: the bucket is reported" grep -q '"function": "(overflow)"' "$TMP/ovf.out"
