@@ -199,8 +199,22 @@ static long cbpf_step(__u32 i, void *ctx)
 	return 1;
 }
 
+/*
+ * pcap's `len` is the packet's length. skb->len at the drop site may have
+ * lost headers already (UDP pulls its header before queueing), so use the
+ * IP header's own length when there is one.
+ */
+static __always_inline __u32 ip_length(const __u8 *b, __u32 caplen, __u32 fallback)
+{
+	if (caplen >= 4 && b[0] >> 4 == 4)
+		return (__u32)b[2] << 8 | b[3];
+	if (caplen >= 6 && b[0] >> 4 == 6)
+		return 40 + ((__u32)b[4] << 8 | b[5]);
+	return fallback;
+}
+
 /* Does the filter accept the packet whose network header is at nh? */
-static __always_inline bool cbpf_match(const unsigned char *nh, __u32 caplen, __u32 wirelen)
+static __always_inline bool cbpf_match(const unsigned char *nh, __u32 caplen, __u32 skb_len)
 {
 	struct cbpf_vm vm = {};
 	__u32 zero = 0;
@@ -211,7 +225,7 @@ static __always_inline bool cbpf_match(const unsigned char *nh, __u32 caplen, __
 	if (bpf_probe_read_kernel(vm.pkt->b, WD_HDR_BYTES, nh))
 		return false;
 	vm.caplen = caplen > WD_HDR_BYTES ? WD_HDR_BYTES : caplen;
-	vm.wirelen = wirelen;
+	vm.wirelen = ip_length(vm.pkt->b, vm.caplen, skb_len);
 	bpf_loop(WD_CBPF_MAX_INSNS, cbpf_step, &vm, 0);
 	return vm.ret != 0;
 }

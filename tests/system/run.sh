@@ -123,6 +123,17 @@ stop "$LAST"
 check "filter in watch: only the 4 SYNs shown" test "$(grep -c '"tcp_flags": "S"' "$TMP/pfw.out")" -eq 4
 check "filter in watch: nothing else shown" test "$(wc -l <"$TMP/pfw.out")" -eq 4
 
+# pcap's len is the packet's length (the IP header's), not what is left of
+# the skb at the drop site (UDP has pulled its headers by then).
+start pfl count --json --netns "$NS" 'len > 40' || true
+ip netns exec "$NS" $PY -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for n in (1, 1, 1, 16, 16, 16, 16):
+    s.sendto(b"x" * n, ("127.0.0.1", 9))'
+stop "$LAST"
+check "filter 'len > 40': the four 44-byte packets, not the 29-byte ones" \
+	test "$(json_count "$TMP/pfl.out" NO_SOCKET)" -eq 4
+
 echo "-- interface filter"
 start ifl count --json --netns "$NS" -i lo || true
 send "$NS" 11 4 udp 9
