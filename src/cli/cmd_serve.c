@@ -36,6 +36,7 @@
 
 #include "catalogue.h"
 #include "commands.h"
+#include "http.h"
 #include "prom.h"
 #include "session.h"
 #include "whydrop.skel.h"
@@ -581,109 +582,10 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 	return err;
 }
 
-/* ---- HTTP ---- */
-
-static const char index_page[] =
-"whydrop Prometheus exporter: the metrics are at /metrics\n";
-
-static enum MHD_Result reply_static(struct MHD_Connection *c, unsigned int code,
-				    const char *body, const char *allow)
+/* The exporter's HTTP layer (src/cli/http.c) asks for the page here. */
+static int render_page(void *ctx, struct wd_prom_buf *b)
 {
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-
-	r = MHD_create_response_from_buffer(strlen(body), (void *)body,
-					    MHD_RESPMEM_PERSISTENT);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	if (allow)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	ret = MHD_queue_response(c, code, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-static enum MHD_Result reply_metrics(struct serve *sv, struct MHD_Connection *c)
-{
-	struct wd_prom_buf b = {};
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-	int err = render_metrics(sv, &b);
-
-	if (err) {
-		wd_prom_buf_free(&b);
-		fprintf(stderr, "whydrop serve: reading the counts failed: %s\n", strerror(-err));
-		return reply_static(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
-				    "whydrop: reading the counts failed\n", NULL);
-	}
-	r = MHD_create_response_from_buffer(b.len, b.data, MHD_RESPMEM_MUST_FREE);
-	if (!r) {
-		wd_prom_buf_free(&b);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, WD_PROM_CONTENT_TYPE);
-	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-				  const char *method, const char *version,
-				  const char *upload_data, size_t *upload_size, void **req_ctx)
-{
-	struct serve *sv = cls;
-
-	(void)version;
-	(void)upload_data;
-	(void)upload_size;
-	(void)req_ctx;
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return reply_static(c, MHD_HTTP_METHOD_NOT_ALLOWED,
-				    "whydrop: only GET and HEAD\n", "GET, HEAD");
-	if (!strcmp(url, "/metrics"))
-		return reply_metrics(sv, c);
-	if (!strcmp(url, "/"))
-		return reply_static(c, MHD_HTTP_OK, index_page, NULL);
-	return reply_static(c, MHD_HTTP_NOT_FOUND, "whydrop: not found; try /metrics\n", NULL);
-}
-
-static void on_http_log(void *cls, const char *fmt, va_list ap)
-{
-	struct serve *sv = cls;
-
-	if (!sv->verbose)
-		return;
-	fprintf(stderr, "whydrop serve: http: ");
-	vfprintf(stderr, fmt, ap);
-}
-
-/* The HTTP thread starts with SIGINT/SIGTERM/SIGHUP blocked: the main thread takes them. */
-static struct MHD_Daemon *start_http(struct serve *sv, int fd, bool v6)
-{
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG;
-	struct MHD_Daemon *d;
-	sigset_t block, old;
-
-	if (v6)
-		flags |= MHD_USE_IPv6;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, sv,
-			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
-			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)16,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
-			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
-			     MHD_OPTION_EXTERNAL_LOGGER, on_http_log, sv,
-			     MHD_OPTION_END);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!d)
-		fprintf(stderr, "whydrop serve: cannot start the HTTP server (libmicrohttpd)\n");
-	return d;
+	return render_metrics(ctx, b);
 }
 
 /* ---- the command ---- */
@@ -736,7 +638,7 @@ static int serve(struct serve *sv, struct wd_opts *o, uid_t uid, gid_t gid)
 	status = 1;
 	if (drop_privileges(sv, uid, gid))
 		goto out;
-	d = start_http(sv, fd, v6);
+	d = wd_http_start(fd, v6, render_page, sv, sv->verbose);
 	if (!d)
 		goto out;
 	announce(sv, fd);
