@@ -11,34 +11,15 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
+. tests/lib/harness.sh
 W=$(realpath "${1:-build/whydrop}")
 NS=wdcnt-$$-a
 NS2=wdcnt-$$-b
-TMP=$(mktemp -d)
-chmod 755 "$TMP"
-PIDS=()
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+harness_begin tests/integration/counters "$NS" "$NS2"
+chmod 755 "$TMP"
 
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	ip netns del "$NS" 2>/dev/null
-	ip netns del "$NS2" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "tests/integration/counters: needs root (BPF and network namespaces)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-ip netns add "$NS" && ip netns add "$NS2" || { echo "0 passed, 1 failed"; exit 1; }
 for n in "$NS" "$NS2"; do
-	ip -n "$n" link set lo up
 	ip netns exec "$n" sysctl -qw net.ipv4.tcp_syncookies=0
 done
 

@@ -7,36 +7,16 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
+. tests/lib/harness.sh
 W=${1:-build/whydrop}
 NS=wdpcap-$$
-TMP=$(mktemp -d /tmp/wdpcap.XXXXXX)
-MOUNTS=()
-PIDS=()
-
-cleanup() {
-	local p m
-	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null; done
-	ip netns del "$NS" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "tests/integration/pcapng: needs root (BPF, namespaces, mounts)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+harness_begin tests/integration/pcapng "$NS"
 if ! command -v tshark >/dev/null || ! command -v capinfos >/dev/null; then
 	echo "tests/integration/pcapng: needs tshark and capinfos (apt-get install tshark)"
 	echo "0 passed, 1 failed"
 	exit 1
 fi
 
-ip netns add "$NS"
-ip -n "$NS" link set lo up
 ip -n "$NS" addr add 192.0.2.1/32 dev lo
 ip -n "$NS" addr add 2001:db8::1/128 dev lo nodad
 NS_INO=$(stat -L -c %i "/run/netns/$NS")

@@ -8,27 +8,11 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
+. tests/lib/harness.sh
 W=${1:-build/whydrop}
 NS=wdserve-$$
-TMP=$(mktemp -d)
 PROM=/usr/bin/prometheus
-PIDS=()
-
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-	ip netns del "$NS" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "tests/integration/serve: needs root (BPF and network namespaces)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+harness_begin tests/integration/serve "$NS"
 if [ ! -x "$PROM" ] || ! command -v curl >/dev/null; then
 	echo "installing prometheus and curl (Debian packages)"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
@@ -42,8 +26,6 @@ if [ ! -x "$PROM" ]; then
 	exit 1
 fi
 
-ip netns add "$NS"
-ip -n "$NS" link set lo up
 
 # udp NS COUNT FAMILY: datagrams to a closed port on loopback (NO_SOCKET).
 udp() {

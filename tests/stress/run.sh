@@ -10,29 +10,15 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
+. tests/lib/harness.sh
 D=${1:-60}
 W=${2:-build/whydrop}
 NS=wdstress-$$
-TMP=$(mktemp -d)
 STORM=build/bench/storm
-PIDS=()
 OURS=()
-
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
-	sleep 0.3
-	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	ip netns del "$NS" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+harness_begin tests/stress "$NS"
 
 make -s -C bench OUT=../build/bench >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
-ip netns add "$NS"
-ip -n "$NS" link set lo up
 
 # storm_pair: one same-flow sender (port 9) and one random-flow sender
 # (port 10), one per core, for $D seconds; prints total drops.

@@ -7,23 +7,10 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
+. tests/lib/harness.sh
 W=${1:-build/whydrop}
 NS=wdflt-$$
-TMP=$(mktemp -d)
-PIDS=()
-
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	ip netns del "$NS" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-ip netns add "$NS"
-ip -n "$NS" link set lo up
+harness_begin tests/system/faults "$NS"
 ip -n "$NS" link add wdf0 type veth peer name wdf1
 ip -n "$NS" addr add 192.0.2.1/24 dev wdf0
 ip -n "$NS" addr add 192.0.2.2/24 dev wdf1

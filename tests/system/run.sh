@@ -6,33 +6,11 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
+. tests/lib/harness.sh
 W=${1:-build/whydrop}
 NS=wdsys-$$-a
 NS2=wdsys-$$-b
-TMP=$(mktemp -d)
-PIDS=()
-
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	ip netns del "$NS" 2>/dev/null
-	ip netns del "$NS2" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "tests/system: needs root (BPF and network namespaces)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-for n in "$NS" "$NS2"; do
-	ip netns add "$n"
-	ip -n "$n" link set lo up
-done
+harness_begin tests/system "$NS" "$NS2"
 
 # send NS COUNT FAMILY PROTO PORT: datagrams/SYNs to a closed port (NO_SOCKET).
 send() {
