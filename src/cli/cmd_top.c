@@ -21,7 +21,8 @@ static const char usage[] =
 "      --netns NS       only drops in this network namespace (ip netns name or path)\n"
 "  -i, --interface IF   only drops on this interface\n"
 "  -d, --duration T     stop after T (5, 500ms, 1m)\n"
-"      --json           summary on exit as the `count --json` document\n"
+"      --json           summary on exit as the `count --json` document on stdout\n"
+"                       (the live tables then go to stderr)\n"
 "      --explain        on exit, explain each reason seen\n"
 "      --counters-only  no BPF: only the kernel's counters (works without root)\n"
 "  EXPRESSION           pcap-filter expression (tcpdump syntax), applied in the kernel\n"
@@ -37,6 +38,7 @@ struct top {
 	struct wd_total *prev;
 	size_t n_prev;
 	double t_prev;
+	FILE *out;	/* the live tables: stderr with --json, so stdout is one document */
 	bool tty;
 };
 
@@ -48,6 +50,12 @@ static uint64_t previous(const struct top *t, const struct wd_total *cur)
 	return 0;
 }
 
+static void clear_screen(const struct top *t)
+{
+	if (t->tty)
+		fputs("\033[H\033[2J", t->out);
+}
+
 static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size_t n, double now)
 {
 	double dt = now - t->t_prev;
@@ -57,32 +65,33 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
 	time_t wall = time(NULL);
 
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&wall));
-	if (t->tty)
-		fputs("\033[H\033[2J", stdout);
+	clear_screen(t);
 	for (size_t i = 0; i < n; i++)
 		total += cur[i].count;
-	printf("whydrop %s  kernel %s  %" PRIu64 " drops since start  (Ctrl-C to stop)\n",
-	       ts, s->kernel, total);
-	printf("%10s %9s  %-26s %-34s %s\n", "COUNT", "RATE/s", "REASON", "LOCATION",
-	       "WHAT IT MEANS");
+	fprintf(t->out, "whydrop %s  kernel %s  %" PRIu64 " drops since start  (Ctrl-C to stop)\n",
+		ts, s->kernel, total);
+	fprintf(t->out, "%10s %9s  %-26s %-34s %s\n", "COUNT", "RATE/s", "REASON", "LOCATION",
+		"WHAT IT MEANS");
 	for (size_t i = 0; i < n && i < TOP_ROWS; i++) {
 		uint64_t delta = cur[i].count - previous(t, &cur[i]);
 		const char *hint;
 
 		wd_session_row(s, &cur[i], &row, reason, subsys, function, location, 160);
 		hint = wd_hint(reason);
-		printf("%10" PRIu64 " %9.1f  %-26s %-34s %s\n", cur[i].count,
-		       dt > 0 ? delta / dt : 0.0, row.reason ? row.reason : "-", location,
-		       hint ? hint : "");
+		fprintf(t->out, "%10" PRIu64 " %9.1f  %-26s %-34s %s\n", cur[i].count,
+			dt > 0 ? delta / dt : 0.0, row.reason ? row.reason : "-", location,
+			hint ? hint : "");
 	}
 	if (n > TOP_ROWS)
-		printf("... %zu more\n", n - TOP_ROWS);
+		fprintf(t->out, "... %zu more\n", n - TOP_ROWS);
 }
 
-static void clear_screen(const struct top *t)
+/* After each refresh: a blank line between blocks when not a terminal. */
+static void end_frame(const struct top *t)
 {
-	if (t->tty)
-		fputs("\033[H\033[2J", stdout);
+	if (!t->tty)
+		fputc('\n', t->out);
+	fflush(t->out);
 }
 
 /* --counters-only: every second, the counters that moved since the start. */
@@ -102,12 +111,10 @@ static int top_counters_only(struct top *t, const struct wd_opts *o)
 			continue;
 		next += 1;
 		clear_screen(t);
-		printf("whydrop --counters-only  %.0f s  (nothing traced; Ctrl-C to stop)\n",
-		       wd_now() - t0);
-		wd_report_counters_live(NULL, o, &w, stdout);
-		if (!t->tty)
-			putchar('\n');
-		fflush(stdout);
+		fprintf(t->out, "whydrop --counters-only  %.0f s  (nothing traced; Ctrl-C to stop)\n",
+			wd_now() - t0);
+		wd_report_counters_live(NULL, o, &w, t->out);
+		end_frame(t);
 	}
 	wd_watch_sample(&w);
 	if (!o->json)
@@ -120,7 +127,7 @@ out:
 
 int cmd_top(int argc, char **argv)
 {
-	struct top t = { .tty = isatty(STDOUT_FILENO) };
+	struct top t = { 0 };
 	struct wd_counter_watch w;
 	struct wd_session s;
 	struct wd_opts o;
@@ -129,6 +136,8 @@ int cmd_top(int argc, char **argv)
 
 	if (wd_parse_opts(argc, argv, &o, usage, &status))
 		return status;
+	t.out = o.json ? stderr : stdout;
+	t.tty = isatty(fileno(t.out));
 	wd_install_signals();
 	if (o.counters_only) {
 		status = top_counters_only(&t, &o);
@@ -155,10 +164,8 @@ int cmd_top(int argc, char **argv)
 			continue;
 		draw(&t, &s, cur, n, now);
 		if (w.ok)
-			wd_report_counters_live(&s, &o, &w, stdout);
-		if (!t.tty)
-			putchar('\n');
-		fflush(stdout);
+			wd_report_counters_live(&s, &o, &w, t.out);
+		end_frame(&t);
 		free(t.prev);
 		t.prev = cur;
 		t.n_prev = n;
