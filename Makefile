@@ -80,9 +80,13 @@ run: deps
 # Every test, normal and sanitized builds; the last line is "N passed, N failed".
 test: deps-test
 	@$(MAKE) --no-print-directory all unit-bins
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT="-O1 -g" all unit-bins
+	@$(MAKE) --no-print-directory asan
 	@$(MAKE) --no-print-directory fuzz-bins
 	@tests/run-all.sh
+
+# The sanitized build (ASan + UBSan + LeakSanitizer) that make test also runs.
+asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT="-O1 -g" all unit-bins
 
 unit-bins: $(UNIT_BINS)
 

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "privileges.h"
 #include "report.h"
 
 static const char usage[] =
@@ -72,6 +73,11 @@ int cmd_count(int argc, char **argv)
 		goto out;
 	if (wd_watch_begin(&w, &o))
 		fprintf(stderr, "whydrop: going on without the kernel's counters\n");
+	/* From here on only --netns needs a privilege: setns() to read its counters. */
+	if (wd_session_drop_privileges(&s, o.netns ? WD_CAP(WD_CAP_SYS_ADMIN) : 0)) {
+		status = 1;
+		goto close;
+	}
 	t0 = s.t_attached;
 	while (wd_session_poll(&s, 100))
 		if (o.duration && wd_now() - t0 >= o.duration)
@@ -79,6 +85,7 @@ int cmd_count(int argc, char **argv)
 	wd_watch_sample(&w);	/* before detaching: nothing counted goes untraced */
 	wd_session_detach(&s);
 	status = wd_report_counts_watch(&s, &o, wd_now() - t0, &w, stdout);
+close:
 	wd_session_close(&s);
 	wd_watch_end(&w);
 out:

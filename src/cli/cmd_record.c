@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "pcapng.h"
+#include "privileges.h"
 #include "session.h"
 
 #define RECORD_RATE	1000000	/* records/s when --rate is not given: all of them */
@@ -365,6 +366,10 @@ int cmd_record(int argc, char **argv)
 	if (prepare_output(&r)) {
 		/* said why; records still pending are counted as not written */
 		r.w.err = r.w.err ? r.w.err : EIO;
+		r.reported = true;
+	} else if (wd_session_drop_privileges(&s, WD_CAP(WD_CAP_SYS_ADMIN))) {
+		/* interface names of other namespaces in the comments: setns() */
+		r.w.err = EPERM;
 		r.reported = true;
 	} else {
 		record_loop(&r, &o);

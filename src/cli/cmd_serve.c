@@ -9,12 +9,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <netdb.h>
 #include <pthread.h>
-#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -26,10 +24,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
-#include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <microhttpd.h>
@@ -37,6 +32,7 @@
 #include "catalogue.h"
 #include "commands.h"
 #include "http.h"
+#include "privileges.h"
 #include "prom.h"
 #include "session.h"
 #include "whydrop.skel.h"
@@ -44,8 +40,6 @@
 #define DEFAULT_LISTEN		"127.0.0.1:9464"
 #define DEFAULT_MAX_SERIES	500
 #define DEFAULT_USER		"nobody"
-#define NOBODY_ID		65534
-#define CAP_BPF_BIT		39
 #define NAME_LEN		128
 
 static const char usage[] =
@@ -251,101 +245,17 @@ fail:
 
 /* ---- least privilege ---- */
 
-static int capset_bits(uint64_t permitted, uint64_t effective)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2] = {};
-
-	for (int i = 0; i < 2; i++) {
-		d[i].permitted = (uint32_t)(permitted >> (32 * i));
-		d[i].effective = (uint32_t)(effective >> (32 * i));
-	}
-	return (int)syscall(SYS_capset, &h, d);
-}
-
-static int resolve_user(const char *name, uid_t *uid, gid_t *gid)
-{
-	struct passwd *pw = getpwnam(name);
-
-	if (pw) {
-		*uid = pw->pw_uid;
-		*gid = pw->pw_gid;
-		return 0;
-	}
-	if (!strcmp(name, DEFAULT_USER)) {
-		*uid = NOBODY_ID;
-		*gid = NOBODY_ID;
-		return 0;
-	}
-	fprintf(stderr, "whydrop serve: no user '%s' to switch to (--user)\n", name);
-	return -1;
-}
-
-/* Nothing gained across execve, ever: bounding set, ambient set, no_new_privs. */
-static void seal_capabilities(void)
-{
-	for (int cap = 0; cap <= 63; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno == EINVAL)
-			break;
-	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-}
-
-static int switch_user(uid_t uid, gid_t gid)
-{
-	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
-	    setresgid(gid, gid, gid) || setresuid(uid, uid, uid) ||
-	    prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0)) {
-		fprintf(stderr, "whydrop serve: cannot switch to uid %u gid %u: %s\n",
-			(unsigned int)uid, (unsigned int)gid, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Can the counting map be read with the privileges in force now? */
-static bool maps_readable(struct serve *sv)
-{
-	struct wd_key key;
-
-	return !bpf_map_get_next_key(bpf_map__fd(sv->s.skel->maps.counts), NULL, &key) ||
-	       errno == ENOENT;
-}
-
-/*
- * Kernels before 6.5 check CAP_BPF on every bpf() call when unprivileged BPF
- * is disabled (Debian's default), even on a map FD already open: there keep
- * CAP_BPF alone, and say so.
- */
-static int drop_capabilities(struct serve *sv)
-{
-	const uint64_t bpf_bit = 1ULL << CAP_BPF_BIT;
-
-	if (capset_bits(bpf_bit, 0))
-		capset_bits(0, 0);
-	if (maps_readable(sv))
-		return capset_bits(0, 0);
-	if (capset_bits(bpf_bit, bpf_bit) || !maps_readable(sv)) {
-		fprintf(stderr, "whydrop serve: this kernel lets only CAP_BPF read BPF maps, "
-				"and it could not be kept\n");
-		return -1;
-	}
-	sv->keep_cap_bpf = true;
-	fprintf(stderr, "whydrop serve: this kernel needs CAP_BPF to read BPF maps "
-			"(kernel.unprivileged_bpf_disabled): keeping CAP_BPF alone\n");
-	return 0;
-}
-
+/* After the bind and the attach: another user, and no capability at all. */
 static int drop_privileges(struct serve *sv, uid_t uid, gid_t gid)
 {
-	seal_capabilities();
-	if (geteuid() == 0 && switch_user(uid, gid))
+	wd_privileges_seal();
+	if (geteuid() == 0 && wd_privileges_switch_user("whydrop serve", uid, gid))
 		return -1;
-	if (drop_capabilities(sv))
+	if (wd_privileges_reduce("whydrop serve", 0, sv->s.stats_fd, &sv->keep_cap_bpf))
 		return -1;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
-		fprintf(stderr, "whydrop serve: cannot set no_new_privs: %s\n", strerror(errno));
-		return -1;
-	}
+	if (sv->keep_cap_bpf)
+		fprintf(stderr, "whydrop serve: this kernel needs CAP_BPF to read BPF maps "
+				"(kernel.unprivileged_bpf_disabled): keeping CAP_BPF alone\n");
 	return 0;
 }
 
@@ -676,7 +586,7 @@ int cmd_serve(int argc, char **argv)
 		return status;
 	sv.verbose = o.verbose;
 	sv.cap_drops.max = sv.cap_if.max = sv.cap_ns.max = sv.so.max_series;
-	if (geteuid() == 0 && resolve_user(sv.so.user, &uid, &gid)) {
+	if (geteuid() == 0 && wd_privileges_user("whydrop serve", sv.so.user, &uid, &gid)) {
 		wd_opts_free(&o);
 		return WD_EXIT_USAGE;
 	}

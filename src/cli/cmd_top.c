@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "privileges.h"
 #include "report.h"
 
 static const char usage[] =
@@ -148,6 +149,11 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	if (wd_watch_begin(&w, &o))
 		fprintf(stderr, "whydrop: going on without the kernel's counters\n");
+	/* From here on only --netns needs a privilege: setns() to read its counters. */
+	if (wd_session_drop_privileges(&s, o.netns ? WD_CAP(WD_CAP_SYS_ADMIN) : 0)) {
+		status = 1;
+		goto close;
+	}
 	t0 = t.t_prev = s.t_attached;
 	next = t0 + 1;
 	while (wd_session_poll(&s, 100)) {
@@ -177,6 +183,7 @@ int cmd_top(int argc, char **argv)
 	if (!o.json)
 		printf("\nSummary:\n");
 	status = wd_report_counts_watch(&s, &o, wd_now() - t0, &w, stdout);
+close:
 	wd_session_close(&s);
 	wd_watch_end(&w);
 out:

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "privileges.h"
 #include "report.h"
 
 static const char usage[] =
@@ -100,6 +101,11 @@ int cmd_watch(int argc, char **argv)
 	status = wd_session_open(&s, &o, true, on_event, &w);
 	if (status)
 		return status;
+	/* Naming an interface of another namespace takes setns(): CAP_SYS_ADMIN. */
+	if (wd_session_drop_privileges(&s, WD_CAP(WD_CAP_SYS_ADMIN))) {
+		wd_session_close(&s);
+		return 1;
+	}
 	t0 = s.t_attached;
 	while (wd_session_poll(&s, 100))
 		if (o.duration && wd_now() - t0 >= o.duration)

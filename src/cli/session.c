@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "pcapfilter.h"
+#include "privileges.h"
 #include "session.h"
 #include "whydrop.skel.h"
 #include "whydrop_nobtf.skel.h"
@@ -419,6 +420,20 @@ void wd_session_detach(struct wd_session *s)
 	nanosleep(&(struct timespec){ 0, 20 * 1000000L }, NULL);
 	if (s->rb)
 		ring_buffer__consume(s->rb);
+}
+
+int wd_session_drop_privileges(struct wd_session *s, uint64_t keep)
+{
+	char caps[64];
+	bool kept_bpf;
+
+	if (wd_privileges_reduce("whydrop", keep, s->stats_fd, &kept_bpf))
+		return 1;
+	if (verbose || kept_bpf)
+		fprintf(stderr, "whydrop: attached; going on with %s%s\n",
+			wd_privileges_describe(caps, sizeof(caps)),
+			kept_bpf ? " (this kernel needs CAP_BPF to read BPF maps)" : "");
+	return 0;
 }
 
 bool wd_session_poll(struct wd_session *s, int ms)

@@ -76,6 +76,12 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 void wd_session_close(struct wd_session *s);
 /* Stop tracing but keep the maps readable, then deliver pending records. */
 void wd_session_detach(struct wd_session *s);
+
+/*
+ * Once attached and set up: keep only @keep of the capabilities (plus
+ * CAP_BPF where the kernel demands it to read maps). 0, or 1 after saying why.
+ */
+int wd_session_drop_privileges(struct wd_session *s, uint64_t keep);
 /* Sleep up to ms, delivering records; false once asked to stop. */
 bool wd_session_poll(struct wd_session *s, int ms);
 /*

@@ -50,6 +50,40 @@ check "... and no hidden-address warning then" sh -c "! setpriv --reuid=65534 --
 expect_run "reasons works unprivileged" 0 'NO_SOCKET' \
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$W" reasons
 
+# Once attached, a run keeps only what it still needs (docs/reliability.md):
+# nothing for count/top, CAP_SYS_ADMIN (setns) for --netns and for the
+# interface names of watch/record; the bounding set is empty, no_new_privs set.
+# caps_during NAME WANT BND CMD...: the run's capabilities once it says so
+# (permitted = effective = WANT; bounding BND: emptying it takes CAP_SETPCAP).
+caps_during() {
+	local name=$1 want=$2 bnd=$3 log pid i st=""
+	shift 3
+	log=$(mktemp)
+	"$@" -v -d 3 >/dev/null 2>"$log" &
+	pid=$!
+	for i in $(seq 100); do
+		grep -q "going on with" "$log" && break
+		sleep 0.05
+	done
+	st=$(grep -E '^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs):' /proc/$pid/status 2>/dev/null | awk '{printf "%s=%s ", $1, $2}')
+	kill -INT $pid 2>/dev/null
+	wait $pid
+	check "$name" test "$st" = "CapPrm:=$want CapEff:=$want CapBnd:=$bnd CapAmb:=0000000000000000 NoNewPrivs:=1 "
+	rm -f "$log"
+}
+Z=0000000000000000
+ip netns add wdcli-priv-$$
+caps_during "count, attached: no capability left" 0000000000000000 $Z "$W" count
+caps_during "top, attached: no capability left" 0000000000000000 $Z "$W" top
+caps_during "count --netns: CAP_SYS_ADMIN alone" 0000000000200000 $Z "$W" count --netns wdcli-priv-$$
+caps_during "watch: CAP_SYS_ADMIN alone" 0000000000200000 $Z "$W" watch
+caps_during "record: CAP_SYS_ADMIN alone" 0000000000200000 $Z "$W" record -w /dev/null
+bnd=$(awk '$1 == "CapBnd:" {print $2}' /proc/self/status)
+caps_during "CAP_BPF+CAP_PERFMON as nobody: nothing left" $Z "$bnd" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+bpf,+perfmon \
+	--ambient-caps=-all,+bpf,+perfmon "$W" count
+ip netns del wdcli-priv-$$
+
 # Names from BTF and from the tracefs print fmt must agree exactly.
 btf=$("$W" reasons --json)
 tfs=$(WHYDROP_NO_BTF=1 "$W" reasons --json)

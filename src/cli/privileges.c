@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Capabilities after attach. The BPF link, maps and ring buffer are file
+ * descriptors: using them needs no capability on kernels since 6.5, and
+ * CAP_BPF alone on older ones with unprivileged BPF disabled (Debian's
+ * default), which is probed rather than guessed from the version.
+ */
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+
+#include "privileges.h"
+
+#define NOBODY_NAME	"nobody"
+#define NOBODY_ID	65534
+#define LAST_CAP	63
+
+static int capget_bits(uint64_t *permitted, uint64_t *effective)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	*permitted = d[0].permitted | (uint64_t)d[1].permitted << 32;
+	*effective = d[0].effective | (uint64_t)d[1].effective << 32;
+	return 0;
+}
+
+static int capset_bits(uint64_t permitted, uint64_t effective)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	for (int i = 0; i < 2; i++) {
+		d[i].permitted = (uint32_t)(permitted >> (32 * i));
+		d[i].effective = (uint32_t)(effective >> (32 * i));
+	}
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+void wd_privileges_seal(void)
+{
+	for (int cap = 0; cap <= LAST_CAP; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno == EINVAL)
+			break;
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+}
+
+static bool map_readable(int map_fd)
+{
+	__u32 key;
+
+	return !bpf_map_get_next_key(map_fd, NULL, &key) || errno == ENOENT;
+}
+
+static int keep_only(const char *who, uint64_t keep, int map_fd, bool *kept_bpf)
+{
+	uint64_t with_bpf = keep | WD_CAP(WD_CAP_BPF);
+
+	*kept_bpf = false;
+	/* Try without CAP_BPF in effect, still permitted so it can come back. */
+	if (capset_bits(with_bpf, keep))
+		capset_bits(keep, keep);
+	if (map_fd < 0 || map_readable(map_fd))
+		return capset_bits(keep, keep);
+	if (capset_bits(with_bpf, with_bpf) || !map_readable(map_fd)) {
+		fprintf(stderr, "%s: this kernel lets only CAP_BPF read BPF maps, "
+				"and it could not be kept\n", who);
+		return -1;
+	}
+	*kept_bpf = true;
+	return 0;
+}
+
+int wd_privileges_reduce(const char *who, uint64_t keep, int map_fd, bool *kept_bpf)
+{
+	uint64_t permitted, effective;
+
+	if (capget_bits(&permitted, &effective)) {
+		fprintf(stderr, "%s: cannot read capabilities: %s\n", who, strerror(errno));
+		return -1;
+	}
+	keep &= permitted;
+	wd_privileges_seal();
+	if (keep_only(who, keep, map_fd, kept_bpf))
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+		fprintf(stderr, "%s: cannot set no_new_privs: %s\n", who, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int wd_privileges_user(const char *who, const char *name, uid_t *uid, gid_t *gid)
+{
+	struct passwd *pw = getpwnam(name);
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		*gid = pw->pw_gid;
+		return 0;
+	}
+	if (!strcmp(name, NOBODY_NAME)) {
+		*uid = NOBODY_ID;
+		*gid = NOBODY_ID;
+		return 0;
+	}
+	fprintf(stderr, "%s: no user '%s' to switch to (--user)\n", who, name);
+	return -1;
+}
+
+int wd_privileges_switch_user(const char *who, uid_t uid, gid_t gid)
+{
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
+	    setresgid(gid, gid, gid) || setresuid(uid, uid, uid) ||
+	    prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0)) {
+		fprintf(stderr, "%s: cannot switch to uid %u gid %u: %s\n", who,
+			(unsigned int)uid, (unsigned int)gid, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+const char *wd_privileges_describe(char *buf, size_t len)
+{
+	static const struct { int cap; const char *name; } names[] = {
+		{ WD_CAP_SYS_ADMIN, "CAP_SYS_ADMIN" },
+		{ WD_CAP_BPF, "CAP_BPF" },
+	};
+	uint64_t permitted, effective;
+	size_t used = 0;
+
+	if (capget_bits(&permitted, &effective)) {
+		snprintf(buf, len, "unknown");
+		return buf;
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(effective & WD_CAP(names[i].cap)) || used >= len)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+					 names[i].name);
+	}
+	if (!buf[0])
+		snprintf(buf, len, effective ? "other capabilities" : "no capabilities");
+	return buf;
+}
