@@ -301,6 +301,43 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
               f"wrong after SIGINT: {short_list(bad, 3)}" if bad else
               f"{short_list(v for _, v in durations)} s")
         check_watch(t, rel, kv, sec, code_of)
+        check_unload(t, rel, kv, sec, code_of)
+
+
+def flow_hits(lines, fields):
+    def match(d):
+        for k, v in fields.items():
+            got = d.get(k)
+            if k in ("src", "dst"):
+                got, v = norm_ip(got), norm_ip(v)
+            if got != v:
+                return False
+        return True
+    return [d for d in lines if match(d)]
+
+
+def check_unload(t, rel, kv, sec, code_of):
+    """veth deleted and its module removed while `watch` runs."""
+    un = sec.get("unload")
+    t.add(rel, "unload: veth deleted, veth.ko removed", bool(un) and un[1] == 0,
+          (un[0].strip()[-200:] or "ok") if un else "not run")
+    rc = kv.get("whydrop_rc.unload")
+    err = sec.get("stderr.unload", ("", 0))[0].strip()
+    t.add(rel, "unload: watch exits 0 after SIGINT", rc == "0",
+          f"rc {rc}; stderr {err[-200:]!r}")
+    lines = json_lines(sec.get("unload.watch", ("", 0))[0])
+    for label, n, fields in (
+            ("unload: drops on vb before", 5, dict(
+                reason="NO_SOCKET", l4="udp", src="192.0.2.1", sport=40011, dport=9)),
+            ("unload: drops on lo after", 4, dict(
+                reason="NO_SOCKET", l4="udp", src="127.0.0.1", sport=40012, dport=9))):
+        hits = flow_hits(lines, fields)
+        bad = [d for d in hits if d.get("code") != code_of.get("NO_SOCKET")]
+        ok = len(hits) == n and not bad
+        ex = hits[0] if hits else {}
+        t.add(rel, label, ok, f"{len(hits)}x {ex.get('function')} dev {ex.get('ifname')}"
+              if ok else f"{len(hits)} lines (want {n}), {len(bad)} with a wrong code; "
+              f"stderr {err[-200:]!r}")
 
 
 def check_watch(t, rel, kv, sec, code_of):
@@ -319,15 +356,7 @@ def check_watch(t, rel, kv, sec, code_of):
                                       dport=9)),
     ]
     for label, n, fields in want:
-        def match(d):
-            for k, v in fields.items():
-                got = d.get(k)
-                if k in ("src", "dst"):
-                    got, v = norm_ip(got), norm_ip(v)
-                if got != v:
-                    return False
-            return True
-        hits = [d for d in lines if match(d)]
+        hits = flow_hits(lines, fields)
         problems = []
         if len(hits) != n:
             near = [d for d in lines if d.get("sport") == fields["sport"]] or lines

@@ -270,6 +270,22 @@ if [ $HAVE_WD = 1 ]; then
 	fi
 	sect watch cat /tmp/w.json
 	sect stderr.watch cat /tmp/w.err
+
+	# A module unloaded under a running watch (every namespace): the veth
+	# pair is deleted and veth.ko removed; whydrop must carry on (drops on
+	# lo after it) and exit cleanly. Last: the pair is gone afterwards.
+	if wd_start /tmp/m.json /tmp/m.err $WD watch --json; then
+		sect trigger.unload_before A wdpkt udp 192.0.2.1 192.0.2.2 40011 9 5
+		usleep 300000
+		sect unload sh -c '/usr/sbin/ip netns exec wda /usr/sbin/ip link del va &&
+			rmmod veth && ! grep -q "^veth " /proc/modules'
+		sect trigger.unload_after A wdpkt udp 127.0.0.1 127.0.0.1 40012 9 4
+		usleep 500000
+		wd_stop
+		kv whydrop_rc.unload $?
+	fi
+	sect unload.watch cat /tmp/m.json
+	sect stderr.unload cat /tmp/m.err
 fi
 kv end_ms "$(ms)"
 exit 0
