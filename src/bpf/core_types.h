@@ -56,6 +56,7 @@ typedef struct {
 } possible_net_t;
 
 struct net_device {
+	char name[16];
 	int ifindex;
 	possible_net_t nd_net;
 };

@@ -55,6 +55,7 @@ struct drop {
 	__u16 l3proto;
 	__u16 caplen;
 	unsigned char *nh;	/* network header, NULL when unknown */
+	struct net_device *dev;	/* NULL when skb->dev is not a device */
 };
 
 static __always_inline bool tp_has_reason(void)
@@ -179,6 +180,10 @@ static __always_inline void emit(const struct drop *d)
 	ev->caplen = 0;
 	if (d->nh && !bpf_probe_read_kernel(ev->hdr, sizeof(ev->hdr), d->nh))
 		ev->caplen = d->caplen;
+	/* The name now: the device may be renamed or gone when user space looks. */
+	ev->ifname[0] = '\0';
+	if (d->dev)
+		bpf_probe_read_kernel_str(ev->ifname, sizeof(ev->ifname), &d->dev->name);
 	bpf_ringbuf_submit(ev, 0);
 	stat_inc(WD_STAT_EMITTED);
 }
@@ -211,6 +216,7 @@ int kfree_skb_btf(__u64 *ctx)
 	d.len = skb->len;
 	d.l3proto = bpf_ntohs(skb->protocol);
 	if (kernel_ptr(dev)) {
+		d.dev = dev;
 		d.ifindex = dev->ifindex;
 		d.netns = dev->nd_net.net->ns.inum;
 	} else {
@@ -241,6 +247,7 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 	d.len = BPF_CORE_READ(skb, len);
 	d.l3proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
 	if (kernel_ptr(dev)) {
+		d.dev = dev;
 		d.ifindex = BPF_CORE_READ(dev, ifindex);
 		d.netns = BPF_CORE_READ(dev, nd_net.net, ns.inum);
 	} else {

@@ -8,6 +8,7 @@
 #define WHYDROP_H
 
 #define WD_HDR_BYTES		128	/* bytes copied from the network header */
+#define WD_IFNAME_BYTES		16	/* IFNAMSIZ */
 #define WD_OVERFLOW_SLOTS	256	/* overflow bucket: one slot per core reason */
 #define WD_REASON_BITMAP_WORDS	8	/* 256 core reasons for the -r filter */
 #define WD_SUBSYS_SHIFT		16	/* SKB_DROP_REASON_SUBSYS_SHIFT */
@@ -56,6 +57,7 @@ struct wd_event {
 	__u32 cpu;
 	__u16 l3proto;
 	__u16 caplen;		/* valid bytes in hdr[] */
+	char ifname[WD_IFNAME_BYTES];	/* skb->dev's name at the drop, "" if none */
 	__u8 hdr[WD_HDR_BYTES];
 };
 

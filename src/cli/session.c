@@ -520,7 +520,10 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 		  ev->l3proto, &v->flow);
 	v->len = ev->skb_len;
 	v->ifindex = ev->ifindex;
-	v->ifname = wd_ifname(&s->ifnames, ev->netns, ev->ifindex);
+	/* The record's own name is the one at the drop; else look it up now. */
+	snprintf(s->ev_ifname, sizeof(s->ev_ifname), "%.*s", WD_IFNAME_BYTES, ev->ifname);
+	v->ifname = s->ev_ifname[0] ? s->ev_ifname :
+		    wd_ifname(&s->ifnames, ev->netns, ev->ifindex);
 	v->netns = ev->netns;
 	v->cpu = ev->cpu;
 }

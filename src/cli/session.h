@@ -36,6 +36,7 @@ struct wd_session {
 	struct wd_reasons reasons;
 	struct wd_ksyms ksyms;
 	struct wd_ifnames ifnames;
+	char ev_ifname[WD_IFNAME_BYTES + 1];	/* of the last wd_session_view */
 	uint32_t netns_ino;
 	uint32_t ifindex;
 	char netns_path[300];

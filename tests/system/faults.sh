@@ -10,7 +10,8 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/harness.sh
 W=${1:-build/whydrop}
 NS=wdflt-$$
-harness_begin tests/system/faults "$NS"
+NS2=wdflt2-$$
+harness_begin tests/system/faults "$NS" "$NS2"
 ip -n "$NS" link add wdf0 type veth peer name wdf1
 ip -n "$NS" addr add 192.0.2.1/24 dev wdf0
 ip -n "$NS" addr add 192.0.2.2/24 dev wdf1
@@ -91,6 +92,28 @@ wait "$pid"
 check "exit 0 and a report" test $? -eq 0
 check "report is JSON with the drops seen before" \
 	$PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/del.out"
+
+echo "-- a record names its interface even when it is gone before user space looks"
+ip link add wdf4 netns "$NS" type veth peer name wdf5 netns "$NS2"
+ip -n "$NS" addr add 198.51.100.1/24 dev wdf4
+ip -n "$NS2" addr add 198.51.100.2/24 dev wdf5
+ip -n "$NS" link set wdf4 up
+ip -n "$NS2" link set wdf5 up
+"$W" watch --json --netns "$NS2" >"$TMP/gone.out" 2>"$TMP/gone.err" &
+pid=$!
+PIDS+=("$pid")
+wait_attached "$TMP/gone.err"
+kill -STOP "$pid"	# the records wait in the ring buffer meanwhile
+udp 3 198.51.100.2
+ip -n "$NS" link del wdf4
+kill -CONT "$pid"
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+check "watch exits 0" test $? -eq 0
+check "3 records, each named wdf5 (the name at the drop)" test "$($PY -c 'import json,sys
+d=[json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+print(sum(1 for x in d if x.get("dport") == 9 and x.get("ifname") == "wdf5"))' "$TMP/gone.out")" = 3
 
 echo "-- another tracer on the same tracepoint (bpftrace)"
 if command -v bpftrace >/dev/null; then

@@ -328,9 +328,11 @@ def check_unload(t, rel, kv, sec, code_of):
     lines = json_lines(sec.get("unload.watch", ("", 0))[0])
     for label, n, fields in (
             ("unload: drops on vb before", 5, dict(
-                reason="NO_SOCKET", l4="udp", src="192.0.2.1", sport=40011, dport=9)),
+                reason="NO_SOCKET", l4="udp", src="192.0.2.1", sport=40011, dport=9,
+                ifname="vb")),
             ("unload: drops on lo after", 4, dict(
-                reason="NO_SOCKET", l4="udp", src="127.0.0.1", sport=40012, dport=9))):
+                reason="NO_SOCKET", l4="udp", src="127.0.0.1", sport=40012, dport=9,
+                ifname="lo"))):
         hits = flow_hits(lines, fields)
         bad = [d for d in hits if d.get("code") != code_of.get("NO_SOCKET")]
         ok = len(hits) == n and not bad
