@@ -133,7 +133,15 @@ int wd_reasons_from_btf(struct wd_reasons *r, const char *btf_path)
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	btf = btf_path ? btf__parse(btf_path, NULL) : btf__load_vmlinux_btf();
+	/*
+	 * The running kernel's own BTF, as the BPF side decides (not libbpf's
+	 * search of /boot, and none of its warnings when there is none).
+	 */
+	if (!btf_path)
+		btf_path = BTF_DIR "/vmlinux";
+	if (access(btf_path, R_OK))
+		return -errno;
+	btf = btf__parse(btf_path, NULL);
 	if (!btf)
 		return -errno;
 	r->source = WD_SRC_BTF;
@@ -339,9 +347,11 @@ static void load_subsys_codes(struct wd_reasons *r, struct wd_subsys *s)
 	snprintf(path, sizeof(path), "%s/%s", r->btf_dir, module);
 	if (access(path, R_OK))
 		return;
-	base = btf__load_vmlinux_btf();
+	snprintf(path, sizeof(path), "%s/vmlinux", r->btf_dir);
+	base = btf__parse(path, NULL);
 	if (!base)
 		return;
+	snprintf(path, sizeof(path), "%s/%s", r->btf_dir, module);
 	btf = btf__parse_split(path, base);
 	if (!btf)
 		goto out;

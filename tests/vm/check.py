@@ -167,6 +167,23 @@ def check_reasons(t, rel, label, text, rc, want, fields, source):
     return core
 
 
+def check_hidden_btf(t, rel, sec, want, fields):
+    """/sys/kernel/btf hidden: tracefs names, argument-only program, watch refused."""
+    hid = sec.get("reasons.hidden")
+    if hid is None:
+        t.add(rel, "no BTF at all: reasons --json", False, "missing from results")
+    else:
+        check_reasons(t, rel, "no BTF at all: reasons --json", hid[0], hid[1],
+                      want, fields, "tracefs")
+    err = sec.get("stderr.hiddenbtf.tcp_flags", ("", 0))[0]
+    t.add(rel, "no BTF at all: count attaches without BTF", "no BTF" in err,
+          err.strip()[-200:])
+    w = sec.get("hiddenbtf.watch")
+    ok = bool(w) and w[1] == 1 and "has no BTF" in w[0]
+    t.add(rel, "no BTF at all: watch refused, exit 1", ok,
+          f"rc {w[1] if w else None}: {w[0].strip()[:160] if w else ''!r}")
+
+
 def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
     kv, sec, scen, mk = parse_results(os.path.join(vdir, "results.log"))
     ok = qrc == 0 and mk["begin"] and mk["end_rc"] == 0
@@ -220,6 +237,7 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
                 diff = reasons_diff(core_btf, core_nob)
                 t.add(rel, "reasons BTF = no-BTF", not diff,
                       diff or f"{len(core_btf)} identical names and codes")
+        check_hidden_btf(t, rel, sec, want, fields)
 
     durations = []
     for s in scen:

@@ -259,6 +259,16 @@ if [ $HAVE_WD = 1 ]; then
 	# naming/counting problem from a namespace-attribution one.
 	run_scenario tcp_flags TCP_FLAGS 23 tcp_rcv_state_process allns. "" ""
 
+	# A kernel without BTF as user space sees it: /sys/kernel/btf hidden
+	# under an empty tmpfs. Names come from tracefs, the program reads only
+	# the tracepoint's arguments (so every namespace), watch is refused.
+	if mount -t tmpfs nobtf /sys/kernel/btf; then
+		sect reasons.hidden $WD reasons --json
+		run_scenario tcp_flags TCP_FLAGS 23 tcp_rcv_state_process hiddenbtf. "" ""
+		sect hiddenbtf.watch $WD watch -d 1
+		umount /sys/kernel/btf
+	fi
+
 	# watch: per-packet decode of the flow.
 	if wd_start /tmp/w.json /tmp/w.err $WD watch --json --netns wdb; then
 		kv attach_ms.watch $WD_ATTACH_MS
