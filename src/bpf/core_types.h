@@ -47,8 +47,11 @@ struct ns_common {
 	unsigned int inum;
 };
 
+struct net_device;
+
 struct net {
 	struct ns_common ns;
+	struct net_device *loopback_dev;
 };
 
 typedef struct {

@@ -93,16 +93,36 @@ static __always_inline bool kernel_ptr(const void *p)
 }
 
 /*
+ * Is dev a network device? skb->dev shares its bytes with dev_scratch (UDP,
+ * not a pointer) and with rbnode.rb_left (an skb taken off an rbtree, e.g.
+ * the TCP out-of-order queue: a kernel pointer, to another skb). A device's
+ * namespace has a loopback device in that same namespace; garbage has not.
+ */
+static __always_inline struct net *device_net(const struct net_device *dev)
+{
+	struct net *net;
+
+	if (!kernel_ptr(dev))
+		return NULL;
+	net = BPF_CORE_READ(dev, nd_net.net);
+	if (!kernel_ptr(net) || BPF_CORE_READ(net, loopback_dev, nd_net.net) != net)
+		return NULL;
+	return net;
+}
+
+/*
  * Before 6.11 a drop after the socket lookup has neither skb->dev (cleared
  * by tcp_v4_rcv) nor rx_sk: the input route's device still tells the netns.
  */
 static __always_inline __u32 netns_from_dst(unsigned long refdst)
 {
 	struct dst_entry *dst = (struct dst_entry *)(refdst & SKB_DST_PTRMASK);
+	struct net *net;
 
 	if (!dst)
 		return 0;
-	return BPF_CORE_READ(dst, dev, nd_net.net, ns.inum);
+	net = device_net(BPF_CORE_READ(dst, dev));
+	return net ? BPF_CORE_READ(net, ns.inum) : 0;
 }
 
 static __always_inline __u8 l4_proto(const struct drop *d)
@@ -208,6 +228,7 @@ int kfree_skb_btf(__u64 *ctx)
 {
 	struct sk_buff *skb = (struct sk_buff *)ctx[0];
 	struct net_device *dev = skb->dev;
+	struct net *net = device_net(dev);
 	struct drop d = {};
 
 	d.location = ctx[1];
@@ -215,10 +236,10 @@ int kfree_skb_btf(__u64 *ctx)
 		d.reason = (__u32)ctx[2];
 	d.len = skb->len;
 	d.l3proto = bpf_ntohs(skb->protocol);
-	if (kernel_ptr(dev)) {
+	if (net) {
 		d.dev = dev;
 		d.ifindex = dev->ifindex;
-		d.netns = dev->nd_net.net->ns.inum;
+		d.netns = BPF_CORE_READ(net, ns.inum);
 	} else {
 		struct sock *sk = skb->sk;
 
@@ -239,6 +260,7 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct sk_buff *skb = (struct sk_buff *)ctx->args[0];
 	struct net_device *dev = BPF_CORE_READ(skb, dev);
+	struct net *net = device_net(dev);
 	struct drop d = {};
 
 	d.location = ctx->args[1];
@@ -246,10 +268,10 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 		d.reason = (__u32)ctx->args[2];
 	d.len = BPF_CORE_READ(skb, len);
 	d.l3proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
-	if (kernel_ptr(dev)) {
+	if (net) {
 		d.dev = dev;
 		d.ifindex = BPF_CORE_READ(dev, ifindex);
-		d.netns = BPF_CORE_READ(dev, nd_net.net, ns.inum);
+		d.netns = BPF_CORE_READ(net, ns.inum);
 	} else {
 		struct sock *sk = BPF_CORE_READ(skb, sk);
 

@@ -51,6 +51,13 @@ static void print_flow_text(FILE *f, const struct wd_drop_view *d)
 		fputs(" frag", f);
 }
 
+/* An interface name may hold any byte but '/', ':' and blanks: no terminal controls. */
+static void print_name(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
 void wd_print_drop_text(FILE *f, const struct wd_drop_view *d)
 {
 	char ts[40];
@@ -59,9 +66,10 @@ void wd_print_drop_text(FILE *f, const struct wd_drop_view *d)
 	fprintf(f, "%s %s %s", ts + 11, d->reason ? d->reason : "-", d->location);
 	print_flow_text(f, d);
 	fprintf(f, " len %u", d->len);
-	if (d->ifname)
-		fprintf(f, " dev %s", d->ifname);
-	else if (d->ifindex)
+	if (d->ifname) {
+		fputs(" dev ", f);
+		print_name(f, d->ifname);
+	} else if (d->ifindex)
 		fprintf(f, " ifindex %u", d->ifindex);
 	if (d->netns)
 		fprintf(f, " netns %u", d->netns);

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "json.h"
+#include "utf8.h"
 
 void wd_json_init(struct wd_json *j, FILE *f)
 {
@@ -13,20 +14,25 @@ void wd_json_init(struct wd_json *j, FILE *f)
 
 void wd_json_escape(FILE *f, const char *s)
 {
+	size_t n;
+
 	fputc('"', f);
-	for (; *s; s++) {
+	for (; *s; s += n ? n : 1) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '"' || c == '\\')
+		n = wd_utf8_len(s);
+		if (!n)
+			fputs(WD_UTF8_REPLACEMENT, f);	/* not UTF-8: JSON must be */
+		else if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c == '\n')
 			fputs("\\n", f);
 		else if (c == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
 		else
-			fputc(c, f);
+			fwrite(s, 1, n, f);
 	}
 	fputc('"', f);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "prom.h"
+#include "utf8.h"
 
 struct wd_prom_key {
 	uint64_t hash;
@@ -59,9 +60,18 @@ void wd_prom_printf(struct wd_prom_buf *b, const char *fmt, ...)
 static void put_escaped(struct wd_prom_buf *b, const char *s, bool quote)
 {
 	for (; *s; s++) {
-		if (reserve(b, 2))
+		size_t n = wd_utf8_len(s);
+
+		if (reserve(b, 4))
 			return;
-		if (*s == '\\' || (quote && *s == '"')) {
+		if (n > 1) {
+			memcpy(b->data + b->len, s, n);
+			b->len += n;
+			s += n - 1;
+		} else if (!n) {	/* the exposition format is UTF-8 */
+			memcpy(b->data + b->len, WD_UTF8_REPLACEMENT, 3);
+			b->len += 3;
+		} else if (*s == '\\' || (quote && *s == '"')) {
 			b->data[b->len++] = '\\';
 			b->data[b->len++] = *s;
 		} else if (*s == '\n') {

@@ -10,9 +10,16 @@ kernel statistics (if any) to $STATS.
   udp-drops PORT                sum of the drops column of /proc/net/udp{,6} for PORT
   udp-server FAM PORT [opts]    UDP socket (--rcvbuf N, --filter-drop, --read)
   tcp-server FAM PORT [opts]    TCP listener (--backlog N, --no-accept, --md5 KEY@PEER,
-                                --minttl, --close, --read, --hold-lock, --rcvbuf N)
+                                --minttl, --close, --read, --hold-lock [--release-on FILE],
+                                --rcvbuf N, --fastopen)
   forge FAM PORT [opts] EXPR... connect to [B]:PORT for real, learn the sequence numbers
                                 with TCP_REPAIR, then send forged segments seg(...)
+                                (--fin: after a close in both directions, the peer in
+                                TIME_WAIT; --after FILE: then create FILE, wait for FILE.done)
+  handshake FAM PORT [opts] EXPR...  crafted SYN (--ts, --tfo N), SYN-ACK sniffed, the peer
+                                left in SYN-RECV; then forged segments seg(...)
+  synack FAM PORT EXPR...       answer [B]'s SYN to [A]:PORT (sniffed) with forgeries seg(...)
+  syn-sent FAM DST PORT         a connect() left in SYN-SENT (--wait FILE)
   udp-send FAM DST PORT COUNT   COUNT real datagrams (--size N, --ttl N, --src ADDR)
   tcp-connect FAM DST PORT N    N real connections kept open
   pktsock IFACE [--proto P] [--rcvbuf N]   AF_PACKET socket that never reads
@@ -27,6 +34,8 @@ TCP_MD5SIG = 14
 TCP_REPAIR, TCP_REPAIR_QUEUE, TCP_QUEUE_SEQ = 19, 20, 21
 TCP_REPAIR_WINDOW = 29
 TCP_TIMESTAMP = 24
+TCP_FASTOPEN, TCP_FASTOPEN_NO_COOKIE = 23, 34
+TCP_INFO, TCP_CLOSE = 11, 7
 TCP_RECV_QUEUE, TCP_SEND_QUEUE = 1, 2
 TCP_REPAIR_OFF_NO_WP = -1
 SIOCOUTQ = 0x5411
@@ -210,7 +219,10 @@ def hold_lock(conn):
     libc.send.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
     t = threading.Thread(target=lambda: libc.send(conn.fileno(), addr, 4096, 0), daemon=True)
     t.start()
-    return fd
+    # the uffd turns readable once send() has faulted, i.e. once it holds the socket lock
+    import select
+    select.select([fd], [], [], 3)
+    return fd, t
 
 
 def cmd_tcp_server(argv):
@@ -225,6 +237,9 @@ def cmd_tcp_server(argv):
     if 'md5' in kw:
         key, peer = kw['md5'].split('@')
         s.setsockopt(IPPROTO_TCP, TCP_MD5SIG, md5sig(fam, peer, key))
+    if 'fastopen' in kw:   # TFO server without cookie (also needs net.ipv4.tcp_fastopen & 2)
+        s.setsockopt(IPPROTO_TCP, TCP_FASTOPEN, 16)
+        s.setsockopt(IPPROTO_TCP, TCP_FASTOPEN_NO_COOKIE, 1)
     if 'minttl' in kw:
         if fam == socket.AF_INET:
             s.setsockopt(socket.IPPROTO_IP, 21, 255)     # IP_MINTTL
@@ -262,7 +277,15 @@ def cmd_tcp_server(argv):
                 open(f + '.done', 'w').write('1\n')
             threading.Thread(target=drain, daemon=True).start()
         if 'hold_lock' in kw:
-            hold_lock(c)
+            fd, t = hold_lock(c)
+            if 'release_on' in kw:   # TCP_CLOSE: on request, let send() finish (the backlog runs)
+                def release(fd=fd, t=t, f=kw['release_on']):
+                    while not os.path.exists(f):
+                        time.sleep(0.02)
+                    os.close(fd)   # the fault is retried without userfaultfd and completes
+                    t.join(3)
+                    open(f + '.done', 'w').write('1\n')
+                threading.Thread(target=release, daemon=True).start()
             open(os.environ['READY'] + '.locked', 'w').write('1\n')
         if 'read' in kw:
             threading.Thread(target=lambda c=c: [c.recv(65536) for _ in iter(int, 1)], daemon=True).start()
@@ -368,14 +391,32 @@ def cmd_forge(argv):
         while not os.path.exists(kw['drain'] + '.done') and time.time() - t0 < 3:
             time.sleep(0.02)
         time.sleep(0.05)
+    if 'fin' in kw:
+        # TIME_WAIT: wait for the peer's FIN (it closed first), send ours and wait until our
+        # side is CLOSED: the peer is then in TIME_WAIT (its ACKs to us are answered with RSTs,
+        # which the scenario drops with nft). Our FIN took one sequence number.
+        c.settimeout(3)
+        while c.recv(65536):
+            pass
+        snd, rcv, wnd = tcp_seqs(c)   # rcv now counts the peer's FIN
+        c.shutdown(socket.SHUT_WR)
+        t0 = time.time()
+        while c.getsockopt(IPPROTO_TCP, TCP_INFO, 1)[0] != TCP_CLOSE and time.time() - t0 < 3:
+            time.sleep(0.01)
+        if c.getsockopt(IPPROTO_TCP, TCP_INFO, 1)[0] != TCP_CLOSE:
+            sys.exit('connection did not close')
+        snd += 1
     e.update(SEQ=snd, ACK=rcv, WIN=wnd, TS=ts_now, seg=seg)
-    count = int(kw.get('count', 1))
-    pkts = []
-    for expr in pos[2:]:
-        v = eval(expr, e)
-        pkts.extend(v if isinstance(v, list) else [v])
-    sendp_all(pkts, count)
+    _eval_send(pos[2:], kw, e)
     time.sleep(0.1)
+    if 'after' in kw:   # then ask the server to act (e.g. release the socket lock), wait for it
+        open(kw['after'], 'w').write('go\n')
+        t0 = time.time()
+        while not os.path.exists(kw['after'] + '.done') and time.time() - t0 < 5:
+            time.sleep(0.02)
+        if not os.path.exists(kw['after'] + '.done'):
+            sys.exit('server did not act on %s' % kw['after'])
+        time.sleep(0.1)
     ready()
     wait_term()
 
@@ -416,6 +457,148 @@ def cmd_listen_overflow(argv):
     sendp_all([e['E'] / L3 / S.TCP(sport=sp, dport=port, flags='A', seq=1001, ack=isn[sp] + 1)
                for sp in sports])
     time.sleep(0.1)
+    ready()
+    wait_term()
+
+
+def wait_key(d, key, secs):
+    """wait until a sniffer callback has put key into d, at most secs"""
+    t0 = time.time()
+    while key not in d and time.time() - t0 < secs:
+        time.sleep(0.02)
+
+
+def l3_a_to_b(S, fam):
+    """the IP header of a crafted packet from [A] to [B]"""
+    if fam == socket.AF_INET:
+        return S.IP(src=os.environ['A4'], dst=os.environ['B4'])
+    return S.IPv6(src=os.environ['A6'], dst=os.environ['B6'])
+
+
+def _tcp_seg(S, e, L3, sport, dport, seq, ack, flags='A', data=b'', tsval=None, tsecr=0,
+             window=1000, options=None):
+    """a crafted TCP segment; tsval= adds a Timestamp option (tsval, tsecr)"""
+    o = list(options or [])
+    if tsval is not None:
+        o += [('NOP', None), ('NOP', None), ('Timestamp', (tsval & 0xffffffff, tsecr & 0xffffffff))]
+    p = e['E'] / L3 / S.TCP(sport=sport, dport=dport, flags=flags, window=window,
+                            seq=seq & 0xffffffff, ack=ack & 0xffffffff, options=o)
+    if data:
+        p = p / S.Raw(data)
+    return p
+
+
+def _eval_send(pos, kw, e):
+    """evaluate each scapy expression of pos in e, send them all --count times"""
+    count = int(kw.get('count', 1))
+    pkts = []
+    for expr in pos:
+        v = eval(expr, e)
+        pkts.extend(v if isinstance(v, list) else [v])
+    sendp_all(pkts, count)
+
+
+def cmd_handshake(argv):
+    """A crafted SYN from [A]:SPORT (41000) to [B]:PORT, its SYN-ACK sniffed (the scenario's nft
+    drops it in A, so A's kernel sends no RST): the request (or TFO child) is left in SYN-RECV.
+    Then forged segments seg(seq=SEQ, ack=ACK, flags='A', data=, tsval=, tsecr=).
+    --ts: the SYN carries TSval TS (TSE: the SYN-ACK's TSval); --tfo N: the SYN carries N bytes
+    of data (TCP Fast Open without cookie). Names: ISN (the peer's), SEQ, ACK, TS, TSE."""
+    from scapy import all as S
+    pos, kw = opts(argv)
+    fam, port = AF[pos[0]], int(pos[1])
+    sport = int(kw.get('sport', 41000))
+    e = env()
+    L3 = l3_a_to_b(S, fam)
+    got = {}
+
+    def synack(p):
+        t = p[S.TCP] if S.TCP in p else None
+        if t and t.sport == port and t.dport == sport and (int(t.flags) & 0x12) == 0x12:
+            got.setdefault('isn', t.seq)
+            for k, v in t.options:
+                if k == 'Timestamp':
+                    got.setdefault('tsval', v[0])
+    sn = S.AsyncSniffer(iface='vA', prn=synack, store=False)
+    sn.start()
+    time.sleep(0.3)
+    isn0, ts = 1000, 100000
+    data = b'd' * int(kw.get('tfo', 0))
+    o = [('MSS', 1460)]
+    sendp_all([_tcp_seg(S, e, L3, sport, port, isn0, 0, 'S', data,
+                        ts if 'ts' in kw else None, 0, 65535, o)])
+    wait_key(got, 'isn', 3)
+    sn.stop()
+    if 'isn' not in got:
+        sys.exit('no SYN-ACK seen')
+    if 'ts' in kw and 'tsval' not in got:
+        sys.exit('the SYN-ACK carries no timestamp')
+    nxt = isn0 + 1 + len(data)
+
+    def seg(seq=None, ack=None, flags='A', data=b'', tsval=None, tsecr=None, window=1000):
+        return _tcp_seg(S, e, L3, sport, port, nxt if seq is None else seq,
+                        got['isn'] + 1 if ack is None else ack, flags, data, tsval,
+                        got.get('tsval', 0) if tsecr is None else tsecr, window)
+    e.update(ISN=got['isn'], SEQ=nxt, ACK=got['isn'] + 1, TS=ts, TSE=got.get('tsval'), seg=seg)
+    _eval_send(pos[2:], kw, e)
+    time.sleep(0.1)
+    ready()
+    wait_term()
+
+
+def cmd_synack(argv):
+    """Answer a real connect() from [B] to [A]:PORT (its SYN sniffed; the scenario's nft drops
+    it in A) with forged segments seg(seq=, ack=PSEQ, flags='SA', data=): the client is in
+    SYN-SENT. Names: PISN (the client's ISN), PSEQ (PISN+1), PPORT. Writes $READY as soon as
+    it sniffs, and $READY.done once the forgeries are sent (syn-sent --wait waits for it)."""
+    from scapy import all as S
+    pos, kw = opts(argv)
+    fam, port = AF[pos[0]], int(pos[1])
+    e = env()
+    L3 = l3_a_to_b(S, fam)
+    got = {}
+
+    def syn(p):
+        t = p[S.TCP] if S.TCP in p else None
+        if t and t.dport == port and (int(t.flags) & 0x12) == 0x02:
+            got.setdefault('syn', (t.sport, t.seq))
+    sn = S.AsyncSniffer(iface='vA', prn=syn, store=False)
+    sn.start()
+    time.sleep(0.3)
+    ready()
+    wait_key(got, 'syn', 5)
+    sn.stop()
+    if 'syn' not in got:
+        sys.exit('no SYN seen')
+    pport, pisn = got['syn']
+
+    def seg(seq=5000, ack=None, flags='SA', data=b'', window=1000):
+        return _tcp_seg(S, e, L3, port, pport, seq, pisn + 1 if ack is None else ack, flags,
+                        data, None, 0, window)
+    e.update(PISN=pisn, PSEQ=pisn + 1, PPORT=pport, seg=seg)
+    _eval_send(pos[2:], kw, e)
+    time.sleep(0.1)
+    open(os.environ['READY'] + '.done', 'w').write('1\n')
+    wait_term()
+
+
+def cmd_syn_sent(argv):
+    """A non-blocking connect() to DST:PORT left in SYN-SENT; --wait FILE: $READY only once
+    FILE exists (the forger's $READY.done)."""
+    pos, kw = opts(argv)
+    fam, dst, port = AF[pos[0]], pos[1], int(pos[2])
+    c = socket.socket(fam, socket.SOCK_STREAM)
+    c.setblocking(False)
+    try:
+        c.connect((dst, port))
+    except BlockingIOError:
+        pass
+    if 'wait' in kw:
+        t0 = time.time()
+        while not os.path.exists(kw['wait']) and time.time() - t0 < 6:
+            time.sleep(0.02)
+        if not os.path.exists(kw['wait']):
+            sys.exit('%s never appeared' % kw['wait'])
     ready()
     wait_term()
 
@@ -539,7 +722,8 @@ def cmd_unix(argv):
 CMDS = {'send': cmd_send, 'mib': cmd_mib, 'udp-drops': cmd_udp_drops,
         'udp-server': cmd_udp_server, 'tcp-server': cmd_tcp_server, 'forge': cmd_forge,
         'udp-send': cmd_udp_send, 'tcp-connect': cmd_tcp_connect, 'pktsock': cmd_pktsock,
-        'tap': cmd_tap, 'unix': cmd_unix, 'listen-overflow': cmd_listen_overflow}
+        'tap': cmd_tap, 'unix': cmd_unix, 'listen-overflow': cmd_listen_overflow,
+        'handshake': cmd_handshake, 'synack': cmd_synack, 'syn-sent': cmd_syn_sent}
 
 if __name__ == '__main__':
     if len(sys.argv) < 2 or sys.argv[1] not in CMDS:

@@ -125,4 +125,26 @@ static void test_escape(void)
 	free(out);
 }
 
-UNIT_MAIN(test_watch_json, test_watch_text, test_count_json, test_escape)
+/* Any bytes in, valid UTF-8 JSON out: kept where well-formed, U+FFFD where not. */
+static void test_escape_utf8(void)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "v\xc3\xa9th0", "\"v\xc3\xa9th0\"" },		/* é kept */
+		{ "\xf0\x9f\x90\xa7", "\"\xf0\x9f\x90\xa7\"" },	/* 4 bytes kept */
+		{ "a\xff" "b", "\"a\xef\xbf\xbd" "b\"" },		/* stray byte */
+		{ "\xc3", "\"\xef\xbf\xbd\"" },			/* cut short */
+		{ "\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\"" },	/* overlong '/' */
+		{ "\xed\xa0\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" }, /* surrogate */
+		{ "\xf4\x90\x80\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" },
+		{ "x\x7f", "\"x\\u007f\"" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *out = capture(escape_ctl, cases[i].in);
+
+		CHECK_STR(out, cases[i].want);
+		free(out);
+	}
+}
+
+UNIT_MAIN(test_watch_json, test_watch_text, test_count_json, test_escape, test_escape_utf8)

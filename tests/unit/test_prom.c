@@ -20,6 +20,9 @@ static void test_escape(void)
 	CHECK_STR(escape(&b, "two\nlines"), "two\\nlines");
 	CHECK_STR(escape(&b, "\\\"\n"), "\\\\\\\"\\n");
 	CHECK_STR(escape(&b, ""), "");
+	/* label values are UTF-8: well-formed kept, anything else U+FFFD */
+	CHECK_STR(escape(&b, "v\xc3\xa9th\"0"), "v\xc3\xa9th\\\"0");
+	CHECK_STR(escape(&b, "a\xff" "b\xc3"), "a\xef\xbf\xbd" "b\xef\xbf\xbd");
 	CHECK(!b.failed);
 	wd_prom_buf_free(&b);
 }

@@ -1,0 +1,21 @@
+#!/bin/bash
+# TCP Fast Open server (tcp_fastopen=3 in the receiver's namespace, TCP_FASTOPEN_NO_COOKIE on
+# the listener): a crafted SYN with 10 bytes of data creates a child socket in SYN-RECV (the
+# sender's nft drops the SYN-ACK); then 3 in-window data segments without the ACK flag,
+# which the child's request check (tcp_check_req) refuses.
+REASON=TCP_FASTOPEN FAMILY=ipv6 FUNCTION=tcp_rcv_state_process
+source "$(dirname "$0")/../lib.sh"
+setup() {
+	in_b sysctl -q -w net.ipv4.tcp_fastopen=3
+	in_a nft -f - <<'NFT'
+table inet wdlab {
+	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000 drop; }
+}
+NFT
+}
+trigger() {
+	bg_py srv b tcp-server 6 8080 --fastopen --no-accept
+	bg_py hs a handshake 6 8080 --tfo 10 --count 3 'seg(flags="P", data=b"x"*10)'
+	expect 3
+}
+lab_main

@@ -1,0 +1,18 @@
+#!/bin/bash
+# The receiver's connect() is left in SYN-SENT (the sender's nft drops its SYN); 3 forged
+# SYN-ACKs acknowledge 1000 bytes beyond the SYN: each is answered with a RST and dropped.
+REASON=TCP_INVALID_ACK_SEQUENCE FAMILY=ipv6 FUNCTION=tcp_v6_do_rcv
+source "$(dirname "$0")/../lib.sh"
+setup() {
+	in_a nft -f - <<'NFT'
+table inet wdlab {
+	chain input { type filter hook input priority 0; tcp dport 8080 drop; }
+}
+NFT
+}
+trigger() {
+	bg_py fg a synack 6 8080 --count 3 'seg(ack=PSEQ+1000)'
+	bg_py cli b syn-sent 6 $A6 8080 --wait "$T/fg.ready.done"
+	expect 3
+}
+lab_main

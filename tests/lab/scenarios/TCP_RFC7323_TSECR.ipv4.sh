@@ -1,0 +1,19 @@
+#!/bin/bash
+# A crafted SYN with timestamps leaves a request in SYN-RECV (the sender's nft drops the
+# SYN-ACK); then 3 final ACKs whose echoed timestamp (TSecr) is 100000 below the SYN-ACK's
+# TSval, i.e. one the receiver never sent.
+REASON=TCP_RFC7323_TSECR FAMILY=ipv4 FUNCTION=tcp_v4_rcv
+source "$(dirname "$0")/../lib.sh"
+setup() {
+	in_a nft -f - <<'NFT'
+table inet wdlab {
+	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000 drop; }
+}
+NFT
+}
+trigger() {
+	bg_py srv b tcp-server 4 8080 --no-accept
+	bg_py hs a handshake 4 8080 --ts --count 3 'seg(tsval=TS, tsecr=TSE-100000)'
+	expect 3
+}
+lab_main
