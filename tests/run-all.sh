@@ -38,6 +38,7 @@ part "pcapng + tshark under ASan/UBSan" tests/integration/pcapng.sh build/asan/w
 part "kernel counters next to traced reasons (real kernel)" tests/integration/counters.sh build/whydrop
 part "kernel counters under ASan/UBSan" tests/integration/counters.sh build/asan/whydrop
 part "fuzzing, 10 s per target, and kept crashers" tests/fuzz/run.sh 10
+part "lab documentation true to the scenarios" tests/lab/docs.sh
 part "drop-reason lab (real kernel)" env WHYDROP=build/whydrop tests/lab/run.sh
 part "drop-reason lab under ASan/UBSan" env WHYDROP=build/asan/whydrop tests/lab/run.sh
 part "other kernels in QEMU: Debian 6.1 and 6.12" tests/vm/run.sh
