@@ -20,13 +20,15 @@ kernel statistics (if any) to $STATS.
                                 left in SYN-RECV; then forged segments seg(...)
   synack FAM PORT EXPR...       answer [B]'s SYN to [A]:PORT (sniffed) with forgeries seg(...)
   syn-sent FAM DST PORT         a connect() left in SYN-SENT (--wait FILE)
+  lose-route FAM DST PORT       an established connection whose routes on vA are flushed,
+                                then 3 sends and an abortive close (no route for any)
   udp-send FAM DST PORT COUNT   COUNT real datagrams (--size N, --ttl N, --src ADDR)
   tcp-connect FAM DST PORT N    N real connections kept open
   pktsock IFACE [--proto P] [--rcvbuf N]   AF_PACKET socket that never reads
   tap NAME COUNT                tap nobody reads, COUNT datagrams routed into it
   unix oob|close|disconnect N   AF_UNIX drop reasons
 """
-import ctypes, mmap, os, signal, socket, struct, sys, threading, time
+import ctypes, mmap, os, signal, socket, struct, sys, subprocess, threading, time
 
 AF = {'4': socket.AF_INET, '6': socket.AF_INET6, 'ipv4': socket.AF_INET, 'ipv6': socket.AF_INET6}
 IPPROTO_TCP = socket.IPPROTO_TCP
@@ -603,6 +605,25 @@ def cmd_syn_sent(argv):
     wait_term()
 
 
+def cmd_lose_route(argv):
+    """An established connection to DST:PORT whose routes on IFACE (vA) are flushed, then
+    3 sends 0.3 s apart and an abortive close (its RST): each finds no route out. Returns
+    when the socket is gone, so that the kernel's counter is final."""
+    pos, kw = opts(argv)
+    fam, dst, port = AF[pos[0]], pos[1], int(pos[2])
+    c = socket.create_connection((dst, port), timeout=3)
+    c.sendall(b'before')
+    time.sleep(0.2)
+    ipv = '-4' if fam == socket.AF_INET else '-6'
+    subprocess.run(['ip', ipv, 'route', 'flush', 'dev', kw.get('iface', 'vA')], check=True)
+    for _ in range(3):
+        c.send(b'x' * 100)
+        time.sleep(0.3)
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+    c.close()
+    time.sleep(0.2)
+
+
 def cmd_udp_send(argv):
     pos, kw = opts(argv)
     fam, dst, port, n = AF[pos[0]], pos[1], int(pos[2]), int(pos[3])
@@ -723,7 +744,7 @@ CMDS = {'send': cmd_send, 'mib': cmd_mib, 'udp-drops': cmd_udp_drops,
         'udp-server': cmd_udp_server, 'tcp-server': cmd_tcp_server, 'forge': cmd_forge,
         'udp-send': cmd_udp_send, 'tcp-connect': cmd_tcp_connect, 'pktsock': cmd_pktsock,
         'tap': cmd_tap, 'unix': cmd_unix, 'listen-overflow': cmd_listen_overflow,
-        'handshake': cmd_handshake, 'synack': cmd_synack, 'syn-sent': cmd_syn_sent}
+        'lose-route': cmd_lose_route, 'handshake': cmd_handshake, 'synack': cmd_synack, 'syn-sent': cmd_syn_sent}
 
 if __name__ == '__main__':
     if len(sys.argv) < 2 or sys.argv[1] not in CMDS:
