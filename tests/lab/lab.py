@@ -17,7 +17,7 @@ kernel statistics (if any) to $STATS.
                                 (--fin: after a close in both directions, the peer in
                                 TIME_WAIT; --after FILE: then create FILE, wait for FILE.done)
   handshake FAM PORT [opts] EXPR...  crafted SYN (--ts, --tfo N), SYN-ACK sniffed, the peer
-                                left in SYN-RECV; then forged segments seg(...)
+                                left in SYN-RECV; then (--then CMD) forged segments seg(...)
   synack FAM PORT EXPR...       answer [B]'s SYN to [A]:PORT (sniffed) with forgeries seg(...)
   syn-sent FAM DST PORT         a connect() left in SYN-SENT (--wait FILE)
   lose-route FAM DST PORT       an established connection whose routes on vA are flushed,
@@ -26,6 +26,7 @@ kernel statistics (if any) to $STATS.
   tcp-connect FAM DST PORT N    N real connections kept open
   pktsock IFACE [--proto P] [--rcvbuf N]   AF_PACKET socket that never reads
   tap NAME COUNT                tap nobody reads, COUNT datagrams routed into it
+  tap-drop MODE NAME COUNT      a tap that drops COUNT frames (txfilter, ebpf, down, vnethdr)
   unix oob|close|disconnect N   AF_UNIX drop reasons
 """
 import ctypes, mmap, os, signal, socket, struct, sys, subprocess, threading, time
@@ -505,7 +506,8 @@ def cmd_handshake(argv):
     drops it in A, so A's kernel sends no RST): the request (or TFO child) is left in SYN-RECV.
     Then forged segments seg(seq=SEQ, ack=ACK, flags='A', data=, tsval=, tsecr=).
     --ts: the SYN carries TSval TS (TSE: the SYN-ACK's TSval); --tfo N: the SYN carries N bytes
-    of data (TCP Fast Open without cookie). Names: ISN (the peer's), SEQ, ACK, TS, TSE."""
+    of data (TCP Fast Open without cookie); --then CMD: a shell command run after the SYN-ACK,
+    before the forgeries. Names: ISN (the peer's), SEQ, ACK, TS, TSE."""
     from scapy import all as S
     pos, kw = opts(argv)
     fam, port = AF[pos[0]], int(pos[1])
@@ -542,6 +544,8 @@ def cmd_handshake(argv):
                         got['isn'] + 1 if ack is None else ack, flags, data, tsval,
                         got.get('tsval', 0) if tsecr is None else tsecr, window)
     e.update(ISN=got['isn'], SEQ=nxt, ACK=got['isn'] + 1, TS=ts, TSE=got.get('tsval'), seg=seg)
+    if 'then' in kw:    # a shell command between the SYN-ACK and the forgeries
+        subprocess.run(kw['then'], shell=True, check=True)
     _eval_send(pos[2:], kw, e)
     time.sleep(0.1)
     ready()
@@ -707,6 +711,90 @@ def cmd_tap(argv):
     wait_term()
 
 
+TUNSETIFF, TUNSETTXFILTER, TUNSETFILTEREBPF = 0x400454ca, 0x400454d1, 0x800454e1
+IFF_TAP, IFF_NO_PI, IFF_VNET_HDR = 0x0002, 0x1000, 0x4000
+
+
+def bpf_prog_ret0():
+    """a BPF_PROG_TYPE_SOCKET_FILTER program "r0 = 0; exit" loaded with bpf(2); its fd"""
+    insns = struct.pack('<BBhi', 0xb7, 0, 0, 0) + struct.pack('<BBhi', 0x95, 0, 0, 0)
+    ibuf = ctypes.create_string_buffer(insns)
+    lic = ctypes.create_string_buffer(b'GPL')
+    # union bpf_attr, BPF_PROG_LOAD: prog_type, insn_cnt, insns, license (rest zero)
+    attr = ctypes.create_string_buffer(struct.pack('=IIQQ', 1, 2, ctypes.addressof(ibuf),
+                                                   ctypes.addressof(lic)).ljust(128, b'\0'))
+    libc = ctypes.CDLL(None, use_errno=True)
+    nr = {'x86_64': 321, 'aarch64': 280}[os.uname().machine]   # SYS_bpf
+    fd = libc.syscall(nr, 5, attr, 128)   # BPF_PROG_LOAD
+    if fd < 0:
+        sys.exit('bpf(BPF_PROG_LOAD): %s' % os.strerror(ctypes.get_errno()))
+    return fd
+
+
+def cmd_tap_drop(argv):
+    """tap-drop MODE NAME COUNT: a tap made to drop COUNT frames, for these reasons:
+    txfilter  TUNSETTXFILTER accepts only 02:00:00:00:0c:99; COUNT datagrams routed into
+              the tap go to 02:00:00:00:0c:05 (TAP_TXFILTER in tun_net_xmit)
+    ebpf      TUNSETFILTEREBPF with a socket-filter program returning 0; COUNT datagrams
+              routed into the tap (TAP_FILTER in tun_net_xmit)
+    down      the tap is left down; COUNT frames written to its fd (each write fails
+              with EIO: DEV_READY in tun_get_user)
+    vnethdr   NAME is an existing macvtap (its queues have IFF_VNET_HDR by default);
+              COUNT frames written to its character device behind a virtio_net_hdr
+              whose gso_type (2) does not exist (each write fails with EINVAL: DEV_HDR
+              in tap_get_user; a tun/tap device frees the same frames as NOT_SPECIFIED)
+    Writes $STATS: the number of frames the kernel refused (writes that failed, or the
+    tap's tx_dropped increase), then waits for SIGTERM."""
+    import fcntl
+    mode, name, n = argv[0], argv[1], int(argv[2])
+    if mode == 'vnethdr':   # macvtap: /dev/tapIFINDEX, made here from its sysfs numbers
+        d = '/sys/class/net/%s/macvtap' % name
+        major, minor = open('%s/%s/dev' % (d, os.listdir(d)[0])).read().split(':')
+        node = os.path.join(os.environ.get('T', '/tmp'), name + '.chr')
+        os.mknod(node, 0o600 | 0o020000, os.makedev(int(major), int(minor)))
+        fd = os.open(node, os.O_RDWR)
+        os.unlink(node)
+    else:
+        fd = os.open('/dev/net/tun', os.O_RDWR)
+        fcntl.ioctl(fd, TUNSETIFF, struct.pack('16sH', name.encode(), IFF_TAP | IFF_NO_PI))
+    subprocess.run(['sysctl', '-q', '-w', 'net.ipv6.conf.%s.disable_ipv6=1' % name], check=True)
+    refused = 0
+    if mode in ('txfilter', 'ebpf'):
+        if mode == 'txfilter':
+            # struct tun_filter { __u16 flags; __u16 count; __u8 addr[][ETH_ALEN]; }
+            fcntl.ioctl(fd, TUNSETTXFILTER, struct.pack('HH6s', 0, 1, bytes.fromhex('02000000' '0c99')))
+        else:
+            prog = bpf_prog_ret0()
+            fcntl.ioctl(fd, TUNSETFILTEREBPF, struct.pack('i', prog))
+        for cmd in ('ip link set %s up', 'ip addr add 203.0.113.1/24 dev %s',
+                    'ip neigh replace 203.0.113.5 lladdr 02:00:00:00:0c:05 dev %s nud permanent'):
+            subprocess.run((cmd % name).split(), check=True)
+        txd = '/sys/class/net/%s/statistics/tx_dropped' % name
+        before = int(open(txd).read())
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        for _ in range(n):
+            s.sendto(b'x' * 100, ('203.0.113.5', 9))
+        refused = int(open(txd).read()) - before
+    else:
+        # 02:00:00:00:0c:06 -> 02:00:00:00:0c:05, IPv4 203.0.113.6 -> 203.0.113.5, UDP 9 -> 9
+        frame = (bytes.fromhex('020000000c05' '020000000c06' '0800') +
+                 bytes.fromhex('4500001c000040004011' '0000' 'cb007106' 'cb007105') +
+                 bytes.fromhex('0009000900080000'))
+        if mode == 'vnethdr':
+            # struct virtio_net_hdr: flags, gso_type, hdr_len, gso_size, csum_start, csum_offset
+            frame = struct.pack('<BBHHHH', 0, 2, 0, 0, 0, 0) + frame
+        else:
+            subprocess.run(['ip', 'link', 'set', name, 'down'], check=True)
+        for _ in range(n):
+            try:
+                os.write(fd, frame)
+            except OSError:
+                refused += 1
+    stats(refused)
+    ready()
+    wait_term()
+
+
 def cmd_unix(argv):
     what, n = argv[0], int(argv[1])
     if what == 'oob':
@@ -743,7 +831,7 @@ def cmd_unix(argv):
 CMDS = {'send': cmd_send, 'mib': cmd_mib, 'udp-drops': cmd_udp_drops,
         'udp-server': cmd_udp_server, 'tcp-server': cmd_tcp_server, 'forge': cmd_forge,
         'udp-send': cmd_udp_send, 'tcp-connect': cmd_tcp_connect, 'pktsock': cmd_pktsock,
-        'tap': cmd_tap, 'unix': cmd_unix, 'listen-overflow': cmd_listen_overflow,
+        'tap': cmd_tap, 'tap-drop': cmd_tap_drop, 'unix': cmd_unix, 'listen-overflow': cmd_listen_overflow,
         'lose-route': cmd_lose_route, 'handshake': cmd_handshake, 'synack': cmd_synack, 'syn-sent': cmd_syn_sent}
 
 if __name__ == '__main__':

@@ -137,6 +137,13 @@ sysctl_global() {
 	sysctl -q -w "$1"
 }
 cleanup_cmd() { _CLEANUPS+=("$1"); }
+# vxlan_b [LOCAL]: VXLAN device vx0 in $NS_B (VNI 100, UDP 4789, MAC 02:00:00:00:0d:ee,
+# learning on) over vB, local address LOCAL (default 192.0.2.2); IPv6 off on it, so quiet
+vxlan_b() {
+	in_b ip link add vx0 address 02:00:00:00:0d:ee type vxlan id 100 dstport 4789 \
+		local "${1:-192.0.2.2}" dev vB &&
+		in_b sysctl -q -w net.ipv6.conf.vx0.disable_ipv6=1 && in_b ip link set vx0 up
+}
 track_cgroup() { _CGROUPS+=("$1"); }
 
 # bpf_obj NAME: compile tests/lab/bpf/NAME.c into $T/NAME.o (needs clang)

@@ -3,8 +3,7 @@
 REASON=VXLAN_VNI_NOT_FOUND FAMILY=ipv4 FUNCTION=vxlan_rcv
 source "$(dirname "$0")/../lib.sh"
 setup() {
-	in_b sh -c 'ip link add vx0 type vxlan id 100 dstport 4789 local 192.0.2.2 dev vB &&
-		sysctl -q -w net.ipv6.conf.vx0.disable_ipv6=1 && ip link set vx0 up'
+	vxlan_b
 }
 trigger() {
 	send 3 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=4789)/Raw(b"\x08\0\0\0\0\x03\xe7\0")/Ether(src="02:00:00:00:0d:01", dst="02:00:00:00:0d:02")/IP(src="203.0.113.1", dst="203.0.113.2")/UDP()'

@@ -1,0 +1,12 @@
+#!/bin/bash
+# A tap left down; 5 frames written to its file descriptor (each write fails with EIO):
+# the device is not up, so tun_get_user drops them.
+REASON=DEV_READY FAMILY=l2 FUNCTION=tun_get_user
+NO_IPV6=1
+source "$(dirname "$0")/../lib.sh"
+trigger() {
+	bg_py tap b tap-drop down tap0 5
+	[ "$(cat "$T/tap.stats")" = 5 ] || fail "$(cat "$T/tap.stats") writes failed, not 5"
+	expect 5
+}
+lab_main

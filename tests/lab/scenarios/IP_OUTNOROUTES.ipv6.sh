@@ -1,0 +1,22 @@
+#!/bin/bash
+# The receiver always answers SYNs with SYN cookies (tcp_syncookies=2, this namespace only);
+# after its SYN-ACK, its route back to the sender (2001:db8::/64 on vB) is deleted; then 3
+# final ACKs carrying the valid cookie: each would create the connection, but cookie_v6_check
+# finds no route for it and drops the ACK. (The sender's nft drops the SYN-ACK, so that its
+# kernel sends no RST.)
+REASON=IP_OUTNOROUTES FAMILY=ipv6 FUNCTION=cookie_v6_check
+source "$(dirname "$0")/../lib.sh"
+setup() {
+	in_b sysctl -q -w net.ipv4.tcp_syncookies=2
+	in_a nft -f - <<'NFT'
+table inet wdlab {
+	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000 drop; }
+}
+NFT
+}
+trigger() {
+	bg_py srv b tcp-server 6 8080 --no-accept
+	bg_py hs a handshake 6 8080 --then "ip -n $NS_B -6 route del 2001:db8::/64 dev vB" 'seg()' --count 3
+	expect 3
+}
+lab_main

@@ -1,0 +1,12 @@
+#!/bin/bash
+# A tap with a TUNSETFILTEREBPF socket-filter program that returns 0; 5 datagrams routed
+# into it are refused by that filter.
+REASON=TAP_FILTER FAMILY=l2 FUNCTION=tun_net_xmit
+NO_IPV6=1
+source "$(dirname "$0")/../lib.sh"
+trigger() {
+	bg_py tap b tap-drop ebpf tap0 5
+	[ "$(cat "$T/tap.stats")" = 5 ] || fail "tx_dropped moved by $(cat "$T/tap.stats"), not 5"
+	expect 5
+}
+lab_main

@@ -1,0 +1,12 @@
+#!/bin/bash
+# A tap whose TUNSETTXFILTER list holds only 02:00:00:00:0c:99; 5 datagrams routed into it
+# go to 02:00:00:00:0c:05 (a permanent neighbour) and are refused by that MAC filter.
+REASON=TAP_TXFILTER FAMILY=l2 FUNCTION=tun_net_xmit
+NO_IPV6=1
+source "$(dirname "$0")/../lib.sh"
+trigger() {
+	bg_py tap b tap-drop txfilter tap0 5
+	[ "$(cat "$T/tap.stats")" = 5 ] || fail "tx_dropped moved by $(cat "$T/tap.stats"), not 5"
+	expect 5
+}
+lab_main
