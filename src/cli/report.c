@@ -117,8 +117,8 @@ static void traced_free(struct traced_set *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static int traced_add(struct traced_set *t, struct wd_session *s, uint32_t code,
-		      uint64_t location, uint64_t count)
+static int traced_add(struct traced_set *t, struct wd_session *s,
+		      const struct wd_key_total *kt, bool elsewhere)
 {
 	const struct wd_ksym *k;
 	uint64_t off;
@@ -137,17 +137,18 @@ static int traced_add(struct traced_set *t, struct wd_session *s, uint32_t code,
 		t->reason = r;
 		t->cap = cap;
 	}
-	k = location ? wd_ksym_find(&s->ksyms, location, &off) : NULL;
-	wd_reason_name(&s->reasons, code, t->reason[t->n], NAME_LEN);
-	t->v[t->n] = (struct wd_traced){ NULL, k ? k->name : NULL, count };
+	k = kt->key.location ? wd_ksym_find(&s->ksyms, kt->key.location, &off) : NULL;
+	wd_reason_name(&s->reasons, kt->key.reason, t->reason[t->n], NAME_LEN);
+	t->v[t->n] = (struct wd_traced){ NULL, k ? k->name : NULL, kt->count, elsewhere };
 	t->n++;
 	return 0;
 }
 
 /*
  * Traced totals by reason and function. Without --netns the program counts
- * every namespace while the counters are whydrop's own: keep the drops of
- * namespace ns (and those whose namespace is unknown, 0).
+ * every namespace while most counters are whydrop's own namespace's: drops
+ * of another namespace than ns (0: any) are marked elsewhere, and only the
+ * global counters take them. A drop of unknown namespace (0) counts here.
  */
 static int read_traced(struct wd_session *s, uint32_t ns, struct traced_set *t)
 {
@@ -157,11 +158,8 @@ static int read_traced(struct wd_session *s, uint32_t ns, struct traced_set *t)
 
 	if (err)
 		return err;
-	for (size_t i = 0; !err && i < n; i++) {
-		if (ns && k[i].key.netns && k[i].key.netns != ns)
-			continue;
-		err = traced_add(t, s, k[i].key.reason, k[i].key.location, k[i].count);
-	}
+	for (size_t i = 0; !err && i < n; i++)
+		err = traced_add(t, s, &k[i], ns && k[i].key.netns && k[i].key.netns != ns);
 	free(k);
 	for (size_t i = 0; !err && i < t->n; i++)
 		t->v[i].reason = t->reason[i];

@@ -264,12 +264,15 @@ static uint64_t traced_for(const struct wd_recon_rule *r, const struct wd_traced
 {
 	uint64_t sum = 0;
 
-	for (size_t i = 0; i < nt; i++)
+	for (size_t i = 0; i < nt; i++) {
+		if (t[i].elsewhere && !r->global)
+			continue;
 		for (const char *const *m = r->match; *m; m++)
 			if (matches(*m, &t[i])) {
 				sum += t[i].count;
 				break;
 			}
+	}
 	return sum;
 }
 

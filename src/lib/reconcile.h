@@ -42,11 +42,16 @@ void wd_recon_match_reason(const char *match, char *buf, size_t len);
 /* Counters shown as context when they move (rules excluded). */
 bool wd_recon_is_context(const char *counter);
 
-/* Traced drops: reason name (no prefix) and function, NULL when unknown. */
+/*
+ * Traced drops: reason name (no prefix) and function, NULL when unknown.
+ * elsewhere: traced in another namespace than the one whose counters were
+ * read, so only global counters (softnet) can account for them.
+ */
 struct wd_traced {
 	const char *reason;
 	const char *function;
 	uint64_t count;
+	bool elsewhere;
 };
 
 struct wd_recon_opts {

@@ -6,6 +6,8 @@
 #    the Udp(6)RcvbufErrors delta, nothing unexplained
 #  - a tbf qdisc with a small limit on a veth: traced QDISC_DROP equals the
 #    qdisc's own drop counter (`tc -s qdisc`) and whydrop's qdisc:drops
+#  - a per-CPU backlog overflow in a namespace, watched host-wide: traced
+#    CPU_BACKLOG (any namespace) equals the global softnet "dropped" delta
 #  - --counters-only as an unprivileged user (no BPF at all)
 # Usage: tests/integration/counters.sh [BINARY]; prints "N passed, N failed".
 set -u
@@ -76,6 +78,13 @@ print(sum(x["count"] for x in d["drops"] if x.get("reason")==r and x["function"]
 # qdisc_drops NS DEV: "dropped N" of the root qdisc, as tc prints it.
 qdisc_drops() {
 	tc -n "$1" -s qdisc show dev "$2" root | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1
+}
+
+# softnet_dropped: the "dropped" column of /proc/net/softnet_stat, all CPUs (hex).
+softnet_dropped() {
+	local sum=0 x
+	for x in $(awk '{ print $2 }' /proc/net/softnet_stat); do sum=$((sum + 16#$x)); done
+	echo "$sum"
 }
 
 # Program ids held by a process (other suites may run whydrop meanwhile).
@@ -230,6 +239,41 @@ check "traced QDISC_DROP = tc's dropped delta" test "$(traced "$TMP/qdisc.out" Q
 check "qdisc:drops reconciled: traced = delta, nothing unexplained" test \
 	"$(counter "$TMP/qdisc.out" qdisc:drops traced)" = "$qd" -a \
 	"$(counter "$TMP/qdisc.out" qdisc:drops unexplained)" = 0
+
+echo "-- per-CPU backlog overflow: CPU_BACKLOG = softnet_stat's dropped (global)"
+# vB is the receiving end of the tbf test's veth pair. One UDP GSO send of 20
+# segments is cut in software (gso_max_segs 1) and reaches the backlog inside
+# one softirq-disabled section; with the host-wide limit at 4, 15 are dropped.
+tc -n "$NS" qdisc del dev wdq$$a root
+ip -n "$NS" link set wdq$$a gso_max_segs 1
+start backlog count --json || true
+sb=$(softnet_dropped)
+rb=$(ip netns exec "$NS2" cat /sys/class/net/wdq$$b/statistics/rx_dropped)
+harness_sysctl net.core.netdev_max_backlog=4
+ip netns exec "$NS" $PY - <<'PYEOF'
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_UDP, 103, 100)  # UDP_SEGMENT: 100-byte datagrams
+for _ in range(3):
+    s.sendto(b"x" * 2000, ("192.0.2.2", 9))
+PYEOF
+harness_sysctl_restore
+sleep 0.5
+sa=$(softnet_dropped)
+ra=$(ip netns exec "$NS2" cat /sys/class/net/wdq$$b/statistics/rx_dropped)
+stop "$LAST"
+sd=$((sa - sb)) rd=$((ra - rb))
+echo "   softnet_stat dropped +$sd, vB rx_dropped +$rd; whydrop softnet:dropped" \
+	"+$(counter "$TMP/backlog.out" softnet:dropped delta), traced CPU_BACKLOG" \
+	"$(traced "$TMP/backlog.out" CPU_BACKLOG)"
+check "the backlog overflowed (vB rx_dropped +$rd = 45)" test "$rd" -eq 45
+check "softnet:dropped delta = softnet_stat's" \
+	test "$(counter "$TMP/backlog.out" softnet:dropped delta)" = "$sd"
+check "traced CPU_BACKLOG (every namespace) = softnet_stat's dropped delta" \
+	test "$(traced "$TMP/backlog.out" CPU_BACKLOG)" -eq "$sd"
+check "softnet:dropped reconciled: traced = delta, nothing unexplained" test \
+	"$(counter "$TMP/backlog.out" softnet:dropped traced)" = "$sd" -a \
+	"$(counter "$TMP/backlog.out" softnet:dropped unexplained)" = 0
 
 echo "-- --counters-only as an unprivileged user"
 expect_run "nobody: count --counters-only -d 1 exits 0" 0 'Counters only' \

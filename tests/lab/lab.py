@@ -22,7 +22,7 @@ kernel statistics (if any) to $STATS.
   syn-sent FAM DST PORT         a connect() left in SYN-SENT (--wait FILE)
   lose-route FAM DST PORT       an established connection whose routes on vA are flushed,
                                 then 3 sends and an abortive close (no route for any)
-  udp-send FAM DST PORT COUNT   COUNT real datagrams (--size N, --ttl N, --src ADDR)
+  udp-send FAM DST PORT COUNT   COUNT real datagrams (--size N, --ttl N, --src ADDR, --gso N)
   tcp-connect FAM DST PORT N    N real connections kept open
   pktsock IFACE [--proto P] [--rcvbuf N]   AF_PACKET socket that never reads
   tap NAME COUNT                tap nobody reads, COUNT datagrams routed into it
@@ -636,6 +636,8 @@ def cmd_udp_send(argv):
         s.bind((kw['src'], 0))
     errs = 0
     data = b'x' * int(kw.get('size', 100))
+    if 'gso' in kw:     # UDP GSO: one send is cut into size/gso datagrams below UDP
+        s.setsockopt(socket.SOL_UDP, 103, int(kw['gso']))   # UDP_SEGMENT
     for _ in range(n):
         try:
             s.sendto(data, (dst, port))

@@ -48,6 +48,7 @@ lab_teardown() {
 	local rc=${1:-$?} ns pid i
 	trap - EXIT INT TERM
 	set +e
+	sysctl_restore		# first: a host-wide setting
 	if [ -n "$WD_PID" ] && kill -0 "$WD_PID" 2>/dev/null; then
 		kill -INT "$WD_PID" 2>/dev/null
 		for i in $(seq 20); do kill -0 "$WD_PID" 2>/dev/null || break; sleep 0.1; done
@@ -67,7 +68,6 @@ lab_teardown() {
 		for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$i" 2>/dev/null && break; sleep 0.1; done
 	done
 	for ns in "${_NSES[@]}"; do ip netns del "$ns" 2>/dev/null; done
-	for i in "${_SYSCTLS[@]}"; do sysctl -q -w "$i" >/dev/null 2>&1; done
 	for i in "${_MOUNTS[@]}"; do umount "$i" 2>/dev/null; done
 	rm -rf "$T"
 	exit $rc
@@ -135,6 +135,14 @@ sysctl_global() {
 	local key=${1%%=*}
 	_SYSCTLS+=("$key=$(sysctl -n "$key" | tr '\t' ' ')")
 	sysctl -q -w "$1"
+}
+# sysctl_restore: put back every sysctl_global change now (newest first)
+sysctl_restore() {
+	local i
+	for ((i = ${#_SYSCTLS[@]} - 1; i >= 0; i--)); do
+		sysctl -q -w "${_SYSCTLS[i]}" >/dev/null 2>&1
+	done
+	_SYSCTLS=()
 }
 cleanup_cmd() { _CLEANUPS+=("$1"); }
 # vxlan_b [LOCAL]: VXLAN device vx0 in $NS_B (VNI 100, UDP 4789, MAC 02:00:00:00:0d:ee,

@@ -4,11 +4,13 @@
 # runs (exit, error, Ctrl-C, SIGTERM).
 #   . tests/lib/harness.sh
 #   harness_begin "tests/system" NS1 NS2 ...
-# Then append to PIDS (processes) and MOUNTS (mount points) as they are made.
+# Then append to PIDS (processes) and MOUNTS (mount points) as they are made;
+# host-wide sysctls are changed with harness_sysctl KEY=VALUE (restored at the end).
 # shellcheck shell=bash
 
 harness_end() {
 	local p m n
+	harness_sysctl_restore
 	# SIGINT first: whydrop detaches and reports; anything else gets SIGKILL.
 	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do
@@ -21,6 +23,17 @@ harness_end() {
 	rm -rf "$TMP"
 }
 
+# harness_sysctl KEY=VALUE: change a host-wide sysctl until harness_sysctl_restore
+harness_sysctl() {
+	SYSCTLS+=("${1%%=*}=$(sysctl -n "${1%%=*}")")
+	sysctl -qw "$1"
+}
+harness_sysctl_restore() {
+	local i
+	for ((i = ${#SYSCTLS[@]} - 1; i >= 0; i--)); do sysctl -qw "${SYSCTLS[i]}"; done
+	SYSCTLS=()
+}
+
 harness_begin() {
 	local n
 	HARNESS_NAME=$1
@@ -28,6 +41,7 @@ harness_begin() {
 	HARNESS_NS=("$@")
 	PIDS=()
 	MOUNTS=()
+	SYSCTLS=()
 	TMP=$(mktemp -d)
 	trap harness_end EXIT
 	trap 'exit 1' INT TERM
