@@ -180,6 +180,13 @@ static void print_text(const struct wd_reasons *r, const char *kernel)
 	size_t unknown = 0;
 	char code[32];
 
+	if (!r->has_reason) {	/* listing all of the catalogue as missing says nothing */
+		printf("This kernel's skb:kfree_skb tracepoint carries no drop reason "
+		       "(kernel %s; reasons came with 5.17):\nwhydrop counts drops by "
+		       "kernel location (function+offset) here. `whydrop explain REASON` "
+		       "still describes every reason.\n", kernel);
+		return;
+	}
 	printf("%10s  %-34s %-22s %s   (kernel %s, source: %s)\n", "CODE",
 	       "REASON", "LAYER", "SUMMARY", kernel, source_name(r->source));
 	for (size_t i = 0; i < r->n; i++) {

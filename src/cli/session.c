@@ -107,6 +107,13 @@ static int set_reason_filter(struct wd_session *s, const char *list, volatile __
 
 	if (!copy)
 		return 1;
+	if (!s->reasons.has_reason) {
+		fprintf(stderr, "whydrop: this kernel's skb:kfree_skb has no drop reason "
+				"(before 5.17), so -r cannot select any: leave it out, "
+				"drops are counted by location\n");
+		free(copy);
+		return WD_EXIT_USAGE;
+	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct wd_reason *r = wd_reason_by_name(&s->reasons, tok);
 		const char *hint;
@@ -186,7 +193,9 @@ static int load_filter(struct wd_session *s, struct whydrop_bpf *skel)
 /* Load and attach one flavour; 0 on success, <0 to try the next, >0 exit status. */
 static int load_attach(struct wd_session *s, const struct wd_opts *o, bool details, bool btf)
 {
-	struct whydrop_bpf *skel = whydrop_bpf__open();
+	/* WHYDROP_BTF: relocate against other types (tests: a kernel before 5.17) */
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = getenv("WHYDROP_BTF"));
+	struct whydrop_bpf *skel = whydrop_bpf__open_opts(&open_opts);
 	struct bpf_program *prog;
 	struct bpf_link *link;
 	int status;
@@ -313,8 +322,14 @@ static void explain_load_failure(int err)
 
 static int load_names(struct wd_session *s)
 {
+	const char *btf = getenv("WHYDROP_BTF");
 	char err[512];
 
+	if (btf && access(btf, R_OK)) {
+		fprintf(stderr, "whydrop: WHYDROP_BTF=%s: %s (unset it to use the kernel's BTF)\n",
+			btf, strerror(errno));
+		return 1;
+	}
 	if (wd_reasons_load(&s->reasons, err, sizeof(err))) {
 		fprintf(stderr, "whydrop: %s\n", err);
 		return 1;

@@ -252,7 +252,7 @@ int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen)
 	char *text;
 	int ret;
 
-	if (!getenv("WHYDROP_NO_BTF") && !wd_reasons_from_btf(r, NULL))
+	if (!getenv("WHYDROP_NO_BTF") && !wd_reasons_from_btf(r, getenv("WHYDROP_BTF")))
 		return 0;
 	if (wd_tracefs_format_path(path, sizeof(path), err, errlen))
 		return -1;

@@ -199,6 +199,50 @@ check "no BTF: 13 NO_SOCKET in __udp6_lib_rcv (no namespace filter possible)" \
 expect_run "no BTF: --netns refused with the reason" 1 'need BTF' \
 	env WHYDROP_ATTACH=nobtf "$W" count -d 1 --netns "$NS"
 
+echo "-- a kernel before 5.17 (no reason in the tracepoint): location only"
+# This kernel's BTF without the tracepoint's reason and rx_sk fields and without
+# enum skb_drop_reason (tests/system/old_btf.c); WHYDROP_BTF makes whydrop
+# relocate its program against it and take names from it.
+if cc -O2 -o "$TMP/old_btf" tests/system/old_btf.c -lbpf 2>"$TMP/old_btf.err" &&
+	"$TMP/old_btf" /sys/kernel/btf/vmlinux "$TMP/old.btf" 2>>"$TMP/old_btf.err"; then
+	OLD=(env WHYDROP_BTF="$TMP/old.btf")
+	OLD_ONCE='has no drop reason (before 5.17): counting by drop location only'
+	"${OLD[@]}" "$W" reasons >"$TMP/oldr.out" 2>&1
+	check "pre-5.17: reasons says the tracepoint carries none" \
+		grep -q 'carries no drop reason' "$TMP/oldr.out"
+	"${OLD[@]}" "$W" reasons --json >"$TMP/oldr.json"
+	check "pre-5.17: reasons --json: has_reason false, no reasons" $PY -c 'import json,sys
+d=json.load(open(sys.argv[1])); sys.exit(d["has_reason"] or d["reasons"] != [])' "$TMP/oldr.json"
+	OLD_START=1
+	WHYDROP_BTF="$TMP/old.btf" start old count --json --netns "$NS" || OLD_START=0
+	send "$NS" 7 4 udp 9
+	send "$NS" 5 4 tcp 9
+	stop "$LAST"
+	check "pre-5.17: count attached" test "$OLD_START" = 1
+	check "pre-5.17: says so once" test "$(grep -c "$OLD_ONCE" "$TMP/old.err")" -eq 1
+	check "pre-5.17: 7 UDP at __udp4_lib_rcv, 5 TCP at tcp_v4_rcv, no reason field" \
+		$PY -c 'import json,sys
+d=json.load(open(sys.argv[1])); c={}
+for x in d["drops"]:
+    assert "reason" not in x, x
+    c[x["function"]]=c.get(x["function"],0)+x["count"]
+assert d.get("location_only") is True, d
+sys.exit(not (c.get("__udp4_lib_rcv")==7 and c.get("tcp_v4_rcv")==5))' "$TMP/old.out"
+	WHYDROP_BTF="$TMP/old.btf" start oldw watch --json --netns "$NS" || true
+	send "$NS" 3 4 udp 9
+	sleep 0.3
+	stop "$LAST"
+	check "pre-5.17: watch: 3 records, flows decoded, no reason" $PY -c 'import json,sys
+r=[json.loads(l) for l in open(sys.argv[1])]
+ok=len(r)==3 and all("reason" not in x and x["function"]=="__udp4_lib_rcv" and x["dport"]==9
+                      and x["dst"]=="127.0.0.1" for x in r)
+sys.exit(not ok)' "$TMP/oldw.out"
+	expect_run "pre-5.17: -r refused with the reason" 2 'cannot select any' \
+		"${OLD[@]}" "$W" count -d 1 -r NO_SOCKET
+else
+	fail "pre-5.17: a BTF without reasons made" "$(cat "$TMP/old_btf.err")"
+fi
+
 echo "-- signals detach cleanly and still report"
 for sig in TERM HUP; do
 	start "sig$sig" top --json --netns "$NS" || true
