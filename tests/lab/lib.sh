@@ -145,6 +145,15 @@ sysctl_restore() {
 	_SYSCTLS=()
 }
 cleanup_cmd() { _CLEANUPS+=("$1"); }
+# a_ignores_synack: A's nftables drops what B sends from port 8080 to port 41000 (the
+# SYN-ACK of a crafted handshake), so A's kernel sends no RST: B's request stays in SYN-RECV
+a_ignores_synack() {
+	in_a nft -f - <<'NFT'
+table inet wdlab {
+	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000 drop; }
+}
+NFT
+}
 # vxlan_b [LOCAL]: VXLAN device vx0 in $NS_B (VNI 100, UDP 4789, MAC 02:00:00:00:0d:ee,
 # learning on) over vB, local address LOCAL (default 192.0.2.2); IPv6 off on it, so quiet
 vxlan_b() {

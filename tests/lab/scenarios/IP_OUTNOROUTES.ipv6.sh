@@ -8,11 +8,7 @@ REASON=IP_OUTNOROUTES FAMILY=ipv6 FUNCTION=cookie_v6_check
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_b sysctl -q -w net.ipv4.tcp_syncookies=2
-	in_a nft -f - <<'NFT'
-table inet wdlab {
-	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000 drop; }
-}
-NFT
+	a_ignores_synack
 }
 trigger() {
 	bg_py srv b tcp-server 6 8080 --no-accept

@@ -7,11 +7,7 @@ REASON=TCP_FASTOPEN FAMILY=ipv4 FUNCTION=tcp_rcv_state_process
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_b sysctl -q -w net.ipv4.tcp_fastopen=3
-	in_a nft -f - <<'NFT'
-table inet wdlab {
-	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000 drop; }
-}
-NFT
+	a_ignores_synack
 }
 trigger() {
 	bg_py srv b tcp-server 4 8080 --fastopen --no-accept

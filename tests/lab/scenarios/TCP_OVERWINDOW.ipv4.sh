@@ -3,13 +3,7 @@
 # outside the request's window (6.15+: TCP_OVERWINDOW from tcp_check_req).
 REASON=TCP_OVERWINDOW FAMILY=ipv4 FUNCTION=tcp_v4_rcv
 source "$(dirname "$0")/../lib.sh"
-setup() {
-	in_a nft -f - <<'NFT'
-table inet wdlab {
-	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000 drop; }
-}
-NFT
-}
+setup() { a_ignores_synack; }
 trigger() {
 	bg_py srv b tcp-server 4 8080 --no-accept
 	send 1 'E/IP(src=A4, dst=B4)/TCP(sport=41000, dport=8080, flags="S", seq=1000)'

@@ -4,13 +4,7 @@
 # TSval, i.e. one the receiver never sent.
 REASON=TCP_RFC7323_TSECR FAMILY=ipv4 FUNCTION=tcp_v4_rcv
 source "$(dirname "$0")/../lib.sh"
-setup() {
-	in_a nft -f - <<'NFT'
-table inet wdlab {
-	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000 drop; }
-}
-NFT
-}
+setup() { a_ignores_synack; }
 trigger() {
 	bg_py srv b tcp-server 4 8080 --no-accept
 	bg_py hs a handshake 4 8080 --ts --count 3 'seg(tsval=TS, tsecr=TSE-100000)'
