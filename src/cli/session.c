@@ -322,14 +322,8 @@ static void explain_load_failure(int err)
 
 static int load_names(struct wd_session *s)
 {
-	const char *btf = getenv("WHYDROP_BTF");
 	char err[512];
 
-	if (btf && access(btf, R_OK)) {
-		fprintf(stderr, "whydrop: WHYDROP_BTF=%s: %s (unset it to use the kernel's BTF)\n",
-			btf, strerror(errno));
-		return 1;
-	}
 	if (wd_reasons_load(&s->reasons, err, sizeof(err))) {
 		fprintf(stderr, "whydrop: %s\n", err);
 		return 1;

@@ -249,10 +249,16 @@ int wd_reasons_from_format(struct wd_reasons *r, const char *text)
 int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen)
 {
 	char path[256];
+	const char *btf = getenv("WHYDROP_BTF");
 	char *text;
 	int ret;
 
-	if (!getenv("WHYDROP_NO_BTF") && !wd_reasons_from_btf(r, getenv("WHYDROP_BTF")))
+	if (btf && access(btf, R_OK)) {	/* asked for: no quiet fallback to tracefs */
+		snprintf(err, errlen, "WHYDROP_BTF=%s: %s (unset it to use the kernel's BTF)",
+			 btf, strerror(errno));
+		return -1;
+	}
+	if (!getenv("WHYDROP_NO_BTF") && !wd_reasons_from_btf(r, btf))
 		return 0;
 	if (wd_tracefs_format_path(path, sizeof(path), err, errlen))
 		return -1;

@@ -48,8 +48,8 @@ struct wd_reasons {
 int wd_reasons_from_btf(struct wd_reasons *r, const char *btf_path);
 /* Fill from the text of an events/skb/kfree_skb/format file. */
 int wd_reasons_from_format(struct wd_reasons *r, const char *text);
-/* BTF (WHYDROP_BTF, else the kernel's) unless WHYDROP_NO_BTF is set or
- * BTF is missing, else tracefs. */
+/* BTF (WHYDROP_BTF, which must be readable, else the kernel's) unless
+ * WHYDROP_NO_BTF is set or BTF is missing, else tracefs. */
 int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen);
 void wd_reasons_free(struct wd_reasons *r);
 

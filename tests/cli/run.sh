@@ -49,6 +49,9 @@ check "... and no hidden-address warning then" sh -c "! setpriv --reuid=65534 --
 	$W count -d 0.2 2>&1 | grep -q 'hides kernel addresses'"
 expect_run "reasons works unprivileged" 0 'NO_SOCKET' \
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$W" reasons
+expect_run "WHYDROP_BTF unreadable: said, no quiet fallback" 1 \
+	'WHYDROP_BTF=/nonexistent/vmlinux: No such file or directory' \
+	env WHYDROP_BTF=/nonexistent/vmlinux "$W" reasons
 
 # Once attached, a run keeps only what it still needs (docs/reliability.md):
 # nothing for count/top, CAP_SYS_ADMIN (setns) for --netns and for the
