@@ -552,4 +552,8 @@ target_cost_half=$(metkv $T_COST)
 target_zero_lost=$(metkv $T_LOST)
 target_startup_200ms=$(metkv $T_START)
 EOF
+# options that cost only when asked: their own script, their own namespace
+bench/option_cost.sh stacks --stacks || note "bench/option_cost.sh --stacks failed"
+bench/option_cost.sh group_by_cgroup --group-by cgroup ||
+	note "bench/option_cost.sh --group-by cgroup failed"
 exit $FAILED

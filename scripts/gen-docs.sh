@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate the drop-reason reference from the catalogue
-# (src/lib/catalogue_data.h): docs/reasons.md, and the part of docs/whydrop.8
+# (src/lib/catalogue_data.h): docs/reasons.md, docs/callsites.md (from
+# src/lib/callsites_data.h), and the part of docs/whydrop.8
 # between the "BEGIN/END GENERATED REASONS" markers (the rest of the man page
 # is written by hand). `make docs` runs this; tests/unit/test_catalogue.c
 # fails when the committed files differ from what the catalogue generates.
@@ -17,6 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 "$bin" explain --all --markdown >"$tmp/reasons.md"
 "$bin" explain --all --man >"$tmp/reasons.man"
+"$bin" explain --callsites --markdown >"$tmp/callsites.md"
 
 begin='.\" BEGIN GENERATED REASONS'
 end='.\" END GENERATED REASONS'
@@ -40,5 +42,6 @@ else
 	exit 1
 fi
 cp "$tmp/reasons.md" docs/reasons.md
+cp "$tmp/callsites.md" docs/callsites.md
 cp "$tmp/whydrop.8" docs/whydrop.8
-echo "gen-docs: docs/reasons.md and docs/whydrop.8 regenerated"
+echo "gen-docs: docs/reasons.md, docs/callsites.md and docs/whydrop.8 regenerated"

@@ -28,6 +28,10 @@ part "unit tests under ASan/UBSan" tests/unit/run.sh build/asan
 part "command-line behaviour" tests/cli/run.sh build/whydrop
 part "system tests (real kernel)" tests/system/run.sh build/whydrop
 part "system tests under ASan/UBSan" tests/system/run.sh build/asan/whydrop
+part "stacks, call sites, noise list (real kernel)" tests/system/stacks.sh build/whydrop
+part "stacks, call sites, noise list under ASan/UBSan" tests/system/stacks.sh build/asan/whydrop
+part "who a drop hurts: process, cgroup, netns, socket (real kernel)" tests/system/who.sh build/whydrop
+part "who a drop hurts under ASan/UBSan" tests/system/who.sh build/asan/whydrop
 part "drop storm, 5 s per command (make stress: 60 s)" tests/stress/run.sh 5 build/whydrop
 part "faults: closed pipe, random signals, SIGKILL, vanished interface, bpftrace" \
 	tests/system/faults.sh build/whydrop

@@ -28,6 +28,7 @@ enum bpf_map_type {
 	BPF_MAP_TYPE_ARRAY = 2,
 	BPF_MAP_TYPE_PERCPU_HASH = 5,
 	BPF_MAP_TYPE_PERCPU_ARRAY = 6,
+	BPF_MAP_TYPE_STACK_TRACE = 7,
 	BPF_MAP_TYPE_RINGBUF = 27,
 };
 
@@ -66,10 +67,45 @@ struct net_device {
 
 struct sock_common {
 	possible_net_t skc_net;
+	unsigned short skc_family;
+	volatile unsigned char skc_state;
+	__be16 skc_dport;
+	unsigned short skc_num;
+};
+
+struct inode {
+	unsigned long i_ino;
+};
+
+struct file {
+	struct inode *f_inode;
+};
+
+struct socket {
+	struct file *file;
+};
+
+typedef struct {
+	unsigned int val;
+} kuid_t;
+
+struct kernfs_node {
+	__u64 id;
+};
+
+struct cgroup {
+	struct kernfs_node *kn;
+};
+
+struct sock_cgroup_data {
+	struct cgroup *cgroup;
 };
 
 struct sock {
 	struct sock_common __sk_common;
+	struct socket *sk_socket;
+	kuid_t sk_uid;
+	struct sock_cgroup_data sk_cgrp_data;
 };
 
 struct dst_entry {

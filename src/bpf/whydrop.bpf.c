@@ -17,6 +17,8 @@
 #include "whydrop.h"
 #include "counting.h"
 #include "cbpf.h"
+#include "stacks.h"
+#include "sock_owner.h"
 
 #define ETH_P_IP	0x0800
 #define ETH_P_IPV6	0x86DD
@@ -54,8 +56,11 @@ struct drop {
 	__u32 len;
 	__u16 l3proto;
 	__u16 caplen;
+	void *ctx;		/* the program's context, for the stack */
 	unsigned char *nh;	/* network header, NULL when unknown */
 	struct net_device *dev;	/* NULL when skb->dev is not a device */
+	struct sk_buff *skb;	/* read further only for sampled records */
+	struct sock *rx_sk;	/* the receiving socket (6.11+), else NULL */
 };
 
 static __always_inline bool tp_has_reason(void)
@@ -172,7 +177,16 @@ static __always_inline bool detail_allowed(__u64 now)
 	return __sync_fetch_and_add(&w->used, 1) < detail_budget;
 }
 
-static __always_inline void emit(const struct drop *d)
+/* The sender's socket (skb->sk), else the receiver's (rx_sk). */
+static __always_inline struct sock *skb_sock(const struct drop *d)
+{
+	struct sk_buff *skb = d->skb;	/* a local: no CO-RE relocation on struct drop */
+	struct sock *sk = BPF_CORE_READ(skb, sk);
+
+	return sk ? sk : d->rx_sk;
+}
+
+static __always_inline void emit(const struct drop *d, __s32 stack_id)
 {
 	struct wd_event *ev;
 	__u64 now;
@@ -204,6 +218,9 @@ static __always_inline void emit(const struct drop *d)
 	ev->ifname[0] = '\0';
 	if (d->dev)
 		bpf_probe_read_kernel_str(ev->ifname, sizeof(ev->ifname), &d->dev->name);
+	ev->stack_id = stack_id;
+	ev->reserved = 0;
+	sock_fill(&ev->sock, skb_sock(d), tp_has_rx_sk());
 	bpf_ringbuf_submit(ev, 0);
 	stat_inc(WD_STAT_EMITTED);
 }
@@ -219,7 +236,9 @@ static __always_inline int handle(const struct drop *d)
 	if (cbpf_len && !cbpf_match(d->nh, d->caplen, d->len))
 		return 0;
 	count(d);
-	emit(d);
+	if (count_by_socket)
+		sock_count(skb_sock(d), d->reason, d->netns);
+	emit(d, stacks_count(d->ctx, d->reason, d->location));
 	return 0;
 }
 
@@ -229,9 +248,12 @@ int kfree_skb_btf(__u64 *ctx)
 	struct sk_buff *skb = (struct sk_buff *)ctx[0];
 	struct net_device *dev = skb->dev;
 	struct net *net = device_net(dev);
-	struct drop d = {};
+	struct drop d = { .ctx = ctx };
 
 	d.location = ctx[1];
+	d.skb = skb;
+	if (tp_has_rx_sk())
+		d.rx_sk = (struct sock *)ctx[3];
 	if (tp_has_reason())
 		d.reason = (__u32)ctx[2];
 	d.len = skb->len;
@@ -244,8 +266,8 @@ int kfree_skb_btf(__u64 *ctx)
 		struct sock *sk = skb->sk;
 
 		d.ifindex = skb->skb_iif;
-		if (!sk && tp_has_rx_sk())
-			sk = (struct sock *)ctx[3];
+		if (!sk)
+			sk = d.rx_sk;
 		if (sk)
 			d.netns = sk->__sk_common.skc_net.net->ns.inum;
 		else
@@ -261,9 +283,12 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 	struct sk_buff *skb = (struct sk_buff *)ctx->args[0];
 	struct net_device *dev = BPF_CORE_READ(skb, dev);
 	struct net *net = device_net(dev);
-	struct drop d = {};
+	struct drop d = { .ctx = ctx };
 
 	d.location = ctx->args[1];
+	d.skb = skb;
+	if (tp_has_rx_sk())
+		d.rx_sk = (struct sock *)ctx->args[3];
 	if (tp_has_reason())
 		d.reason = (__u32)ctx->args[2];
 	d.len = BPF_CORE_READ(skb, len);
@@ -276,8 +301,8 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 		struct sock *sk = BPF_CORE_READ(skb, sk);
 
 		d.ifindex = BPF_CORE_READ(skb, skb_iif);
-		if (!sk && tp_has_rx_sk())
-			sk = (struct sock *)ctx->args[3];
+		if (!sk)
+			sk = d.rx_sk;
 		if (sk)
 			d.netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
 		else

@@ -15,6 +15,10 @@
 
 #define WD_CBPF_MAX_INSNS	512	/* longest pcap filter program accepted */
 
+#define WD_STACK_DEPTH		64	/* frames kept per stack (--stacks) */
+#define WD_STACK_MAP_ENTRIES	16384	/* distinct stacks stored */
+#define WD_STACK_NONE		(-0x7fffffff)	/* no stack taken: --stacks is off */
+
 /* A classic BPF instruction of a compiled pcap filter (struct sock_filter). */
 struct wd_cbpf_insn {
 	__u16 code;
@@ -46,6 +50,46 @@ struct wd_pending {
 	__u64 n;
 };
 
+/*
+ * Key of the --stacks counting map. stack_id < 0 is the error that
+ * bpf_get_stackid() returned instead (-EEXIST: the stack's bucket holds
+ * another stack), so such drops stay apart from every real stack.
+ */
+struct wd_stack_key {
+	__u32 reason;
+	__s32 stack_id;
+	__u64 location;
+};
+
+/* wd_sock.flags */
+#define WD_SOCK_FOUND		1	/* skb->sk or rx_sk named a socket */
+#define WD_SOCK_FULL		2	/* a full socket: ino, uid, cgroup are valid */
+#define WD_SOCK_TP_RX_SK	4	/* this kernel's tracepoint carries rx_sk (6.11+) */
+
+/* The socket a drop belongs to: the sender's (skb->sk) or the receiver's (rx_sk). */
+struct wd_sock {
+	__u64 ino;		/* inode, as in ss -e and /proc/PID/fd */
+	__u64 cgroup_id;	/* cgroup v2 id (the directory's inode), 0 if none */
+	__u32 uid;
+	__u16 sport;		/* local port, host order */
+	__u16 dport;		/* remote port, host order */
+	__u16 family;		/* AF_* */
+	__u8 state;		/* TCP_* state (sk_state) */
+	__u8 flags;		/* WD_SOCK_* */
+	__u32 pad;
+};
+
+/*
+ * Key of the optional by-socket count (count/top --group-by cgroup|process):
+ * ino and cgroup 0 for a drop without a full socket.
+ */
+struct wd_sock_key {
+	__u32 reason;
+	__u32 netns;
+	__u64 ino;
+	__u64 cgroup_id;
+};
+
 /* One sampled drop, sent through the ring buffer. */
 struct wd_event {
 	__u64 ts_ns;		/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
@@ -58,7 +102,10 @@ struct wd_event {
 	__u16 l3proto;
 	__u16 caplen;		/* valid bytes in hdr[] */
 	char ifname[WD_IFNAME_BYTES];	/* skb->dev's name at the drop, "" if none */
+	struct wd_sock sock;
 	__u8 hdr[WD_HDR_BYTES];
+	__s32 stack_id;		/* in the stack map, <0 error, WD_STACK_NONE: off */
+	__u32 reserved;		/* zero; keeps the record 8-byte sized */
 };
 
 /* Slots of the per-CPU statistics array. */
@@ -67,6 +114,10 @@ enum wd_stat {
 	WD_STAT_RATE_LIMITED,	/* detail records skipped by the rate limit */
 	WD_STAT_RING_FULL,	/* detail records lost: ring buffer full */
 	WD_STAT_OVERFLOW,	/* counts that went to the overflow bucket */
+	WD_STAT_STACK_COLLISION, /* --stacks: bucket held another stack (-EEXIST) */
+	WD_STAT_STACK_ERROR,	/* --stacks: stack not stored (map full, fault) */
+	WD_STAT_STACK_OVERFLOW,	/* --stacks: stack_counts full, by reason only */
+	WD_STAT_SOCK_OVERFLOW,	/* by-socket counts lost: that map was full */
 	WD_STAT_MAX,
 };
 

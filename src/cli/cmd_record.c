@@ -17,8 +17,7 @@
 #include "privileges.h"
 #include "session.h"
 
-#define RECORD_RATE	1000000	/* records/s when --rate is not given: all of them */
-#define MAX_SNAPLEN	262144
+#define RECORD_RATE	0	/* records/s when --rate is not given: no limit */
 
 static const char usage[] =
 "Usage: whydrop record -w FILE [-c COUNT] [-s SNAPLEN] [-d T] [-r REASON,...] [--netns NS]\n"
@@ -33,14 +32,22 @@ static const char usage[] =
 "\n"
 "  -w, --write FILE     the pcapng file; - for standard output (a pipe)\n"
 "  -c, --count N        stop after N packets\n"
-"  -s, --snaplen N      bytes kept per packet (default and most: 128, what the\n"
-"                       kernel side copies from the network header; 0 = 128)\n"
+"  -s, --snaplen N      bytes kept per packet, 1 to 128 (default and most: 128,\n"
+"                       what the kernel side copies from the network header)\n"
 "  -d, --duration T     stop after T (5, 500ms, 1m); default: until Ctrl-C\n"
 "  -r, --reason LIST    only these reasons\n"
 "      --netns NS       only drops in this network namespace (ip netns name or path)\n"
 "  -i, --interface IF   only drops on this interface\n"
-"      --rate N         at most N packets per second (default: no practical limit,\n"
-"                       1000000); those over it are counted, not written\n"
+"      --rate N         at most N packets per second (default and 0: no limit);\n"
+"                       those over it are counted, not written\n"
+"      --source S       bpf, dropmon (drop_monitor, no BPF; docs/dropmon.md),\n"
+"                       or auto: BPF, else drop_monitor (default)\n"
+"      --dropmon-mode M packet (reasons, packets) or summary (by location only)\n"
+"      --dropmon-queue N  drop_monitor's per-CPU queue, in packets (1000)\n"
+"      --stacks         the kernel stack of each drop in its packet comment\n"
+"                       (stack=frame;frame;..., innermost first)\n"
+"  -p, --processes      name the process of each drop's socket (as ss -p); keeps\n"
+"                       CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH to read /proc/PID/fd\n"
 "  -v, --verbose        libbpf diagnostics\n"
 "\n"
 "Examples:\n"
@@ -67,6 +74,7 @@ struct record {
 	uint64_t received;	/* records delivered by the ring buffer */
 	uint64_t after_limit;	/* received once -c was reached */
 	uint64_t start_ns, end_ns;
+	struct stat st;		/* of fd, once opened */
 	bool created;		/* the file did not exist before */
 	bool reported;		/* the write error was printed */
 };
@@ -97,14 +105,20 @@ static int on_option(int c, const char *arg, void *ctx)
 		r->limit = v;
 		return 0;
 	case 's':
-		if (parse_num(arg, 0, MAX_SNAPLEN, &v))
+		/* Only what is honoured: 0 (tcpdump's whole packet) and more are not, yet. */
+		if (parse_num(arg, 1, WD_HDR_BYTES, &v))
 			break;
-		r->snaplen = !v || v > WD_HDR_BYTES ? WD_HDR_BYTES : (uint32_t)v;
+		r->snaplen = (uint32_t)v;
 		return 0;
 	}
-	fprintf(stderr, "whydrop record: bad %s '%s': %s\n(`whydrop record -h` for help)\n",
-		c == 'c' ? "-c" : "-s", arg,
-		c == 'c' ? "a number of packets, 1 or more" : "bytes per packet, 0 to 262144");
+	if (c == 's')
+		fprintf(stderr, "whydrop record: bad -s '%s': 1 to %d bytes per packet; the "
+			"kernel side copies at most %d bytes from the network header today, so "
+			"more (and 0, the whole packet) cannot be honoured\n"
+			"(`whydrop record -h` for help)\n", arg, WD_HDR_BYTES, WD_HDR_BYTES);
+	else
+		fprintf(stderr, "whydrop record: bad -c '%s': a number of packets, 1 or more\n"
+			"(`whydrop record -h` for help)\n", arg);
 	return -1;
 }
 
@@ -143,15 +157,65 @@ static int write_header(struct record *r)
 }
 
 /*
+ * Why whydrop, as root, will not write to what it opened: only a regular
+ * file of the caller's own with no other name, a FIFO or a character device
+ * (/dev/null). NULL when it may.
+ */
+static const char *refusal(const struct stat *st, char *buf, size_t len)
+{
+	if (S_ISFIFO(st->st_mode) || S_ISCHR(st->st_mode))
+		return NULL;
+	if (!S_ISREG(st->st_mode))
+		return "not a regular file, a FIFO or a character device";
+	if (st->st_uid != geteuid()) {
+		snprintf(buf, len, "it belongs to another user (uid %u); remove it or choose "
+			 "another name", (unsigned int)st->st_uid);
+		return buf;
+	}
+	if (st->st_nlink > 1)
+		return "it has other hard links, which would be rewritten too; "
+		       "remove it or choose another name";
+	return NULL;
+}
+
+/* The kernel's reasons for refusing an open that are about what is there. */
+static const char *open_refusal(int err)
+{
+	switch (err) {
+	case ELOOP:
+		return "it is a symbolic link, which whydrop does not follow; "
+		       "give the path of what it points to";
+	case EISDIR:
+		return "it is a directory; give a file name";
+	case ENXIO:
+		return "not a regular file, a FIFO or a character device";
+	}
+	return NULL;
+}
+
+static int refuse(struct record *r, const char *why)
+{
+	fprintf(stderr, "whydrop record: not writing to %s: %s\n", r->path, why);
+	return -1;
+}
+
+/*
  * Opened before tracing starts so that a bad path fails at once, but left
  * untouched until tracing works: an existing file is only truncated (and
  * made 0600) then, and a file created here is removed if tracing fails.
+ * Run as root, the path must not make whydrop write elsewhere: no symbolic
+ * link is followed, and what was opened is checked before it is touched.
  */
 static int open_output(struct record *r)
 {
+	char buf[160];
+	const char *why;
+
 	if (!strcmp(r->path, "-")) {
 		r->name = "standard output";
 		r->fd = STDOUT_FILENO;
+		if (fstat(r->fd, &r->st))
+			r->st.st_mode = 0;
 		if (!isatty(r->fd))
 			return 0;
 		fprintf(stderr, "whydrop record: not writing binary pcapng to a terminal; "
@@ -159,42 +223,58 @@ static int open_output(struct record *r)
 		return -1;
 	}
 	r->name = r->path;
-	r->fd = open(r->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	r->fd = open(r->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+		     0600);
 	r->created = r->fd >= 0;
 	if (r->fd < 0 && errno == EEXIST)
-		r->fd = open(r->path, O_WRONLY | O_CLOEXEC);
-	if (r->fd >= 0)
-		return 0;
-	fprintf(stderr, "whydrop record: cannot create %s: %s\n", r->path, strerror(errno));
-	return -1;
+		r->fd = open(r->path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (r->fd < 0) {
+		why = open_refusal(errno);
+		if (why)
+			return refuse(r, why);
+		fprintf(stderr, "whydrop record: cannot create %s: %s\n", r->path,
+			strerror(errno));
+		return -1;
+	}
+	if (fstat(r->fd, &r->st)) {
+		fprintf(stderr, "whydrop record: cannot stat %s: %s\n", r->path, strerror(errno));
+		return -1;
+	}
+	why = r->created ? NULL : refusal(&r->st, buf, sizeof(buf));
+	return why ? refuse(r, why) : 0;
 }
 
 /* Tracing could not start: leave no file behind that was not there. */
 static void discard_output(struct record *r)
 {
-	if (r->created)
+	struct stat now;
+
+	/* Only the file created here, not whatever took its name since. */
+	if (r->created && !lstat(r->path, &now) && now.st_dev == r->st.st_dev &&
+	    now.st_ino == r->st.st_ino)
 		unlink(r->path);
 }
 
-/* Regular files get 0600 and are emptied; pipes and devices are left alone. */
+/*
+ * A file opened here gets 0600 and is emptied; standard output (the
+ * shell's redirection), pipes and devices are left as they are.
+ */
 static int prepare_output(struct record *r)
 {
-	struct stat st;
+	bool regular = S_ISREG(r->st.st_mode) && r->fd != STDOUT_FILENO;
 
-	if (fstat(r->fd, &st))
-		st.st_mode = 0;
-	if (S_ISREG(st.st_mode) && (st.st_mode & 07777) != 0600 && fchmod(r->fd, 0600)) {
+	if (regular && (r->st.st_mode & 07777) != 0600 && fchmod(r->fd, 0600)) {
 		fprintf(stderr, "whydrop record: cannot make %s private (mode 0600): %s\n",
 			r->name, strerror(errno));
 		return -1;
 	}
-	if (S_ISREG(st.st_mode) && ftruncate(r->fd, 0)) {
+	if (regular && ftruncate(r->fd, 0)) {
 		fprintf(stderr, "whydrop record: cannot truncate %s: %s\n", r->name,
 			strerror(errno));
 		return -1;
 	}
 	/* A reader at the other end of a pipe sees each packet at once. */
-	if (wd_pcapng_writer_init(&r->w, r->fd, !S_ISREG(st.st_mode))) {
+	if (wd_pcapng_writer_init(&r->w, r->fd, !S_ISREG(r->st.st_mode))) {
 		fprintf(stderr, "whydrop record: out of memory\n");
 		return -1;
 	}

@@ -32,6 +32,7 @@
 #include "catalogue.h"
 #include "commands.h"
 #include "http.h"
+#include "groups.h"
 #include "privileges.h"
 #include "prom.h"
 #include "session.h"
@@ -55,12 +56,21 @@ static const char usage[] =
 "      --max-series N   series per metric, the reason=\"other\" fold included (500)\n"
 "      --per-interface  also whydrop_interface_drops_total{netns,interface,reason}\n"
 "      --per-netns      also whydrop_netns_drops_total{netns,reason}\n"
+"      --netns-names    a netns_name label beside netns (ip netns name, \"host\",\n"
+"                       or COMM[PID] of a process in it) on the two above\n"
+"      --per-cgroup     also whydrop_cgroup_drops_total{cgroup,reason}: the socket's\n"
+"                       unit, container or pod (\"none\": no socket); costs a lookup\n"
+"                       per drop; at most --max-series series\n"
 "      --user NAME      user to switch to when started as root (nobody)\n"
 "  -d, --duration T     stop after T (5, 2.5, 500ms, 1m); default: until SIGINT/SIGTERM\n"
 "  -r, --reason LIST    only these reasons (names as `whydrop reasons` prints)\n"
 "      --netns NS       only drops in this network namespace (ip netns name or path)\n"
 "  -i, --interface IF   only drops on this interface (in --netns, if given)\n"
 "      --map-size N     distinct keys counted before the overflow bucket (10240)\n"
+"      --source S       bpf, dropmon (drop_monitor, no BPF; docs/dropmon.md),\n"
+"                       or auto: BPF, else drop_monitor (default)\n"
+"      --dropmon-mode M packet (reasons, packets) or summary (by location only)\n"
+"      --dropmon-queue N  drop_monitor's per-CPU queue, in packets (1000)\n"
 "  -v, --verbose        libbpf and HTTP diagnostics\n"
 "\n"
 "Metrics: whydrop_drops_total{reason,layer,function}, whydrop_series_folded{metric},\n"
@@ -78,6 +88,8 @@ enum {
 	OPT_MAX_SERIES,
 	OPT_PER_IF,
 	OPT_PER_NETNS,
+	OPT_NETNS_NAMES,
+	OPT_PER_CGROUP,
 	OPT_USER,
 };
 
@@ -86,6 +98,8 @@ static const struct option serve_longopts[] = {
 	{ "max-series",		required_argument, NULL, OPT_MAX_SERIES },
 	{ "per-interface",	no_argument,	   NULL, OPT_PER_IF },
 	{ "per-netns",		no_argument,	   NULL, OPT_PER_NETNS },
+	{ "netns-names",	no_argument,	   NULL, OPT_NETNS_NAMES },
+	{ "per-cgroup",		no_argument,	   NULL, OPT_PER_CGROUP },
 	{ "user",		required_argument, NULL, OPT_USER },
 	{ NULL, 0, NULL, 0 },
 };
@@ -95,6 +109,7 @@ struct serve_opts {
 	uint32_t max_series;
 	bool per_if, per_netns;
 	const char *user;
+	bool netns_names, per_cgroup;
 };
 
 /* A socket in a network namespace, to name its interfaces without privileges. */
@@ -107,7 +122,8 @@ struct serve {
 	struct serve_opts so;
 	struct wd_session s;
 	pthread_mutex_t lock;
-	struct wd_prom_cap cap_drops, cap_if, cap_ns;
+	struct wd_prom_cap cap_drops, cap_if, cap_ns, cap_cg;
+	struct wd_groups groups;	/* --per-cgroup: counts by the socket's cgroup */
 	struct ns_sock ns_socks[2];
 	size_t n_ns_socks;
 	bool keep_cap_bpf;
@@ -144,6 +160,12 @@ static int handle_opt(int c, const char *arg, void *ctx)
 		return 0;
 	case OPT_PER_NETNS:
 		so->per_netns = true;
+		return 0;
+	case OPT_NETNS_NAMES:
+		so->netns_names = true;
+		return 0;
+	case OPT_PER_CGROUP:
+		so->per_cgroup = true;
 		return 0;
 	case OPT_USER:
 		so->user = arg;
@@ -251,7 +273,9 @@ static int drop_privileges(struct serve *sv, uid_t uid, gid_t gid)
 	wd_privileges_seal();
 	if (geteuid() == 0 && wd_privileges_switch_user("whydrop serve", uid, gid))
 		return -1;
-	if (wd_privileges_reduce("whydrop serve", 0, sv->s.stats_fd, &sv->keep_cap_bpf))
+	/* drop_monitor: its STOP on exit needs CAP_NET_ADMIN, kept alone. */
+	if (wd_privileges_reduce("whydrop serve", sv->s.dm ? WD_CAP(WD_CAP_NET_ADMIN) : 0,
+				 sv->s.dm ? -1 : sv->s.stats_fd, &sv->keep_cap_bpf))
 		return -1;
 	if (sv->keep_cap_bpf)
 		fprintf(stderr, "whydrop serve: this kernel needs CAP_BPF to read BPF maps "
@@ -327,12 +351,12 @@ static void interface_name(struct serve *sv, uint32_t netns, uint32_t ifindex, c
 /* ---- metrics ---- */
 
 struct scrape {
-	struct wd_prom_family drops, by_if, by_ns;
+	struct wd_prom_family drops, by_if, by_ns, by_cg;
 };
 
 struct row_names {
 	char reason[NAME_LEN], subsys[NAME_LEN], function[NAME_LEN], location[NAME_LEN];
-	char netns[16], ifname[IFNAMSIZ + 8];
+	char netns[16], ifname[IFNAMSIZ + 8], netns_name[64];
 	const char *layer;
 };
 
@@ -352,9 +376,15 @@ static void resolve(struct serve *sv, const struct wd_key_total *kt, struct row_
 	if (!kt->key.location) {	/* overflow bucket: only the reason is known */
 		snprintf(n->netns, sizeof(n->netns), "unknown");
 		snprintf(n->ifname, sizeof(n->ifname), "unknown");
+		snprintf(n->netns_name, sizeof(n->netns_name), "unknown");
 		return;
 	}
 	snprintf(n->netns, sizeof(n->netns), "%u", kt->key.netns);
+	if (sv->so.netns_names) {
+		const char *name = wd_netns_name(&sv->s.who.owners, kt->key.netns);
+
+		snprintf(n->netns_name, sizeof(n->netns_name), "%s", name ? name : "unknown");
+	}
 	if (want_if)
 		interface_name(sv, kt->key.netns, kt->key.ifindex, n->ifname, sizeof(n->ifname));
 }
@@ -363,8 +393,8 @@ static int add_key(struct serve *sv, struct scrape *sc, const struct wd_key_tota
 {
 	struct row_names n;
 	const char *d[] = { n.reason, NULL, n.function };
-	const char *i[] = { n.netns, n.ifname, n.reason };
-	const char *ns[] = { n.netns, n.reason };
+	const char *i[] = { n.netns, n.ifname, n.reason, n.netns_name };
+	const char *ns[] = { n.netns, n.reason, n.netns_name };
 	int err;
 
 	resolve(sv, kt, &n, sv->so.per_if);
@@ -375,6 +405,29 @@ static int add_key(struct serve *sv, struct scrape *sc, const struct wd_key_tota
 	if (!err && sv->so.per_netns)
 		err = wd_prom_add(&sc->by_ns, ns, kt->count);
 	return err;
+}
+
+/* --per-cgroup: the by-socket counts, by the cgroup's label. */
+static int fill_cgroups(struct serve *sv, struct scrape *sc)
+{
+	struct wd_group_row *rows;
+	char reason[NAME_LEN];
+	size_t n;
+	int err = wd_groups_rows(&sv->groups, &sv->s, &rows, &n);
+
+	if (err)
+		return err;
+	for (size_t i = 0; !err && i < n; i++) {
+		const char *v[] = { !strcmp(rows[i].group, "(no socket)") ? "none" : rows[i].group,
+				    reason };
+
+		if (!wd_reason_name(&sv->s.reasons, rows[i].reason, reason, sizeof(reason)))
+			snprintf(reason, sizeof(reason), "unknown");
+		err = wd_prom_add(&sc->by_cg, v, rows[i].count);
+	}
+	free(rows);
+	wd_prom_merge(&sc->by_cg);
+	return err ? err : wd_prom_cap_apply(&sv->cap_cg, &sc->by_cg);
 }
 
 static int fill(struct serve *sv, struct scrape *sc)
@@ -397,6 +450,8 @@ static int fill(struct serve *sv, struct scrape *sc)
 		err = wd_prom_cap_apply(&sv->cap_if, &sc->by_if);
 	if (!err && sv->so.per_netns)
 		err = wd_prom_cap_apply(&sv->cap_ns, &sc->by_ns);
+	if (!err && sv->so.per_cgroup)
+		err = fill_cgroups(sv, sc);
 	return err;
 }
 
@@ -413,6 +468,9 @@ static void render_folded(struct serve *sv, struct wd_prom_buf *b, const struct 
 	if (sv->so.per_netns)
 		wd_prom_printf(b, "whydrop_series_folded{metric=\"%s\"} %" PRIu64 "\n",
 			       sc->by_ns.name, sv->cap_ns.folded);
+	if (sv->so.per_cgroup)
+		wd_prom_printf(b, "whydrop_series_folded{metric=\"%s\"} %" PRIu64 "\n",
+			       sc->by_cg.name, sv->cap_cg.folded);
 }
 
 static void render_info(struct serve *sv, struct wd_prom_buf *b)
@@ -438,7 +496,7 @@ static void render_info(struct serve *sv, struct wd_prom_buf *b)
 	wd_prom_printf(b, "\",attach=\"%s\"} 1\n", sv->s.attach_mode);
 }
 
-static void scrape_init(struct scrape *sc)
+static void scrape_init(struct scrape *sc, bool netns_names)
 {
 	static const struct wd_prom_family drops = {
 		.name = "whydrop_drops_total", .type = "counter",
@@ -459,9 +517,22 @@ static void scrape_init(struct scrape *sc)
 		.labels = { "netns", "reason" }, .nlabels = 2,
 	};
 
+	static const struct wd_prom_family by_cg = {
+		.name = "whydrop_cgroup_drops_total", .type = "counter",
+		.help = "Packets the kernel dropped, by the cgroup of their socket (the systemd "
+			"unit, container or pod it names; none: no socket) and drop reason; exact.",
+		.labels = { "cgroup", "reason" }, .nlabels = 2,
+	};
+
 	sc->drops = drops;
 	sc->by_if = by_if;
 	sc->by_ns = by_ns;
+	sc->by_cg = by_cg;
+	/* --netns-names: one more label, last */
+	if (netns_names) {
+		sc->by_if.labels[sc->by_if.nlabels++] = "netns_name";
+		sc->by_ns.labels[sc->by_ns.nlabels++] = "netns_name";
+	}
 }
 
 /* The whole /metrics page in b; 0 or a negative errno. */
@@ -470,7 +541,7 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 	struct scrape sc;
 	int err;
 
-	scrape_init(&sc);
+	scrape_init(&sc, sv->so.netns_names);
 	pthread_mutex_lock(&sv->lock);
 	err = fill(sv, &sc);
 	if (!err) {
@@ -479,6 +550,8 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 			wd_prom_render_family(b, &sc.by_if);
 		if (sv->so.per_netns)
 			wd_prom_render_family(b, &sc.by_ns);
+		if (sv->so.per_cgroup)
+			wd_prom_render_family(b, &sc.by_cg);
 		render_folded(sv, b, &sc);
 		render_info(sv, b);
 		sv->scrapes++;
@@ -487,6 +560,7 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 	wd_prom_family_clear(&sc.drops);
 	wd_prom_family_clear(&sc.by_if);
 	wd_prom_family_clear(&sc.by_ns);
+	wd_prom_family_clear(&sc.by_cg);
 	if (!err && b->failed)
 		err = -ENOMEM;
 	return err;
@@ -530,6 +604,7 @@ static void announce(struct serve *sv, int fd)
 		format_addr(&ss, addr, sizeof(addr));
 	fprintf(stderr, "whydrop serve: listening on http://%s/metrics (uid %u, %s)\n", addr,
 		(unsigned int)getuid(),
+		sv->s.dm ? "CAP_NET_ADMIN only, to stop drop_monitor on exit" :
 		sv->keep_cap_bpf ? "CAP_BPF only" : "no capabilities");
 }
 
@@ -585,7 +660,13 @@ int cmd_serve(int argc, char **argv)
 	if (wd_parse_opts_extra(argc, argv, &o, usage, &extra, &status))
 		return status;
 	sv.verbose = o.verbose;
-	sv.cap_drops.max = sv.cap_if.max = sv.cap_ns.max = sv.so.max_series;
+	sv.cap_drops.max = sv.cap_if.max = sv.cap_ns.max = sv.cap_cg.max = sv.so.max_series;
+	/* the kernel counts by socket; every cgroup is kept, the cap folds */
+	if (sv.so.per_cgroup)
+		o.group_by = WD_GROUP_CGROUP;
+	o.netns_names = sv.so.netns_names;
+	wd_groups_init(&sv.groups, &o);
+	sv.groups.max_groups = UINT32_MAX;
 	if (geteuid() == 0 && wd_privileges_user("whydrop serve", sv.so.user, &uid, &gid)) {
 		wd_opts_free(&o);
 		return WD_EXIT_USAGE;
@@ -596,6 +677,8 @@ int cmd_serve(int argc, char **argv)
 	wd_prom_cap_free(&sv.cap_drops);
 	wd_prom_cap_free(&sv.cap_if);
 	wd_prom_cap_free(&sv.cap_ns);
+	wd_prom_cap_free(&sv.cap_cg);
+	wd_groups_free(&sv.groups);
 	pthread_mutex_destroy(&sv.lock);
 	wd_opts_free(&o);
 	return status;

@@ -7,11 +7,15 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "output.h"
+#include "noise_opts.h"
+#include "groups.h"
 #include "privileges.h"
 #include "report.h"
 
 static const char usage[] =
-"Usage: whydrop [top] [-r REASON,...] [--netns NS] [-i IFNAME] [-d T] [EXPRESSION]\n"
+"Usage: whydrop [top] [-r REASON,...] [--netns NS] [-i IFNAME] [-d T] [--stacks]\n"
+"                     [--hide R[@F]] [--noise-file P] [--show-all] [EXPRESSION]\n"
 "       whydrop top --counters-only [--netns NS] [-d T]\n"
 "Live table of drops by reason and location, refreshed every second:\n"
 "total count, rate per second, reason, location; below it, the kernel's own drop\n"
@@ -21,12 +25,22 @@ static const char usage[] =
 "  -r, --reason LIST    only these reasons\n"
 "      --netns NS       only drops in this network namespace (ip netns name or path)\n"
 "  -i, --interface IF   only drops on this interface\n"
+"      --group-by WHO   also by netns, interface, cgroup or process (see count -h)\n"
+"      --max-groups N   largest groups shown, the rest as \"(other)\" (10)\n"
 "  -d, --duration T     stop after T (5, 500ms, 1m)\n"
 "      --json           summary on exit as the `count --json` document on stdout\n"
 "                       (the live tables then go to stderr)\n"
 "      --explain        on exit, explain each reason seen\n"
 "      --counters-only  no BPF: only the kernel's counters (works without root)\n"
+"      --stacks         the kernel stacks of the drops: the top ones live, all on exit\n"
+"      --hide R[@F]     hide drops of reason R (at function F) as expected\n"
+"      --noise-file P   rules of expected drops (default " WD_NOISE_FILE ")\n"
+"      --show-all       hide nothing, not even the built-in expected drops\n"
 "  EXPRESSION           pcap-filter expression (tcpdump syntax), applied in the kernel\n"
+"      --source S       bpf, dropmon (drop_monitor, no BPF; docs/dropmon.md),\n"
+"                       or auto: BPF, else drop_monitor (default)\n"
+"      --dropmon-mode M packet (reasons, packets) or summary (by location only)\n"
+"      --dropmon-queue N  drop_monitor's per-CPU queue, in packets (1000)\n"
 "\n"
 "Examples:\n"
 "  sudo whydrop\n"
@@ -34,6 +48,8 @@ static const char usage[] =
 "  whydrop top --counters-only\n";
 
 #define TOP_ROWS 25
+#define TOP_STACKS 5		/* stacks shown live with --stacks */
+#define TOP_FRAMES 8		/* frames shown of each */
 
 struct top {
 	struct wd_total *prev;
@@ -41,7 +57,44 @@ struct top {
 	double t_prev;
 	FILE *out;	/* the live tables: stderr with --json, so stdout is one document */
 	bool tty;
+	int out_err;	/* errno of the first write to out that failed */
+	struct wd_noise *noise;
 };
+
+static bool hidden(struct top *t, const char *reason, const char *function)
+{
+	return t->noise && wd_noise_hide(t->noise, reason, function, 0);
+}
+
+/* --stacks: the most frequent stacks that are not hidden. */
+static void draw_stacks(struct top *t, struct wd_session *s)
+{
+	char reason[160], subsys[160], function[160], location[160];
+	struct wd_stack_total *st;
+	struct wd_count_row row;
+	size_t n, shown = 0;
+
+	if (wd_session_stack_totals(s, &st, &n))
+		return;
+	fprintf(t->out, "Top stacks (innermost frame first):\n");
+	for (size_t i = 0; i < n && shown < TOP_STACKS; i++) {
+		struct wd_total tot = { st[i].reason, st[i].location, st[i].count };
+		struct wd_stack frames;
+
+		wd_session_row(s, &tot, &row, reason, subsys, function, location, 160);
+		if (hidden(t, row.reason, function) || wd_session_stack(s, st[i].stack_id, &frames))
+			continue;
+		shown++;
+		fprintf(t->out, "%10" PRIu64 "  %s %s\n", st[i].count, row.reason ? row.reason : "-",
+			location);
+		for (size_t k = 0; k < frames.n && k < TOP_FRAMES; k++)
+			fprintf(t->out, "%12s%s\n", "", frames.frames[k]);
+		if (frames.n > TOP_FRAMES)
+			fprintf(t->out, "%12s... %zu more frames\n", "", frames.n - TOP_FRAMES);
+		wd_stack_free(&frames);
+	}
+	free(st);
+}
 
 static uint64_t previous(const struct top *t, const struct wd_total *cur)
 {
@@ -62,7 +115,8 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
 	double dt = now - t->t_prev;
 	char reason[160], subsys[160], function[160], location[160], ts[16];
 	struct wd_count_row row;
-	uint64_t total = 0;
+	uint64_t total = 0, hid = 0;
+	size_t shown = 0;
 	time_t wall = time(NULL);
 
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&wall));
@@ -73,26 +127,55 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
 		ts, s->kernel, total);
 	fprintf(t->out, "%10s %9s  %-26s %-34s %s\n", "COUNT", "RATE/s", "REASON", "LOCATION",
 		"WHAT IT MEANS");
-	for (size_t i = 0; i < n && i < TOP_ROWS; i++) {
+	for (size_t i = 0; i < n; i++) {
 		uint64_t delta = cur[i].count - previous(t, &cur[i]);
 		const char *hint;
 
 		wd_session_row(s, &cur[i], &row, reason, subsys, function, location, 160);
-		hint = wd_hint(reason);
+		if (hidden(t, row.reason, function)) {
+			hid += cur[i].count;
+			continue;
+		}
+		if (++shown > TOP_ROWS)
+			continue;
+		hint = wd_hint_at(reason, function);
 		fprintf(t->out, "%10" PRIu64 " %9.1f  %-26s %-34s %s\n", cur[i].count,
 			dt > 0 ? delta / dt : 0.0, row.reason ? row.reason : "-", location,
 			hint ? hint : "");
 	}
-	if (n > TOP_ROWS)
-		fprintf(t->out, "... %zu more\n", n - TOP_ROWS);
+	if (shown > TOP_ROWS)
+		fprintf(t->out, "... %zu more\n", shown - TOP_ROWS);
+	if (t->noise)
+		fprintf(t->out, "%" PRIu64 " drops hidden as expected%s\n", hid,
+			hid ? " (the summary says which; --show-all shows them)" : "");
+	if (s->stacks)
+		draw_stacks(t, s);
 }
 
-/* After each refresh: a blank line between blocks when not a terminal. */
-static void end_frame(const struct top *t)
+/*
+ * After each refresh: a blank line between blocks when not a terminal. A
+ * refresh that could not be written ends the run (`whydrop top | head -1`).
+ */
+static void end_frame(struct top *t)
 {
 	if (!t->tty)
 		fputc('\n', t->out);
-	fflush(t->out);
+	t->out_err = wd_output_errno(t->out);
+	if (t->out_err)
+		wd_stop = 1;
+}
+
+/* The summary, or why there is none: the output is gone. */
+static int finish(struct top *t, struct wd_session *s, const struct wd_opts *o,
+		  struct wd_counter_watch *w, double duration)
+{
+	if (t->out_err) {
+		wd_output_report("top", t->out, t->out_err);
+		return 1;
+	}
+	if (!o->json)
+		printf("\nSummary:\n");
+	return wd_report_counts_watch(s, o, duration, w, stdout);
 }
 
 /* --counters-only: every second, the counters that moved since the start. */
@@ -118,9 +201,7 @@ static int top_counters_only(struct top *t, const struct wd_opts *o)
 		end_frame(t);
 	}
 	wd_watch_sample(&w);
-	if (!o->json)
-		printf("\nSummary:\n");
-	status = wd_report_counts_watch(NULL, o, wd_now() - t0, &w, stdout);
+	status = finish(t, NULL, o, &w, wd_now() - t0);
 out:
 	wd_watch_end(&w);
 	return status;
@@ -130,13 +211,23 @@ int cmd_top(int argc, char **argv)
 {
 	struct top t = { 0 };
 	struct wd_counter_watch w;
+	struct wd_groups g;
 	struct wd_session s;
 	struct wd_opts o;
 	double t0, next;
 	int status;
 
+	struct wd_noise nz = { 0 };
+
 	if (wd_parse_opts(argc, argv, &o, usage, &status))
 		return status;
+	status = wd_noise_setup(&nz, &o);
+	if (status)
+		goto out;
+	if (!nz.off) {
+		o.noise = &nz;
+		t.noise = &nz;
+	}
 	t.out = o.json ? stderr : stdout;
 	t.tty = isatty(fileno(t.out));
 	wd_install_signals();
@@ -154,6 +245,9 @@ int cmd_top(int argc, char **argv)
 		status = 1;
 		goto close;
 	}
+	wd_groups_init(&g, &o);
+	if (o.group_by)
+		s.groups = &g;
 	t0 = t.t_prev = s.t_attached;
 	next = t0 + 1;
 	while (wd_session_poll(&s, 100)) {
@@ -169,6 +263,8 @@ int cmd_top(int argc, char **argv)
 		if (wd_session_totals(&s, &cur, &n))
 			continue;
 		draw(&t, &s, cur, n, now);
+		if (s.groups)
+			wd_groups_print_live(&g, &s, t.out);
 		if (w.ok)
 			wd_report_counters_live(&s, &o, &w, t.out);
 		end_frame(&t);
@@ -180,13 +276,13 @@ int cmd_top(int argc, char **argv)
 	free(t.prev);
 	wd_watch_sample(&w);	/* before detaching: nothing counted goes untraced */
 	wd_session_detach(&s);
-	if (!o.json)
-		printf("\nSummary:\n");
-	status = wd_report_counts_watch(&s, &o, wd_now() - t0, &w, stdout);
+	status = finish(&t, &s, &o, &w, wd_now() - t0);
+	wd_groups_free(&g);
 close:
 	wd_session_close(&s);
 	wd_watch_end(&w);
 out:
+	wd_noise_free(&nz);
 	wd_opts_free(&o);
 	return status;
 }

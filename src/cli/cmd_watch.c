@@ -6,11 +6,13 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "output.h"
 #include "privileges.h"
 #include "report.h"
 
 static const char usage[] =
-"Usage: whydrop watch [--json] [-r REASON,...] [--netns NS] [-i IFNAME] [--rate N] [-d T] [EXPRESSION]\n"
+"Usage: whydrop watch [--json] [-r REASON,...] [--netns NS] [-i IFNAME] [--rate N] [-d T]\n"
+"                     [--stacks] [EXPRESSION]\n"
 "One line per dropped packet: time, reason, location, flow, length, device.\n"
 "Counting stays exact; only the per-packet lines are rate-limited, and the\n"
 "number not shown is reported on exit.\n"
@@ -19,10 +21,18 @@ static const char usage[] =
 "  -r, --reason LIST    only these reasons\n"
 "      --netns NS       only drops in this network namespace (ip netns name or path)\n"
 "  -i, --interface IF   only drops on this interface\n"
-"      --rate N         at most N packet records per second (10000; 0 = none)\n"
+"  -p, --processes      name the process of each drop's socket (as ss -p); keeps\n"
+"                       CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH to read /proc/PID/fd\n"
+"      --rate N         at most N packet records per second (10000; 0 = no limit)\n"
 "  -d, --duration T     stop after T (5, 500ms, 1m)\n"
 "      --explain        on exit, explain each reason seen\n"
+"      --stacks         the kernel stack of each drop, indented under its line\n"
+"                       (--json: \"stack\": [frames], innermost first)\n"
 "  EXPRESSION           pcap-filter expression (tcpdump syntax), applied in the kernel\n"
+"      --source S       bpf, dropmon (drop_monitor, no BPF; docs/dropmon.md),\n"
+"                       or auto: BPF, else drop_monitor (default)\n"
+"      --dropmon-mode M packet (reasons, packets) or summary (by location only)\n"
+"      --dropmon-queue N  drop_monitor's per-CPU queue, in packets (1000)\n"
 "\n"
 "Examples:\n"
 "  sudo whydrop watch\n"
@@ -49,13 +59,13 @@ static void on_event(void *ctx, const struct wd_event *ev)
 	if (w->o->json) {
 		wd_print_drop_json(stdout, &v);
 	} else {
-		v.hint = v.reason ? wd_hint(v.reason) : NULL;
+		v.hint = v.reason ? wd_hint_at(v.reason, v.function) : NULL;
 		wd_print_drop_text(stdout, &v);
 	}
-	if (fflush(stdout) || ferror(stdout)) {
-		/* EPIPE: `whydrop watch | head -1`, the reader is gone. */
+	w->out_errno = wd_output_errno(stdout);
+	if (w->out_errno) {
+		/* EPIPE: `whydrop watch | head -1`, the reader is gone; ENOSPC... */
 		w->out_failed = true;
-		w->out_errno = errno;
 		wd_stop = 1;
 		return;
 	}
@@ -78,7 +88,8 @@ static void summary(struct watch *w)
 		st.seen, w->shown, missed, st.v[WD_STAT_RATE_LIMITED],
 		st.v[WD_STAT_RING_FULL]);
 	if (unwritten)
-		fprintf(stderr, ", %" PRIu64 " not written: output closed", unwritten);
+		fprintf(stderr, ", %" PRIu64 " not written: %s", unwritten,
+			strerror(w->out_errno));
 	fputc(')', stderr);
 	if (st.recursion_misses)
 		fprintf(stderr, ", %" PRIu64 " drops not traced (nested)", st.recursion_misses);
@@ -121,8 +132,8 @@ int cmd_watch(int argc, char **argv)
 		free(t);
 	}
 	wd_session_close(&s);
-	if (w.out_failed && w.out_errno != EPIPE) {
-		fprintf(stderr, "whydrop: cannot write records: %s\n", strerror(w.out_errno));
+	if (w.out_failed) {
+		wd_output_report("watch", stdout, w.out_errno);
 		return 1;
 	}
 	return 0;

@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 
 #include "session.h"
+#include "source_dropmon.h"
 
 #define PENDING_TRIES 100
 
@@ -205,6 +206,8 @@ int wd_session_keys(struct wd_session *s, struct wd_key_total **out, size_t *n)
 	uint64_t *vals;
 	int err;
 
+	if (s->dm)
+		return wd_dm_source_keys(s, out, n);
 	if (ncpu <= 0)
 		return ncpu ? ncpu : -EINVAL;
 	vals = calloc((size_t)ncpu, sizeof(*vals));

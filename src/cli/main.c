@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "output.h"
 
 static const char usage[] =
 "Usage: whydrop [COMMAND] [OPTIONS]\n"
@@ -42,6 +43,17 @@ static const struct {
 	{ "serve", cmd_serve },
 };
 
+/* Run the command; then what it printed must have reached standard output. */
+static int run(const char *name, int (*fn)(int, char **), int argc, char **argv)
+{
+	int status = fn(argc, argv);
+
+	/* A command that failed has said why; one message is enough. */
+	if (status)
+		return status;
+	return wd_output_check(stdout, name);
+}
+
 int main(int argc, char **argv)
 {
 	static char top_name[] = "top";
@@ -49,20 +61,20 @@ int main(int argc, char **argv)
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 			 !strcmp(argv[1], "help"))) {
 		fputs(usage, stdout);
-		return 0;
+		return wd_output_check(stdout, NULL);
 	}
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("whydrop %s\n", WHYDROP_VERSION);
-		return 0;
+		return wd_output_check(stdout, NULL);
 	}
 	/* No command, or options only: the live table. */
 	if (argc < 2 || argv[1][0] == '-') {
 		argv[0] = top_name;
-		return cmd_top(argc, argv);
+		return run("top", cmd_top, argc, argv);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return run(commands[i].name, commands[i].fn, argc - 1, argv + 1);
 	fprintf(stderr, "whydrop: unknown command '%s' (`whydrop -h` lists them)\n", argv[1]);
 	return 2;
 }

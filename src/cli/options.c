@@ -9,7 +9,10 @@
 
 #include "options.h"
 
-enum { OPT_NETNS = 256, OPT_RATE, OPT_MAP_SIZE, OPT_EXPLAIN, OPT_JSON, OPT_COUNTERS_ONLY };
+enum { OPT_NETNS = 256, OPT_RATE, OPT_MAP_SIZE, OPT_EXPLAIN, OPT_JSON, OPT_COUNTERS_ONLY,
+       OPT_SOURCE, OPT_DROPMON_MODE, OPT_DROPMON_QUEUE,
+       OPT_STACKS, OPT_FOLDED, OPT_HIDE, OPT_SHOW_ALL, OPT_NOISE_FILE, OPT_STACK_MAP,
+       OPT_GROUP_BY, OPT_MAX_GROUPS };
 
 static const struct option long_opts[] = {
 	{ "reason",	required_argument, NULL, 'r' },
@@ -21,6 +24,18 @@ static const struct option long_opts[] = {
 	{ "json",	no_argument,	   NULL, OPT_JSON },
 	{ "explain",	no_argument,	   NULL, OPT_EXPLAIN },
 	{ "counters-only", no_argument,	   NULL, OPT_COUNTERS_ONLY },
+	{ "source",	required_argument, NULL, OPT_SOURCE },
+	{ "dropmon-mode", required_argument, NULL, OPT_DROPMON_MODE },
+	{ "dropmon-queue", required_argument, NULL, OPT_DROPMON_QUEUE },
+	{ "stacks",	no_argument,	   NULL, OPT_STACKS },
+	{ "folded",	no_argument,	   NULL, OPT_FOLDED },
+	{ "stack-map-size", required_argument, NULL, OPT_STACK_MAP },
+	{ "hide",	required_argument, NULL, OPT_HIDE },
+	{ "show-all",	no_argument,	   NULL, OPT_SHOW_ALL },
+	{ "noise-file",	required_argument, NULL, OPT_NOISE_FILE },
+	{ "group-by",	required_argument, NULL, OPT_GROUP_BY },
+	{ "processes",	no_argument,	   NULL, 'p' },
+	{ "max-groups",	required_argument, NULL, OPT_MAX_GROUPS },
 	{ "verbose",	no_argument,	   NULL, 'v' },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -129,6 +144,67 @@ static int check_counters_only(const struct wd_opts *o, int *status)
 	return 0;
 }
 
+static bool cmd_is(const struct wd_opts *o, const char *const *names)
+{
+	for (; *names; names++)
+		if (!strcmp(o->cmd, *names))
+			return true;
+	return false;
+}
+
+/* --stacks, --folded and the noise options go with some commands only. */
+static int check_stacks_noise(const struct wd_opts *o, int *status)
+{
+	static const char *const stack_cmds[] = { "top", "watch", "count", "record", NULL };
+	static const char *const noise_cmds[] = { "top", "count", NULL };
+
+	if (o->stacks && !cmd_is(o, stack_cmds))
+		return usage_error(o, status, "%s works with top, watch, count and record",
+				   "--stacks");
+	if (o->stack_map_set && !o->stacks)
+		return usage_error(o, status, "%s goes with --stacks", "--stack-map-size");
+	if (o->folded && (strcmp(o->cmd, "count") || !o->stacks))
+		return usage_error(o, status, "%s goes with `whydrop count --stacks`", "--folded");
+	if (o->folded && (o->json || o->explain))
+		return usage_error(o, status, "%s prints only folded lines: leave out --json "
+				   "and --explain", "--folded");
+	if ((o->n_hide || o->show_all || o->noise_file) && !cmd_is(o, noise_cmds))
+		return usage_error(o, status, "%s hide expected drops in top and count only",
+				   "--hide, --show-all and --noise-file");
+	if (o->stacks && o->counters_only)
+		return usage_error(o, status, "%s traces drops: it does not go with --counters-only",
+				   "--stacks");
+	return 0;
+}
+
+static int parse_group_by(const char *s, enum wd_group_by *out)
+{
+	static const char *const names[] = {
+		[WD_GROUP_NETNS] = "netns", [WD_GROUP_INTERFACE] = "interface",
+		[WD_GROUP_CGROUP] = "cgroup", [WD_GROUP_PROCESS] = "process",
+	};
+
+	for (size_t i = WD_GROUP_NETNS; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*out = (enum wd_group_by)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Grouping is a table of count and top; --counters-only has no drops to group. */
+static int check_group_by(const struct wd_opts *o, int *status)
+{
+	if (strcmp(o->cmd, "top") && strcmp(o->cmd, "count"))
+		return usage_error(o, status, "%s only works with `whydrop top` and "
+				   "`whydrop count`", "--group-by");
+	if (o->counters_only)
+		return usage_error(o, status, "%s needs traced drops: not with --counters-only",
+				   "--group-by");
+	return 0;
+}
+
 static bool is_extra(const struct wd_extra_opts *extra, int c)
 {
 	if (!extra || !extra->handle || c == '?')
@@ -159,16 +235,22 @@ int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *us
 	o->cmd = argv[0];
 	o->rate = WD_DEFAULT_RATE;
 	o->map_size = WD_DEFAULT_MAP_SIZE;
+	o->dropmon_queue = WD_DEFAULT_DM_QUEUE;
+	o->stack_map_size = WD_STACK_MAP_ENTRIES;
+	o->max_groups = WD_DEFAULT_MAX_GROUPS;
 	*status = 1;
 	if (!opts)
 		return -1;
-	snprintf(shortopts, sizeof(shortopts), ":r:i:d:vh%s",
+	snprintf(shortopts, sizeof(shortopts), ":r:i:d:pvh%s",
 		 extra && extra->shortopts ? extra->shortopts : "");
 	optind = 0;	/* 0, not 1: also resets glibc's scan state */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
+			/* -r '' would select nothing and count nothing, silently */
+			if (!optarg[strspn(optarg, ", ")])
+				goto bad_reasons;
 			o->reasons = optarg;
 			break;
 		case OPT_NETNS:
@@ -199,6 +281,64 @@ int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *us
 		case OPT_COUNTERS_ONLY:
 			o->counters_only = true;
 			break;
+		case OPT_SOURCE:
+			if (!strcmp(optarg, "auto"))
+				o->source = WD_SOURCE_AUTO;
+			else if (!strcmp(optarg, "bpf"))
+				o->source = WD_SOURCE_BPF;
+			else if (!strcmp(optarg, "dropmon"))
+				o->source = WD_SOURCE_DROPMON;
+			else
+				goto bad_source;
+			break;
+		case OPT_DROPMON_MODE:
+			if (strcmp(optarg, "packet") && strcmp(optarg, "summary"))
+				goto bad_dropmon_mode;
+			o->dropmon_summary = !strcmp(optarg, "summary");
+			o->dropmon_mode_set = true;
+			break;
+		case OPT_DROPMON_QUEUE:
+			if (parse_u32(optarg, 1, &o->dropmon_queue) || o->dropmon_queue > (1u << 20))
+				goto bad_dropmon_queue;
+			o->dropmon_mode_set = true;
+			break;
+		case OPT_STACKS:
+			o->stacks = true;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
+			break;
+		case OPT_STACK_MAP:
+			if (parse_u32(optarg, 1, &o->stack_map_size) ||
+			    o->stack_map_size > (1u << 20))
+				goto bad_stack_map;
+			o->stack_map_set = true;
+			break;
+		case OPT_HIDE:
+			if (o->n_hide == WD_MAX_HIDE) {
+				usage_error(o, status, "at most 64 --hide options (a --noise-file "
+					    "holds more)%s", "");
+				goto out;
+			}
+			o->hide[o->n_hide++] = optarg;
+			break;
+		case OPT_SHOW_ALL:
+			o->show_all = true;
+			break;
+		case OPT_NOISE_FILE:
+			o->noise_file = optarg;
+			break;
+		case OPT_GROUP_BY:
+			if (parse_group_by(optarg, &o->group_by))
+				goto bad_group_by;
+			break;
+		case OPT_MAX_GROUPS:
+			if (parse_u32(optarg, 1, &o->max_groups) || o->max_groups > 10000)
+				goto bad_max_groups;
+			break;
+		case 'p':
+			o->processes = true;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -224,6 +364,17 @@ int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *us
 		goto out;
 	if (o->counters_only && check_counters_only(o, status))
 		goto out;
+	if (o->dropmon_mode_set && o->source != WD_SOURCE_DROPMON) {
+		usage_error(o, status, "%s only apply with --source dropmon",
+			    "--dropmon-mode and --dropmon-queue");
+		goto out;
+	}
+	if (check_stacks_noise(o, status))
+		goto out;
+	if (o->group_by && check_group_by(o, status))
+		goto out;
+	if (o->group_by == WD_GROUP_PROCESS)
+		o->processes = true;
 	ret = 0;
 	*status = 0;
 	goto out;
@@ -231,11 +382,35 @@ bad_duration:
 	usage_error(o, status, "bad duration '%s': give seconds, e.g. -d 5, -d 2.5, -d 500ms, -d 1m",
 		    optarg);
 	goto out;
+bad_reasons:
+	usage_error(o, status, "-r '%s' names no reason: give names or numbers as "
+		    "`whydrop reasons` prints them, e.g. -r NO_SOCKET,TCP_CSUM", optarg);
+	goto out;
 bad_rate:
-	usage_error(o, status, "bad --rate '%s': detail records per second, 0 to disable", optarg);
+	usage_error(o, status, "bad --rate '%s': records per second, 0 for no limit", optarg);
+	goto out;
+bad_source:
+	usage_error(o, status, "bad --source '%s': auto (BPF, else drop_monitor), bpf or dropmon",
+		    optarg);
+	goto out;
+bad_dropmon_mode:
+	usage_error(o, status, "bad --dropmon-mode '%s': packet (reasons, packets) or summary "
+		    "(counts by location)", optarg);
+	goto out;
+bad_dropmon_queue:
+	usage_error(o, status, "bad --dropmon-queue '%s': 1 to 1048576 packets per CPU", optarg);
 	goto out;
 bad_map_size:
 	usage_error(o, status, "bad --map-size '%s': 1 to 16777216 keys", optarg);
+	goto out;
+bad_stack_map:
+	usage_error(o, status, "bad --stack-map-size '%s': 1 to 1048576 stacks", optarg);
+	goto out;
+bad_group_by:
+	usage_error(o, status, "bad --group-by '%s': netns, interface, cgroup or process", optarg);
+	goto out;
+bad_max_groups:
+	usage_error(o, status, "bad --max-groups '%s': 1 to 10000 rows", optarg);
 out:
 	if (ret)
 		wd_opts_free(o);

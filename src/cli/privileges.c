@@ -134,6 +134,8 @@ const char *wd_privileges_describe(char *buf, size_t len)
 	static const struct { int cap; const char *name; } names[] = {
 		{ WD_CAP_SYS_ADMIN, "CAP_SYS_ADMIN" },
 		{ WD_CAP_BPF, "CAP_BPF" },
+		{ WD_CAP_DAC_READ_SEARCH, "CAP_DAC_READ_SEARCH" },
+		{ WD_CAP_SYS_PTRACE, "CAP_SYS_PTRACE" },
 	};
 	uint64_t permitted, effective;
 	size_t used = 0;

@@ -10,8 +10,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#define WD_CAP_NET_ADMIN	12	/* drop_monitor's STOP on exit */
 #define WD_CAP_SYS_ADMIN	21	/* setns(): counters and names in other namespaces */
 #define WD_CAP_BPF		39
+#define WD_CAP_DAC_READ_SEARCH	2	/* -p: open other users' /proc/PID/fd */
+#define WD_CAP_SYS_PTRACE	19	/* -p: read the socket:[inode] links in them */
 
 #define WD_CAP(c)		(1ULL << (c))
 

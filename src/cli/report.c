@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "callsites.h"
 #include "catalogue.h"
+#include "groups.h"
 #include "netstats.h"
+#include "output.h"
+#include "source_dropmon.h"
+#include "noise.h"
+#include "stack.h"
 #include "reconcile.h"
 #include "report.h"
 
@@ -24,6 +32,13 @@ const char *wd_hint(const char *reason)
 	const struct wd_cat_entry *e = reason ? wd_catalogue_find(reason) : NULL;
 
 	return e ? e->summary : NULL;
+}
+
+const char *wd_hint_at(const char *reason, const char *function)
+{
+	const struct wd_callsite *c = wd_callsite_for(reason, function);
+
+	return c ? c->summary : wd_hint(reason);
 }
 
 static bool seen_before(const struct wd_total *t, size_t i)
@@ -60,6 +75,7 @@ int wd_watch_begin(struct wd_counter_watch *w, const struct wd_opts *o)
 	uint32_t ino;
 
 	memset(w, 0, sizeof(*w));
+	w->netns_fd = -1;
 	wd_counters_init(&w->start);
 	wd_counters_init(&w->now);
 	snprintf(w->scope, sizeof(w->scope), "whydrop's network namespace");
@@ -67,17 +83,26 @@ int wd_watch_begin(struct wd_counter_watch *w, const struct wd_opts *o)
 		if (wd_netns_resolve(o->netns, w->netns_path, sizeof(w->netns_path), &ino,
 				     err, sizeof(err))) {
 			fprintf(stderr, "whydrop: %s\n", err);
+			snprintf(w->error, sizeof(w->error), "%s", err);
 			return WD_EXIT_USAGE;
 		}
 		snprintf(w->scope, sizeof(w->scope), "network namespace %s", o->netns);
+		/* Now, while privileged: later opens of /proc/PID/ns/net are refused. */
+		w->netns_fd = open(w->netns_path, O_RDONLY | O_CLOEXEC);
+		if (w->netns_fd < 0) {
+			snprintf(err, sizeof(err), "cannot open the network namespace %s: %s",
+				 w->netns_path, strerror(errno));
+			goto fail;
+		}
 	}
-	if (wd_netstats_sample(&w->start, w->netns_path[0] ? w->netns_path : NULL,
-			       err, sizeof(err))) {
-		fprintf(stderr, "whydrop: %s\n", err);
-		return 1;
-	}
+	if (wd_netstats_sample(&w->start, w->netns_fd, err, sizeof(err)))
+		goto fail;
 	w->ok = true;
 	return 0;
+fail:
+	fprintf(stderr, "whydrop: %s\n", err);
+	snprintf(w->error, sizeof(w->error), "%s", err);
+	return 1;
 }
 
 int wd_watch_sample(struct wd_counter_watch *w)
@@ -88,9 +113,9 @@ int wd_watch_sample(struct wd_counter_watch *w)
 		return -1;
 	wd_counters_free(&w->now);
 	w->have_now = false;
-	if (wd_netstats_sample(&w->now, w->netns_path[0] ? w->netns_path : NULL,
-			       err, sizeof(err))) {
+	if (wd_netstats_sample(&w->now, w->netns_fd, err, sizeof(err))) {
 		fprintf(stderr, "whydrop: %s\n", err);
+		snprintf(w->error, sizeof(w->error), "%s", err);
 		return -1;
 	}
 	w->have_now = true;
@@ -101,6 +126,9 @@ void wd_watch_end(struct wd_counter_watch *w)
 {
 	wd_counters_free(&w->start);
 	wd_counters_free(&w->now);
+	if (w->netns_fd >= 0)
+		close(w->netns_fd);
+	w->netns_fd = -1;
 	w->ok = false;
 }
 
@@ -285,13 +313,29 @@ static int report_counters_only(const struct wd_opts *o, double duration,
 		wd_print_count_json(f, &doc);
 	else
 		wd_print_count_table(f, &doc);
-	if (fflush(f) || ferror(f)) {
-		fprintf(stderr, "whydrop: cannot write the report: %s\n", strerror(errno));
-		err = -EIO;
-	}
+	err = wd_output_errno(f);
+	if (err)
+		fprintf(stderr, "whydrop: cannot write the report: %s\n", strerror(err));
 out:
 	counter_rows_free(&c);
 	return err ? 1 : 0;
+}
+
+/* drop_monitor's losses: lost_events are the drops its queue could not hold. */
+static const struct wd_count_source *dropmon_source(struct wd_session *s,
+						    struct wd_count_source *src, uint64_t *lost)
+{
+	struct wd_dm_losses l;
+
+	wd_dm_source_losses(s, &l);
+	*src = (struct wd_count_source){
+		.name = "dropmon", .mode = l.packet_mode ? "packet" : "summary",
+		.queue_dropped = l.queue_dropped, .hw_queue_dropped = l.hw_queue_dropped,
+		.overruns = l.overruns, .truncated = l.truncated, .summary_full = l.summary_full,
+		.lower_bound = l.queue_dropped || l.hw_queue_dropped || l.overruns || l.summary_full,
+	};
+	*lost = l.queue_dropped + l.hw_queue_dropped;
+	return src;
 }
 
 int wd_report_counts(struct wd_session *s, const struct wd_opts *o, double duration, FILE *f)
@@ -299,13 +343,173 @@ int wd_report_counts(struct wd_session *s, const struct wd_opts *o, double durat
 	return wd_report_counts_watch(s, o, duration, NULL, f);
 }
 
+/* What the noise list hid: rows moved out of doc->rows, a line per rule. */
+struct hidden_parts {
+	struct wd_count_row *shown, *hidden;
+	struct wd_hidden_rule *rules;
+	char (*spec)[256];
+};
+
+static void hidden_free(struct hidden_parts *h)
+{
+	free(h->shown);
+	free(h->hidden);
+	free(h->rules);
+	free(h->spec);
+}
+
+static int apply_noise(struct wd_noise *nz, struct wd_count_doc *doc, struct hidden_parts *h)
+{
+	size_t n = doc->n_rows, ns = 0, nh = 0, nr = 0;
+
+	h->shown = calloc(n ? n : 1, sizeof(*h->shown));
+	h->hidden = calloc(n ? n : 1, sizeof(*h->hidden));
+	h->rules = calloc(nz->n ? nz->n : 1, sizeof(*h->rules));
+	h->spec = calloc(nz->n ? nz->n : 1, sizeof(*h->spec));
+	if (!h->shown || !h->hidden || !h->rules || !h->spec)
+		return -ENOMEM;
+	wd_noise_reset_counts(nz);
+	for (size_t i = 0; i < n; i++) {
+		const struct wd_count_row *r = &doc->rows[i];
+
+		if (wd_noise_hide(nz, r->reason, r->function, r->count)) {
+			h->hidden[nh++] = *r;
+			doc->hidden_total += r->count;
+		} else {
+			h->shown[ns++] = *r;
+		}
+	}
+	for (size_t i = 0; i < nz->n; i++) {
+		const struct wd_noise_rule *r = &nz->v[i];
+
+		if (!r->hidden)
+			continue;
+		snprintf(h->spec[nr], sizeof(h->spec[nr]), "%s%s%s", r->reason,
+			 r->function[0] ? "@" : "", r->function);
+		h->rules[nr] = (struct wd_hidden_rule){ h->spec[nr], r->source, r->why, r->hidden };
+		nr++;
+	}
+	doc->noise = true;
+	doc->rows = h->shown;
+	doc->n_rows = ns;
+	doc->hidden_rows = h->hidden;
+	doc->n_hidden_rows = nh;
+	doc->hidden = h->rules;
+	doc->n_hidden = nr;
+	return 0;
+}
+
+/* --stacks: rows with their frames. */
+struct stack_parts {
+	struct wd_stack_row *rows;
+	struct wd_stack *stacks;
+	struct row_names *names;
+	size_t n;
+};
+
+static void stack_parts_free(struct stack_parts *p)
+{
+	for (size_t i = 0; p->stacks && i < p->n; i++)
+		wd_stack_free(&p->stacks[i]);
+	free(p->rows);
+	free(p->stacks);
+	free(p->names);
+	memset(p, 0, sizeof(*p));
+}
+
+static int build_stacks(struct wd_session *s, const struct wd_opts *o, const struct wd_stats *st,
+			struct wd_count_doc *doc, struct stack_parts *p)
+{
+	struct wd_stack_total *t = NULL;
+	struct wd_count_row row;
+	size_t n = 0;
+	int err = wd_session_stack_totals(s, &t, &n);
+
+	if (err)
+		return err;
+	p->rows = calloc(n ? n : 1, sizeof(*p->rows));
+	p->stacks = calloc(n ? n : 1, sizeof(*p->stacks));
+	p->names = calloc(n ? n : 1, sizeof(*p->names));
+	if (!p->rows || !p->stacks || !p->names) {
+		free(t);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; !err && i < n; i++) {
+		struct wd_total tot = { t[i].reason, t[i].location, t[i].count };
+		struct row_names *nm = &p->names[i];
+
+		wd_session_row(s, &tot, &row, nm->reason, nm->subsys, nm->function,
+			       nm->location, NAME_LEN);
+		err = wd_session_stack(s, t[i].stack_id, &p->stacks[i]);
+		p->n = i + 1;
+		p->rows[i] = (struct wd_stack_row){
+			.reason = row.reason, .code = row.code, .function = row.function,
+			.location = row.location, .count = t[i].count,
+			.frames = (const char *const *)p->stacks[i].frames,
+			.n_frames = p->stacks[i].n,
+			.hidden = o->noise && wd_noise_hide(o->noise, row.reason, row.function, 0),
+		};
+	}
+	free(t);
+	doc->has_stacks = true;
+	doc->stacks = p->rows;
+	doc->n_stacks = p->n;
+	doc->stack_collisions = st->v[WD_STAT_STACK_COLLISION];
+	doc->stack_errors = st->v[WD_STAT_STACK_ERROR];
+	doc->stack_overflow = st->v[WD_STAT_STACK_OVERFLOW];
+	return err;
+}
+
+/* count --stacks --folded: flame-graph lines only, the reason as root frame. */
+static int print_folded(const struct wd_count_doc *doc, FILE *f)
+{
+	struct wd_folded fo = { 0 };
+	int err = 0;
+
+	for (size_t i = 0; !err && i < doc->n_stacks; i++) {
+		const struct wd_stack_row *r = &doc->stacks[i];
+		struct wd_stack st = { (char **)r->frames, NULL, r->n_frames };
+		char **fn = calloc(r->n_frames ? r->n_frames : 1, sizeof(*fn));
+
+		if (!fn) {
+			err = -ENOMEM;
+			break;
+		}
+		/* Folded lines name functions: offsets would split one function. */
+		for (size_t k = 0; k < r->n_frames; k++)
+			fn[k] = strndup(r->frames[k], strcspn(r->frames[k], "+ "));
+		st.functions = fn;
+		if (!r->hidden)
+			err = wd_folded_add(&fo, r->reason ? r->reason : "-", &st, r->count);
+		for (size_t k = 0; k < r->n_frames; k++)
+			free(fn[k]);
+		free(fn);
+	}
+	if (!err)
+		wd_folded_write(f, &fo);
+	wd_folded_free(&fo);
+	if (doc->noise && doc->hidden_total)
+		fprintf(stderr, "whydrop: %" PRIu64 " drops hidden as expected, not in the folded "
+			"lines (--show-all shows them)\n", doc->hidden_total);
+	if (doc->stack_collisions + doc->stack_errors + doc->stack_overflow)
+		fprintf(stderr, "whydrop: stacks lost: %" PRIu64 " bucket collisions, %" PRIu64
+			" not stored, %" PRIu64 " over --map-size (in the folded lines as "
+			"[stack lost: ...] frames)\n", doc->stack_collisions, doc->stack_errors,
+			doc->stack_overflow);
+	return err;
+}
+
 int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
 			   struct wd_counter_watch *w, FILE *f)
 {
 	struct wd_count_doc doc = { .duration_s = duration };
+	struct wd_count_source src;
+	struct wd_groups_doc gd = { 0 };
 	struct counter_rows c = { 0 };
 	struct wd_count_row *rows = NULL;
 	struct row_names *names = NULL;
+	struct hidden_parts hp = { 0 };
+	struct stack_parts sp = { 0 };
 	struct wd_total *t = NULL;
 	struct wd_stats st;
 	size_t n = 0;
@@ -330,32 +534,58 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 	for (size_t i = 0; i < n; i++) {
 		wd_session_row(s, &t[i], &rows[i], names[i].reason, names[i].subsys,
 			       names[i].function, names[i].location, NAME_LEN);
-		rows[i].hint = wd_hint(names[i].reason);
+		rows[i].hint = wd_hint_at(names[i].reason, names[i].function);
 		doc.total += rows[i].count;
 	}
 	doc.rows = rows;
 	doc.n_rows = n;
 	doc.lost_events = st.recursion_misses;
 	doc.location_only = !s->reasons.has_reason;
-	if (w && w->have_now && !build_counters(s, o, w, &c)) {
+	if (s->dm)
+		doc.source = dropmon_source(s, &src, &doc.lost_events);
+	if (o->noise && !o->noise->off && (err = apply_noise(o->noise, &doc, &hp)))
+		goto out;
+	if (s->stacks && (err = build_stacks(s, o, &st, &doc, &sp)))
+		goto out;
+	if (o->folded) {
+		err = print_folded(&doc, f);
+		goto flush;
+	}
+	if (w && w->have_now && !(err = build_counters(s, o, w, &c))) {
 		doc.has_counters = true;
 		doc.counters_scope = w->scope;
 		doc.counters = c.rows;
 		doc.n_counters = c.n;
+	} else if (w) {
+		/* Never a part missing without a word: say why in the document too. */
+		if (!w->error[0])
+			snprintf(w->error, sizeof(w->error), "cannot compare the counters: %s",
+				 strerror(err ? -err : EIO));
+		doc.counters_error = w->error;
+		err = 0;
 	}
+	if (s->groups && wd_groups_doc(s->groups, s, &doc, &gd))
+		fprintf(stderr, "whydrop: cannot group the counts by %s\n",
+			wd_group_by_name(s->groups->by));
 	if (o->json)
 		wd_print_count_json(f, &doc);
 	else
 		wd_print_count_table(f, &doc);
 	if (o->explain)
 		wd_report_explain(s, t, n, f);
-	if (fflush(f) || ferror(f)) {
+flush:
+	if (!err)
+		err = wd_output_errno(f);
+	if (err > 0)
 		fprintf(stderr, "whydrop: cannot write the report: %s (%" PRIu64 " drops were counted)\n",
-			strerror(errno), doc.total);
-		err = -EIO;
-	}
+			strerror(err), doc.total);
 out:
+	if (err == -ENOMEM)
+		fprintf(stderr, "whydrop: out of memory writing the report\n");
+	wd_groups_doc_free(&gd);
 	counter_rows_free(&c);
+	hidden_free(&hp);
+	stack_parts_free(&sp);
 	free(rows);
 	free(names);
 	free(t);

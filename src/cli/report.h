@@ -12,6 +12,8 @@
 int wd_report_counts(struct wd_session *s, const struct wd_opts *o, double duration, FILE *f);
 /* One-line hint for a reason name, NULL if the catalogue has none. */
 const char *wd_hint(const char *reason);
+/* The call site's summary when it covers reason there, else wd_hint(reason). */
+const char *wd_hint_at(const char *reason, const char *function);
 /* --explain: the catalogue entry of every reason in the totals. */
 void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n, FILE *f);
 
@@ -23,7 +25,9 @@ void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n,
 struct wd_counter_watch {
 	struct wd_counters start, now;
 	char netns_path[300];		/* "": whydrop's own namespace */
+	int netns_fd;			/* netns_path opened while privileged, or -1 */
 	char scope[400];
+	char error[512];		/* why there are no counters, "" if there are */
 	bool ok;			/* start sample taken */
 	bool have_now;			/* "now" sample taken */
 };

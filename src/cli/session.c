@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "pcapfilter.h"
 #include "privileges.h"
 #include "session.h"
+#include "source_dropmon.h"
 #include "whydrop.skel.h"
 #include "whydrop_nobtf.skel.h"
 
@@ -115,7 +117,7 @@ static int set_reason_filter(struct wd_session *s, const char *list, volatile __
 		return WD_EXIT_USAGE;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct wd_reason *r = wd_reason_by_name(&s->reasons, tok);
+		const struct wd_reason *r = wd_reason_by_word(&s->reasons, tok);
 		const char *hint;
 
 		if (r && r->code < WD_REASON_BITMAP_WORDS * 64) {
@@ -165,8 +167,9 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 
 	skel->rodata->filter_netns = s->netns_ino;
 	skel->rodata->filter_ifindex = s->ifindex;
+	/* --rate 0 is no limit, as tcpdump users expect; the kernel side's 0 is "no records". */
 	if (details)
-		skel->rodata->detail_budget = o->rate;
+		skel->rodata->detail_budget = o->rate ? o->rate : UINT32_MAX;
 	if (o->reasons) {
 		status = set_reason_filter(s, o->reasons, skel->rodata->reason_bits,
 					   &skel->rodata->filter_reasons);
@@ -174,7 +177,19 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 			return status;
 	}
 	skel->rodata->cbpf_len = (__u32)s->filter_len;
+	skel->rodata->count_by_socket = o->group_by == WD_GROUP_CGROUP ||
+					o->group_by == WD_GROUP_PROCESS;
 	bpf_map__set_max_entries(skel->maps.counts, o->map_size);
+	/* Without --stacks the stack maps take no memory worth naming. */
+	skel->rodata->want_stacks = o->stacks;
+	if (!o->stacks) {
+		bpf_map__set_max_entries(skel->maps.stackmap, 1);
+		bpf_map__set_max_entries(skel->maps.stack_counts, 1);
+		bpf_map__set_max_entries(skel->maps.stack_overflow, 1);
+	} else {
+		bpf_map__set_max_entries(skel->maps.stackmap, o->stack_map_size);
+		bpf_map__set_max_entries(skel->maps.stack_counts, o->map_size);
+	}
 	bpf_program__set_autoload(skel->progs.kfree_skb_btf, btf_attach);
 	bpf_program__set_autoload(skel->progs.kfree_skb_raw, !btf_attach);
 	return 0;
@@ -220,7 +235,12 @@ static int load_attach(struct wd_session *s, const struct wd_opts *o, bool detai
 	s->overflow_fd = bpf_map__fd(skel->maps.overflow);
 	s->pending_fd = bpf_map__fd(skel->maps.pending);
 	s->stats_fd = bpf_map__fd(skel->maps.stats);
+	s->by_socket_fd = bpf_map__fd(skel->maps.by_socket);
 	s->prog_fd = bpf_program__fd(prog);
+	s->stacks = o->stacks;
+	s->stackmap_fd = bpf_map__fd(skel->maps.stackmap);
+	s->stack_counts_fd = bpf_map__fd(skel->maps.stack_counts);
+	s->stack_overflow_fd = bpf_map__fd(skel->maps.stack_overflow);
 	s->attach_mode = btf ? "tp_btf" : "raw_tp";
 	return 0;
 fail:
@@ -241,12 +261,13 @@ static bool kernel_has_btf(void)
 /* Without BTF only the tracepoint's arguments can be read, not the skb. */
 static int nobtf_usable(const struct wd_opts *o, bool details)
 {
-	if (!details && !o->netns && !o->ifname && !o->filter)
+	if (!details && !o->netns && !o->ifname && !o->filter && !o->stacks)
 		return 0;
 	fprintf(stderr,
 		"whydrop: this kernel has no BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF=y):\n"
 		"         whydrop can only count drops by reason and location here (`whydrop count`,\n"
-		"         `whydrop top`); --netns, -i, filter expressions and per-packet records need BTF\n");
+		"         `whydrop top`); --netns, -i, --stacks, filter expressions and per-packet\n"
+		"         records need BTF\n");
 	return 1;
 }
 
@@ -294,6 +315,8 @@ static int attach_best(struct wd_session *s, const struct wd_opts *o, bool detai
 	const char *forced = getenv("WHYDROP_ATTACH");
 	int status = -1;
 
+	if (forced && !strcmp(forced, "fail"))
+		return -EPERM;	/* tests: the fallback to drop_monitor */
 	if (!kernel_has_btf())
 		return load_attach_nobtf(s, o, details);
 	if (!forced || strcmp(forced, "raw_tp"))
@@ -350,6 +373,34 @@ static int load_symbols(struct wd_session *s)
 	return 0;
 }
 
+/* drop_monitor instead of BPF; -r is checked before anything starts. */
+static int open_dropmon(struct wd_session *s, const struct wd_opts *o, bool details, bool quiet)
+{
+	__u64 bits[WD_REASON_BITMAP_WORDS] = { 0 };
+	bool enabled = false;
+	int status = 0;
+
+	if (o->reasons && !o->dropmon_summary)
+		status = set_reason_filter(s, o->reasons, bits, &enabled);
+	if (!status)
+		status = wd_dm_source_open(s, o, details, quiet);
+	if (status)
+		return status;
+	memcpy(s->dm->reason_bits, bits, sizeof(bits));
+	s->dm->filter_reasons = enabled;
+	return 0;
+}
+
+/* --source auto: where BPF cannot load, drop_monitor if this kernel has it. */
+static int fall_back(struct wd_session *s, const struct wd_opts *o, bool details, int err)
+{
+	if (open_dropmon(s, o, details, true))
+		return err;
+	fprintf(stderr, "whydrop: cannot load the BPF program on skb:kfree_skb (%s): "
+			"reading drop_monitor instead (--source dropmon)\n", strerror(-err));
+	return 0;
+}
+
 int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 		    wd_event_fn fn, void *ctx)
 {
@@ -358,21 +409,27 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	int status;
 
 	memset(s, 0, sizeof(*s));
+	s->by_socket_fd = -1;
 	verbose = o->verbose;
 	libbpf_set_print(libbpf_print);
 	s->on_event = fn;
 	s->event_ctx = ctx;
 	if (!uname(&u))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
-	status = check_privileges();
+	status = o->source == WD_SOURCE_DROPMON ? 0 : check_privileges();
 	if (!status)
 		status = load_names(s);
 	if (!status)
 		status = resolve_filters(s, o);
 	if (status)
 		goto fail;
-	/* WHYDROP_ATTACH=raw_tp|nobtf forces a fallback, for tests. */
-	status = attach_best(s, o, details);
+	/* WHYDROP_ATTACH=raw_tp|nobtf|fail forces a fallback, for tests. */
+	if (o->source == WD_SOURCE_DROPMON)
+		status = open_dropmon(s, o, details, false);
+	else
+		status = attach_best(s, o, details);
+	if (status < 0 && o->source == WD_SOURCE_AUTO)
+		status = fall_back(s, o, details, status);
 	if (status) {
 		if (status < 0)
 			explain_load_failure(status);
@@ -390,11 +447,14 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	s->mono_to_real_ns = mono_to_real();
 	s->t_attached = wd_now();
 	s->attach_ms = (s->t_attached - t0) * 1000;
-	fprintf(stderr, "whydrop: attached to skb:kfree_skb (%s) in %.1f ms\n",
-		s->attach_mode, s->attach_ms);
+	fprintf(stderr, "whydrop: attached to %s (%s) in %.1f ms\n",
+		s->dm ? "drop_monitor" : "skb:kfree_skb", s->attach_mode, s->attach_ms);
 	status = load_symbols(s);
 	if (status)
 		goto fail;
+	/* Before privileges go: /proc/PID/fd of every user is readable now. */
+	if (details || o->group_by || o->netns_names)
+		wd_who_init(&s->who, o->processes);
 	return 0;
 fail:
 	wd_session_close(s);
@@ -403,6 +463,7 @@ fail:
 
 void wd_session_close(struct wd_session *s)
 {
+	wd_dm_source_close(s);
 	ring_buffer__free(s->rb);
 	s->rb = NULL;
 	bpf_link__destroy(s->link);
@@ -414,6 +475,8 @@ void wd_session_close(struct wd_session *s)
 	wd_reasons_free(&s->reasons);
 	wd_ksyms_free(&s->ksyms);
 	wd_ifnames_free(&s->ifnames);
+	wd_stack_free(&s->ev_stack);
+	wd_who_free(&s->who);
 	free(s->filter);
 	s->filter = NULL;
 	free(s->last_keys);
@@ -421,8 +484,27 @@ void wd_session_close(struct wd_session *s)
 	s->n_last_keys = 0;
 }
 
+/* On stderr, once: what drop_monitor could not deliver or say. */
+static void say_dropmon_losses(struct wd_session *s)
+{
+	struct wd_dm_losses l;
+
+	wd_dm_source_losses(s, &l);
+	fprintf(stderr, "whydrop: drop_monitor: %" PRIu64 " drops lost in its per-CPU queue, "
+			"socket overflowed %" PRIu64 " times%s; network namespaces unknown%s\n",
+		l.queue_dropped + l.hw_queue_dropped, l.overruns,
+		l.summary_full ? ", summaries full (locations lost)" : "",
+		l.queue_dropped || l.hw_queue_dropped || l.overruns || l.summary_full ?
+		": counts are lower bounds" : "");
+}
+
 void wd_session_detach(struct wd_session *s)
 {
+	if (s->dm) {
+		wd_dm_source_detach(s);
+		say_dropmon_losses(s);
+		return;
+	}
 	bpf_link__destroy(s->link);
 	s->link = NULL;
 	/* Let runs already inside the program finish before the final read. */
@@ -436,7 +518,13 @@ int wd_session_drop_privileges(struct wd_session *s, uint64_t keep)
 	char caps[64];
 	bool kept_bpf;
 
-	if (wd_privileges_reduce("whydrop", keep, s->stats_fd, &kept_bpf))
+	/* drop_monitor: STOP on exit needs CAP_NET_ADMIN; there is no BPF map. */
+	if (s->dm)
+		keep |= WD_CAP(WD_CAP_NET_ADMIN);
+	/* -p: like ss -p, read every process's socket links in /proc */
+	if (s->who.processes)
+		keep |= WD_CAP(WD_CAP_DAC_READ_SEARCH) | WD_CAP(WD_CAP_SYS_PTRACE);
+	if (wd_privileges_reduce("whydrop", keep, s->dm ? -1 : s->stats_fd, &kept_bpf))
 		return 1;
 	if (verbose || kept_bpf)
 		fprintf(stderr, "whydrop: attached; going on with %s%s\n",
@@ -449,6 +537,8 @@ bool wd_session_poll(struct wd_session *s, int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
+	if (s->dm)
+		return wd_dm_source_poll(s, ms);
 	if (wd_stop)
 		return false;
 	if (s->rb) {
@@ -474,6 +564,10 @@ int wd_session_stats(struct wd_session *s, struct wd_stats *st)
 	size_t n;
 	int err;
 
+	if (s->dm) {
+		free(vals);
+		return wd_dm_source_stats(s, st);
+	}
 	if (!vals)
 		return -ENOMEM;
 	memset(st, 0, sizeof(*st));
@@ -501,7 +595,10 @@ static void names(struct wd_session *s, uint32_t code, uint64_t location,
 	uint64_t off = 0;
 	const struct wd_ksym *k = location ? wd_ksym_find(&s->ksyms, location, &off) : NULL;
 
-	wd_reason_name(&s->reasons, code, reason, len);
+	if (s->dm && wd_dm_source_names(s, code, location, reason, function, loc, len))
+		return;
+	if (!s->dm || !wd_dm_source_subsys(s, code))
+		wd_reason_name(&s->reasons, code, reason, len);
 	if (!location) {
 		snprintf(function, len, "(overflow)");
 		snprintf(loc, len, "(overflow: counting map full)");
@@ -531,10 +628,21 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 	v->ifindex = ev->ifindex;
 	/* The record's own name is the one at the drop; else look it up now. */
 	snprintf(s->ev_ifname, sizeof(s->ev_ifname), "%.*s", WD_IFNAME_BYTES, ev->ifname);
-	v->ifname = s->ev_ifname[0] ? s->ev_ifname :
+	v->ifname = s->ev_ifname[0] || s->dm ? s->ev_ifname :
 		    wd_ifname(&s->ifnames, ev->netns, ev->ifindex);
 	v->netns = ev->netns;
 	v->cpu = ev->cpu;
+	if (s->dm) {
+		v->no_code = wd_dm_source_subsys(s, ev->reason) != NULL;
+		wd_dm_source_view(s, v);
+	}
+	wd_stack_free(&s->ev_stack);
+	if (s->stacks && ev->stack_id != WD_STACK_NONE &&
+	    !wd_session_stack(s, ev->stack_id, &s->ev_stack)) {
+		v->stack = (const char *const *)s->ev_stack.frames;
+		v->n_stack = s->ev_stack.n;
+	}
+	wd_who_view(&s->who, ev->netns, &ev->sock, v);
 }
 
 void wd_session_row(struct wd_session *s, const struct wd_total *t, struct wd_count_row *row,
@@ -548,4 +656,8 @@ void wd_session_row(struct wd_session *s, const struct wd_total *t, struct wd_co
 	row->function = function;
 	row->location = location;
 	row->count = t->count;
+	if (s->dm && wd_dm_source_subsys(s, t->reason)) {
+		row->subsystem = wd_dm_source_subsys(s, t->reason);
+		row->no_code = true;
+	}
 }

@@ -15,12 +15,16 @@
 #include "netns.h"
 #include "options.h"
 #include "reasons.h"
+#include "stack.h"
+#include "who.h"
 #include "whydrop_types.h"
 
 struct whydrop_bpf;
+struct wd_groups;
 struct whydrop_nobtf_bpf;
 struct bpf_link;
 struct ring_buffer;
+struct wd_dm_source;
 
 typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
 
@@ -29,6 +33,8 @@ struct wd_session {
 	struct whydrop_nobtf_bpf *nobtf;	/* the fallback without kernel BTF */
 	struct bpf_link *link;
 	int counts_fd, overflow_fd, pending_fd, stats_fd, prog_fd;
+	bool stacks;				/* --stacks: the maps below are live */
+	int stackmap_fd, stack_counts_fd, stack_overflow_fd;
 	struct wd_key_total *last_keys;	/* the previous read, for monotonic totals */
 	size_t n_last_keys;
 	struct ring_buffer *rb;
@@ -36,7 +42,11 @@ struct wd_session {
 	struct wd_reasons reasons;
 	struct wd_ksyms ksyms;
 	struct wd_ifnames ifnames;
+	struct wd_who who;		/* names for sampled records: netns, socket owner */
+	struct wd_groups *groups;	/* count/top --group-by, NULL if not asked */
+	int by_socket_fd;		/* counts by socket (--group-by cgroup|process) */
 	char ev_ifname[WD_IFNAME_BYTES + 1];	/* of the last wd_session_view */
+	struct wd_stack ev_stack;		/* of the last wd_session_view */
 	uint32_t netns_ino;
 	uint32_t ifindex;
 	char netns_path[300];
@@ -48,6 +58,7 @@ struct wd_session {
 	wd_event_fn on_event;
 	void *event_ctx;
 	char kernel[65];
+	struct wd_dm_source *dm;	/* drop_monitor instead of BPF (source_dropmon.c) */
 };
 
 /* One key of the counting map, summed over CPUs (location 0: overflow). */
@@ -67,6 +78,14 @@ struct wd_stats {
 	uint64_t seen;			/* drops counted: the sum of all counts */
 	uint64_t v[WD_STAT_MAX];
 	uint64_t recursion_misses;	/* drops the kernel could not run us for */
+};
+
+/* A (reason, location, stack) total of --stacks (src/cli/stacks.c). */
+struct wd_stack_total {
+	uint32_t reason;
+	int32_t stack_id;	/* <0: the error instead of a stack; WD_STACK_NONE: overflow */
+	uint64_t location;	/* 0: stack_counts was full */
+	uint64_t count;
 };
 
 extern volatile sig_atomic_t wd_stop;
@@ -100,6 +119,10 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 /* Names for a total, for tables and JSON. */
 void wd_session_row(struct wd_session *s, const struct wd_total *t, struct wd_count_row *row,
 		    char *reason, char *subsys, char *function, char *location, size_t len);
+/* --stacks totals, sorted by count; caller frees *out. */
+int wd_session_stack_totals(struct wd_session *s, struct wd_stack_total **out, size_t *n);
+/* The frames of a stack id (or a pseudo-frame for an error); 0 or -errno. */
+int wd_session_stack(struct wd_session *s, int32_t stack_id, struct wd_stack *st);
 /* Seconds since an arbitrary start, monotonic. */
 double wd_now(void);
 void wd_install_signals(void);

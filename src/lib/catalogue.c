@@ -177,7 +177,7 @@ static void join(char *buf, size_t len, const char *const *v)
 					off ? ", " : "", *v);
 }
 
-static void field(FILE *f, const char *label, const char *text)
+void wd_catalogue_field(FILE *f, const char *label, const char *text)
 {
 	int col;
 
@@ -185,6 +185,11 @@ static void field(FILE *f, const char *label, const char *text)
 		return;
 	col = fprintf(f, "  %-12s", label);
 	wrap(f, text, 14, col);
+}
+
+static void field(FILE *f, const char *label, const char *text)
+{
+	wd_catalogue_field(f, label, text);
 }
 
 static void list_field(FILE *f, const char *label, const char *const *v,

@@ -58,6 +58,44 @@ static void print_name(FILE *f, const char *s)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
 }
 
+const char *wd_sock_state_name(uint8_t state)
+{
+	static const char *const names[] = {
+		[1] = "ESTABLISHED", [2] = "SYN_SENT", [3] = "SYN_RECV", [4] = "FIN_WAIT1",
+		[5] = "FIN_WAIT2", [6] = "TIME_WAIT", [7] = "CLOSE", [8] = "CLOSE_WAIT",
+		[9] = "LAST_ACK", [10] = "LISTEN", [11] = "CLOSING", [12] = "NEW_SYN_RECV",
+	};
+
+	return state < sizeof(names) / sizeof(names[0]) && names[state] ? names[state] : "?";
+}
+
+static void print_sock_text(FILE *f, const struct wd_sock_view *k)
+{
+	if (k->kind == WD_SOCK_UNKNOWN) {
+		fputs(" sock unknown", f);
+		return;
+	}
+	if (k->kind != WD_SOCK_SEEN)
+		return;
+	fputs(" sock", f);
+	if (k->full)
+		fprintf(f, " %" PRIu64, k->ino);
+	fprintf(f, " port %u %s", k->lport, wd_sock_state_name(k->state));
+	if (k->pid) {
+		fprintf(f, " pid %d ", k->pid);
+		print_name(f, k->comm);
+	}
+	if (k->cgroup) {
+		fputs(" cgroup ", f);
+		print_name(f, k->cgroup);
+	}
+	if (k->workload && (!k->cgroup || strcmp(k->workload, k->cgroup))) {
+		fputs(" (", f);
+		print_name(f, k->workload);
+		fputc(')', f);
+	}
+}
+
 void wd_print_drop_text(FILE *f, const struct wd_drop_view *d)
 {
 	char ts[40];
@@ -71,12 +109,36 @@ void wd_print_drop_text(FILE *f, const struct wd_drop_view *d)
 		print_name(f, d->ifname);
 	} else if (d->ifindex)
 		fprintf(f, " ifindex %u", d->ifindex);
-	if (d->netns)
+	if (d->netns_name) {
+		fputs(" netns ", f);
+		print_name(f, d->netns_name);
+	} else if (d->netns) {
 		fprintf(f, " netns %u", d->netns);
-	fprintf(f, " cpu %u", d->cpu);
+	}
+	print_sock_text(f, &d->sock);
+	if (!d->no_cpu)
+		fprintf(f, " cpu %u", d->cpu);
+	if (d->hw_trap) {
+		fputs(" hw_trap ", f);
+		if (d->hw_group) {
+			print_name(f, d->hw_group);
+			fputc('/', f);
+		}
+		print_name(f, d->hw_trap);
+	}
 	if (d->hint)
 		fprintf(f, "  (%s)", d->hint);
 	fputc('\n', f);
+	for (size_t i = 0; i < d->n_stack; i++)
+		fprintf(f, "    %s\n", d->stack[i]);
+}
+
+static void json_frames(struct wd_json *j, const char *const *frames, size_t n)
+{
+	wd_json_open(j, "stack", '[');
+	for (size_t i = 0; i < n; i++)
+		wd_json_str(j, NULL, frames[i]);
+	wd_json_close(j, ']');
 }
 
 static void print_flow_json(struct wd_json *j, const struct wd_drop_view *d)
@@ -108,6 +170,36 @@ static void print_flow_json(struct wd_json *j, const struct wd_drop_view *d)
 		wd_json_bool(j, "fragment", true);
 }
 
+static void print_sock_json(struct wd_json *j, const struct wd_sock_view *k)
+{
+	if (k->kind == WD_SOCK_UNKNOWN) {
+		wd_json_str(j, "socket", "unknown");
+		return;
+	}
+	if (k->kind != WD_SOCK_SEEN)
+		return;
+	wd_json_open(j, "socket", '{');
+	if (k->full)
+		wd_json_uint(j, "ino", k->ino);
+	wd_json_uint(j, "lport", k->lport);
+	wd_json_uint(j, "rport", k->rport);
+	wd_json_str(j, "state", wd_sock_state_name(k->state));
+	if (k->full) {
+		wd_json_uint(j, "uid", k->uid);
+		if (k->cgroup_id)
+			wd_json_uint(j, "cgroup_id", k->cgroup_id);
+	}
+	if (k->cgroup)
+		wd_json_str(j, "cgroup", k->cgroup);
+	if (k->workload)
+		wd_json_str(j, "workload", k->workload);
+	if (k->pid) {
+		wd_json_uint(j, "pid", (uint64_t)k->pid);
+		wd_json_str(j, "comm", k->comm);
+	}
+	wd_json_close(j, '}');
+}
+
 void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 {
 	struct wd_json j;
@@ -119,7 +211,8 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 	wd_json_str(&j, "ts", ts);
 	if (d->reason) {
 		wd_json_str(&j, "reason", d->reason);
-		wd_json_uint(&j, "code", d->code);
+		if (!d->no_code)
+			wd_json_uint(&j, "code", d->code);
 	}
 	wd_json_str(&j, "function", d->function);
 	wd_json_str(&j, "location", d->location);
@@ -131,7 +224,17 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 		wd_json_str(&j, "ifname", d->ifname);
 	if (d->netns)
 		wd_json_uint(&j, "netns", d->netns);
-	wd_json_uint(&j, "cpu", d->cpu);
+	if (d->netns_name)
+		wd_json_str(&j, "netns_name", d->netns_name);
+	print_sock_json(&j, &d->sock);
+	if (!d->no_cpu)
+		wd_json_uint(&j, "cpu", d->cpu);
+	if (d->hw_group)
+		wd_json_str(&j, "hw_trap_group", d->hw_group);
+	if (d->hw_trap)
+		wd_json_str(&j, "hw_trap", d->hw_trap);
+	if (d->stack)
+		json_frames(&j, d->stack, d->n_stack);
 	wd_json_close(&j, '}');
 	fputc('\n', f);
 }
@@ -179,21 +282,112 @@ static void print_counters_json(struct wd_json *j, const struct wd_count_doc *do
 	wd_json_close(j, ']');
 }
 
-static void print_drops_json(struct wd_json *j, const struct wd_count_doc *doc)
+static void print_rows_json(struct wd_json *j, const char *key, const struct wd_count_row *rows,
+			    size_t n)
 {
-	wd_json_open(j, "drops", '[');
-	for (size_t i = 0; i < doc->n_rows; i++) {
-		const struct wd_count_row *r = &doc->rows[i];
+	wd_json_open(j, key, '[');
+	for (size_t i = 0; i < n; i++) {
+		const struct wd_count_row *r = &rows[i];
 
 		wd_json_open(j, NULL, '{');
 		if (r->reason) {
 			wd_json_str(j, "reason", r->reason);
-			wd_json_uint(j, "code", r->code);
+			if (!r->no_code)
+				wd_json_uint(j, "code", r->code);
 			wd_json_str(j, "subsystem", r->subsystem);
 		}
 		wd_json_str(j, "function", r->function);
 		wd_json_str(j, "location", r->location);
 		wd_json_uint(j, "count", r->count);
+		wd_json_close(j, '}');
+	}
+	wd_json_close(j, ']');
+}
+
+static void print_source_json(struct wd_json *j, const struct wd_count_source *src)
+{
+	wd_json_str(j, "source", src->name);
+	wd_json_open(j, src->name, '{');
+	wd_json_str(j, "mode", src->mode);
+	wd_json_uint(j, "queue_dropped", src->queue_dropped);
+	wd_json_uint(j, "hw_queue_dropped", src->hw_queue_dropped);
+	wd_json_uint(j, "socket_overruns", src->overruns);
+	wd_json_uint(j, "truncated", src->truncated);
+	wd_json_uint(j, "summary_full", src->summary_full);
+	wd_json_bool(j, "counts_lower_bound", src->lower_bound);
+	wd_json_bool(j, "netns_known", false);
+	wd_json_close(j, '}');
+}
+
+static void print_drops_json(struct wd_json *j, const struct wd_count_doc *doc)
+{
+	print_rows_json(j, "drops", doc->rows, doc->n_rows);
+}
+
+static void print_hidden_json(struct wd_json *j, const struct wd_count_doc *doc)
+{
+	wd_json_open(j, "hidden", '{');
+	wd_json_uint(j, "total", doc->hidden_total);
+	wd_json_open(j, "rules", '[');
+	for (size_t i = 0; i < doc->n_hidden; i++) {
+		const struct wd_hidden_rule *h = &doc->hidden[i];
+
+		wd_json_open(j, NULL, '{');
+		wd_json_str(j, "rule", h->rule);
+		wd_json_str(j, "source", h->source);
+		if (h->why[0])
+			wd_json_str(j, "why", h->why);
+		wd_json_uint(j, "count", h->count);
+		wd_json_close(j, '}');
+	}
+	wd_json_close(j, ']');
+	print_rows_json(j, "drops", doc->hidden_rows, doc->n_hidden_rows);
+	wd_json_close(j, '}');
+}
+
+static void print_stacks_json(struct wd_json *j, const struct wd_count_doc *doc)
+{
+	wd_json_open(j, "stacks", '[');
+	for (size_t i = 0; i < doc->n_stacks; i++) {
+		const struct wd_stack_row *r = &doc->stacks[i];
+
+		wd_json_open(j, NULL, '{');
+		if (r->reason) {
+			wd_json_str(j, "reason", r->reason);
+			wd_json_uint(j, "code", r->code);
+		}
+		wd_json_str(j, "function", r->function);
+		wd_json_str(j, "location", r->location);
+		wd_json_uint(j, "count", r->count);
+		if (r->hidden)
+			wd_json_bool(j, "hidden", true);
+		json_frames(j, r->frames, r->n_frames);
+		wd_json_close(j, '}');
+	}
+	wd_json_close(j, ']');
+	wd_json_open(j, "stacks_lost", '{');
+	wd_json_uint(j, "collisions", doc->stack_collisions);
+	wd_json_uint(j, "not_stored", doc->stack_errors);
+	wd_json_uint(j, "counts_full", doc->stack_overflow);
+	wd_json_close(j, '}');
+}
+
+static void print_groups_json(struct wd_json *j, const struct wd_count_doc *doc)
+{
+	wd_json_str(j, "group_by", doc->group_by);
+	if (doc->groups_lost)
+		wd_json_uint(j, "groups_lost", doc->groups_lost);
+	wd_json_open(j, "groups", '[');
+	for (size_t i = 0; i < doc->n_groups; i++) {
+		const struct wd_group_out *g = &doc->groups[i];
+
+		wd_json_open(j, NULL, '{');
+		wd_json_str(j, "group", g->group);
+		if (g->reason) {
+			wd_json_str(j, "reason", g->reason);
+			wd_json_uint(j, "code", g->code);
+		}
+		wd_json_uint(j, "count", g->count);
 		wd_json_close(j, '}');
 	}
 	wd_json_close(j, ']');
@@ -214,10 +408,20 @@ void wd_print_count_json(FILE *f, const struct wd_count_doc *doc)
 		wd_json_uint(&j, "lost_events", doc->lost_events);
 		if (doc->location_only)
 			wd_json_bool(&j, "location_only", true);
+		if (doc->source)
+			print_source_json(&j, doc->source);
 		print_drops_json(&j, doc);
+		if (doc->noise)
+			print_hidden_json(&j, doc);
+		if (doc->has_stacks)
+			print_stacks_json(&j, doc);
 	}
+	if (doc->group_by)
+		print_groups_json(&j, doc);
 	if (doc->has_counters)
 		print_counters_json(&j, doc);
+	else if (doc->counters_error)
+		wd_json_str(&j, "counters_error", doc->counters_error);
 	wd_json_close(&j, '}');
 	fputc('\n', f);
 }
@@ -263,6 +467,79 @@ void wd_print_counters_table(FILE *f, const struct wd_count_doc *doc)
 	}
 }
 
+static void print_source_text(FILE *f, const struct wd_count_source *src)
+{
+	fprintf(f, "Source: drop_monitor (%s mode); network namespaces unknown", src->mode);
+	if (src->queue_dropped || src->hw_queue_dropped)
+		fprintf(f, "; %" PRIu64 " drops lost in its per-CPU queue", src->queue_dropped +
+			src->hw_queue_dropped);
+	if (src->overruns)
+		fprintf(f, "; our socket overflowed %" PRIu64 " times (drops lost, number unknown)",
+			src->overruns);
+	if (src->summary_full)
+		fprintf(f, "; %" PRIu64 " summaries full (drops at further locations lost)",
+			src->summary_full);
+	if (src->truncated)
+		fprintf(f, "; %" PRIu64 " packets truncated", src->truncated);
+	fputc('\n', f);
+	if (src->lower_bound)
+		fprintf(f, "Counts are lower bounds: drop_monitor lost some drops.\n");
+}
+
+/* The footer that says what was hidden as expected, and why. */
+static void print_hidden_text(FILE *f, const struct wd_count_doc *doc)
+{
+	if (!doc->hidden_total) {
+		fprintf(f, "0 drops hidden as expected\n");
+		return;
+	}
+	fprintf(f, "%" PRIu64 " drops hidden as expected (--show-all shows them):\n",
+		doc->hidden_total);
+	for (size_t i = 0; i < doc->n_hidden; i++) {
+		const struct wd_hidden_rule *h = &doc->hidden[i];
+
+		if (!h->count)
+			continue;
+		fprintf(f, "%10" PRIu64 "  %s  (%s%s%s)\n", h->count, h->rule, h->source,
+			h->why[0] ? ": " : "", h->why);
+	}
+}
+
+void wd_print_stacks_text(FILE *f, const struct wd_count_doc *doc)
+{
+	fprintf(f, "\nStacks by reason and location, innermost frame first:\n");
+	for (size_t i = 0; i < doc->n_stacks; i++) {
+		const struct wd_stack_row *r = &doc->stacks[i];
+
+		if (r->hidden)
+			continue;
+		fprintf(f, "%10" PRIu64 "  %-26s %s\n", r->count, r->reason ? r->reason : "-",
+			r->location);
+		for (size_t k = 0; k < r->n_frames; k++)
+			fprintf(f, "%12s%s\n", "", r->frames[k]);
+	}
+	fprintf(f, "Stacks lost: %" PRIu64 " bucket collisions, %" PRIu64 " not stored, %" PRIu64
+		" over --map-size (counted above by reason and location)\n",
+		doc->stack_collisions, doc->stack_errors, doc->stack_overflow);
+}
+
+void wd_print_groups_table(FILE *f, const struct wd_count_doc *doc)
+{
+	if (!doc->group_by)
+		return;
+	fprintf(f, "\nBy %s:\n%10s  %-40s %s\n", doc->group_by, "COUNT",
+		!strcmp(doc->group_by, "interface") ? "INTERFACE@NETNS" : "GROUP", "REASON");
+	for (size_t i = 0; i < doc->n_groups; i++) {
+		const struct wd_group_out *g = &doc->groups[i];
+
+		fprintf(f, "%10" PRIu64 "  %-40s %s\n", g->count, g->group,
+			g->reason ? g->reason : "-");
+	}
+	if (doc->groups_lost)
+		fprintf(f, "%" PRIu64 " drops not grouped: the by-socket map was full "
+			"(they are in the totals above)\n", doc->groups_lost);
+}
+
 void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 {
 	if (doc->counters_only) {
@@ -281,6 +558,15 @@ void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 	if (doc->lost_events)
 		fprintf(f, ", %" PRIu64 " not counted (see lost_events)", doc->lost_events);
 	fputc('\n', f);
+	if (doc->source)
+		print_source_text(f, doc->source);
+	if (doc->noise)
+		print_hidden_text(f, doc);
+	if (doc->has_stacks)
+		wd_print_stacks_text(f, doc);
+	wd_print_groups_table(f, doc);
 	if (doc->has_counters)
 		wd_print_counters_table(f, doc);
+	else if (doc->counters_error)
+		fprintf(f, "\nKernel counters: not read (%s)\n", doc->counters_error);
 }

@@ -9,6 +9,27 @@
 
 #include "decode.h"
 
+/* The socket of a drop: none, one the kernel could not tell, or one it named. */
+enum wd_sock_kind {
+	WD_SOCK_NONE,		/* the kernel says there is none */
+	WD_SOCK_UNKNOWN,	/* the tracepoint has no rx_sk (before 6.11) */
+	WD_SOCK_SEEN,
+};
+
+struct wd_sock_view {
+	enum wd_sock_kind kind;
+	bool full;		/* ino, uid and cgroup are valid */
+	uint64_t ino;
+	uint16_t lport, rport;
+	uint8_t state;		/* TCP_* (sk_state) */
+	uint32_t uid;
+	uint64_t cgroup_id;
+	const char *cgroup;	/* its path, NULL if unknown */
+	const char *workload;	/* what the path names: unit, container, pod; or NULL */
+	int pid;		/* owning process, 0 if unknown */
+	const char *comm;
+};
+
 /* One dropped packet, already resolved to names. NULL/false = unknown. */
 struct wd_drop_view {
 	uint64_t ts_realtime_ns;
@@ -22,8 +43,17 @@ struct wd_drop_view {
 	uint32_t ifindex;
 	const char *ifname;
 	uint32_t netns;
+	const char *netns_name;	/* `ip netns` name, "host" or "COMM[PID]" */
 	uint32_t cpu;
+	struct wd_sock_view sock;
 	const char *hint;	/* one-line explanation, text output only */
+	/* drop_monitor: what it cannot say, and hardware drops */
+	bool no_code;		/* a name the kernel's reason table lacks */
+	bool no_cpu;
+	const char *hw_group;	/* devlink trap group and trap, NULL: software */
+	const char *hw_trap;
+	const char *const *stack;	/* --stacks: frames, innermost first */
+	size_t n_stack;
 };
 
 /* One aggregated row of a count. */
@@ -35,6 +65,19 @@ struct wd_count_row {
 	const char *location;
 	const char *hint;
 	uint64_t count;
+	bool no_code;		/* drop_monitor: a name without a number here */
+};
+
+/* Where the counts came from when not the BPF program (drop_monitor). */
+struct wd_count_source {
+	const char *name;	/* "dropmon" */
+	const char *mode;	/* "packet" or "summary" */
+	uint64_t queue_dropped;	/* not reported: the kernel's per-CPU queue was full */
+	uint64_t hw_queue_dropped;
+	uint64_t overruns;	/* times our socket overflowed: an unknown number lost */
+	uint64_t truncated;	/* packets cut to the configured length */
+	uint64_t summary_full;	/* summary alerts that hit the kernel's location limit */
+	bool lower_bound;	/* any loss: counts are at least, not exactly */
 };
 
 /* A kernel counter that moved over the same interval as the count. */
@@ -48,6 +91,34 @@ struct wd_counter_row {
 	const char *explanation; /* why such drops lack an event (unexplained > 0) */
 	const char *note;	/* a remark, or why it was not compared */
 	const char *message;	/* text output: the sentence for unexplained drops */
+};
+
+/* One (reason, location, stack) total of --stacks. */
+struct wd_stack_row {
+	const char *reason;	/* NULL in location-only mode */
+	uint32_t code;
+	const char *function;
+	const char *location;
+	uint64_t count;
+	const char *const *frames;	/* innermost first */
+	size_t n_frames;
+	bool hidden;		/* by the noise list */
+};
+
+/* Drops hidden as expected by one noise rule. */
+struct wd_hidden_rule {
+	const char *rule;	/* "NOT_SPECIFIED@unix_release_sock" */
+	const char *source;	/* "built-in list", "FILE:LINE", "--hide" */
+	const char *why;	/* "" if none */
+	uint64_t count;
+};
+
+/* One row of count --group-by: a group (who) and a reason (why). */
+struct wd_group_out {
+	const char *group;
+	const char *reason;	/* NULL in location-only mode */
+	uint32_t code;
+	uint64_t count;
 };
 
 struct wd_count_doc {
@@ -64,14 +135,39 @@ struct wd_count_doc {
 	const char *counters_scope;	/* "network namespace blue", NULL: ours */
 	const struct wd_counter_row *counters;
 	size_t n_counters;
+	const char *counters_error;	/* why there are no counters (has_counters false) */
+	const struct wd_count_source *source;	/* NULL: the BPF program */
+	/* Additive: noise control (rows hidden as expected are not in rows). */
+	bool noise;			/* hiding was on: print the hidden part */
+	uint64_t hidden_total;
+	const struct wd_count_row *hidden_rows;
+	size_t n_hidden_rows;
+	const struct wd_hidden_rule *hidden;
+	size_t n_hidden;
+	/* Additive: --stacks. */
+	bool has_stacks;
+	const struct wd_stack_row *stacks;
+	size_t n_stacks;
+	uint64_t stack_collisions, stack_errors, stack_overflow;
+	/* Additive: --group-by (printed only when group_by is set). */
+	const char *group_by;	/* "netns", "interface", "cgroup", "process" */
+	const struct wd_group_out *groups;
+	size_t n_groups;
+	uint64_t groups_lost;	/* by-socket counts the kernel had no room for */
 };
 
+/* "ESTABLISHED" for TCP_ESTABLISHED (1), as the kernel names sk_state */
+const char *wd_sock_state_name(uint8_t state);
 /* "2026-12-03T06:42:05.123456Z" */
 void wd_format_time(uint64_t realtime_ns, char *buf, size_t len);
 void wd_print_drop_text(FILE *f, const struct wd_drop_view *d);
 void wd_print_drop_json(FILE *f, const struct wd_drop_view *d);
 void wd_print_count_json(FILE *f, const struct wd_count_doc *doc);
 void wd_print_count_table(FILE *f, const struct wd_count_doc *doc);
+/* The --stacks part of the table. */
+void wd_print_stacks_text(FILE *f, const struct wd_count_doc *doc);
+/* Only the --group-by part of the table (count's, and top's every second). */
+void wd_print_groups_table(FILE *f, const struct wd_count_doc *doc);
 /* Only the counters part of the table (what `top` shows every second). */
 void wd_print_counters_table(FILE *f, const struct wd_count_doc *doc);
 

@@ -8,10 +8,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+#include <linux/nsfs.h>
 #include <unistd.h>
 
 #include "netns.h"
+
+/*
+ * Any file can be stat()ed: only an nsfs file of a network namespace is one.
+ * NS_GET_NSTYPE (4.11) says which kind; before it, nsfs is all there is.
+ */
+static int check_netns(const char *path, char *err, size_t errlen)
+{
+	struct statfs sf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), type, e;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open network namespace %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	type = ioctl(fd, NS_GET_NSTYPE);
+	e = errno;
+	if (type < 0 && e == ENOTTY && !fstatfs(fd, &sf) && sf.f_type == NSFS_MAGIC)
+		type = CLONE_NEWNET;
+	close(fd);
+	if (type == CLONE_NEWNET)
+		return 0;
+	snprintf(err, errlen, "%s is %s, not a network namespace: give an `ip netns` name "
+		 "or a path such as /proc/PID/ns/net", path,
+		 type >= 0 ? "another kind of namespace" : "not a namespace file");
+	return -1;
+}
 
 int wd_netns_resolve(const char *arg, char *path_out, size_t len, uint32_t *inode,
 		     char *err, size_t errlen)
@@ -32,6 +63,8 @@ int wd_netns_resolve(const char *arg, char *path_out, size_t len, uint32_t *inod
 		snprintf(err, errlen, "'%s' is not a network namespace file", path_out);
 		return -1;
 	}
+	if (check_netns(path_out, err, errlen))
+		return -1;
 	*inode = (uint32_t)st.st_ino;
 	return 0;
 }
@@ -43,24 +76,33 @@ uint32_t wd_netns_self(void)
 	return stat("/proc/self/ns/net", &st) ? 0 : (uint32_t)st.st_ino;
 }
 
-int wd_netns_enter(const char *ns_path, int *saved)
+int wd_netns_enter_fd(int ns_fd, int *saved)
 {
-	int fd, e;
+	int e;
 
 	*saved = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (*saved < 0)
 		return -1;
-	fd = open(ns_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+	if (setns(ns_fd, CLONE_NEWNET)) {
 		e = errno;
-		if (fd >= 0)
-			close(fd);
 		close(*saved);
 		errno = e;
 		return -1;
 	}
-	close(fd);
 	return 0;
+}
+
+int wd_netns_enter(const char *ns_path, int *saved)
+{
+	int fd = open(ns_path, O_RDONLY | O_CLOEXEC), ret, e;
+
+	if (fd < 0)
+		return -1;
+	ret = wd_netns_enter_fd(fd, saved);
+	e = errno;
+	close(fd);
+	errno = e;
+	return ret;
 }
 
 int wd_netns_leave(int saved)

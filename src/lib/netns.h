@@ -19,6 +19,11 @@ int wd_netns_resolve(const char *arg, char *path_out, size_t len, uint32_t *inod
  * back for wd_netns_leave. Both return -1 with errno set on failure.
  */
 int wd_netns_enter(const char *ns_path, int *saved);
+/*
+ * The same with the namespace opened earlier: opening /proc/PID/ns/net is
+ * a ptrace access check that fails once whydrop has dropped its capabilities.
+ */
+int wd_netns_enter_fd(int ns_fd, int *saved);
 int wd_netns_leave(int saved);
 /* Inode of the caller's own network namespace. */
 uint32_t wd_netns_self(void);

@@ -245,12 +245,12 @@ static int read_sockets(struct wd_counters *c)
 
 /* ------------------------------------------------------------- sampling */
 
-static int enter(const char *netns_path, int *saved, char *err, size_t errlen)
+static int enter(int netns_fd, int *saved, char *err, size_t errlen)
 {
-	if (!wd_netns_enter(netns_path, saved))
+	if (!wd_netns_enter_fd(netns_fd, saved))
 		return 0;
-	snprintf(err, errlen, "cannot enter the network namespace %s to read its counters: %s%s",
-		 netns_path, strerror(errno), errno == EPERM ? " (needs root or CAP_SYS_ADMIN)" : "");
+	snprintf(err, errlen, "cannot enter the network namespace to read its counters: %s%s",
+		 strerror(errno), errno == EPERM ? " (needs root or CAP_SYS_ADMIN)" : "");
 	return -1;
 }
 
@@ -282,14 +282,14 @@ static int read_all(struct wd_counters *c, char *err, size_t errlen)
 	return 0;	/* no rtnetlink (seccomp, odd sandbox): /proc is still worth it */
 }
 
-int wd_netstats_sample(struct wd_counters *c, const char *netns_path, char *err, size_t errlen)
+int wd_netstats_sample(struct wd_counters *c, int netns_fd, char *err, size_t errlen)
 {
 	int saved = -1, ret;
 
-	if (netns_path && enter(netns_path, &saved, err, errlen))
+	if (netns_fd >= 0 && enter(netns_fd, &saved, err, errlen))
 		return -1;
 	ret = read_all(c, err, errlen);
-	if (netns_path && leave(saved, err, errlen))
+	if (netns_fd >= 0 && leave(saved, err, errlen))
 		ret = -1;	/* worse than a failed read: say this one */
 	return ret;
 }

@@ -30,11 +30,11 @@ int wd_sock_drops_parse(const char *text, uint64_t *sum);
 
 /*
  * One full sample: the /proc/net files of wd_counters_read(), the socket
- * drop columns and wd_netstats_read(), inside the network namespace at
- * netns_path (an nsfs path; NULL: the caller's own). Entering another
+ * drop columns and wd_netstats_read(), inside the network namespace open
+ * at netns_fd (an nsfs file; -1: the caller's own). Entering another
  * namespace needs CAP_SYS_ADMIN; whydrop goes back to its own afterwards.
  * Returns 0, or -1 with a message in err.
  */
-int wd_netstats_sample(struct wd_counters *c, const char *netns_path, char *err, size_t errlen);
+int wd_netstats_sample(struct wd_counters *c, int netns_fd, char *err, size_t errlen);
 
 #endif /* WD_NETSTATS_H */

@@ -389,6 +389,39 @@ static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
 		*used += (size_t)n;
 }
 
+/* key=value with the value's spaces, '%' and non-ASCII bytes as %XX: one word. */
+static void append_word(char *buf, size_t len, size_t *used, const char *key, const char *val)
+{
+	append(buf, len, used, " %s=", key);
+	for (const unsigned char *c = (const unsigned char *)val; *c; c++) {
+		if (*c > 0x20 && *c < 0x7f && *c != '%')
+			append(buf, len, used, "%c", *c);
+		else
+			append(buf, len, used, "%%%02X", *c);
+	}
+}
+
+static void append_sock(char *buf, size_t len, size_t *used, const struct wd_sock_view *k)
+{
+	if (k->kind == WD_SOCK_UNKNOWN) {
+		append(buf, len, used, " sock=unknown");
+		return;
+	}
+	if (k->kind != WD_SOCK_SEEN)
+		return;
+	if (k->full)
+		append(buf, len, used, " sock=%" PRIu64, k->ino);
+	append(buf, len, used, " lport=%u", k->lport);
+	if (k->pid) {
+		append(buf, len, used, " pid=%d", k->pid);
+		append_word(buf, len, used, "comm", k->comm);
+	}
+	if (k->cgroup)
+		append_word(buf, len, used, "cgroup", k->cgroup);
+	if (k->workload)
+		append_word(buf, len, used, "workload", k->workload);
+}
+
 void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -406,17 +439,32 @@ void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len)
 		append(buf, len, &used, " ifindex=%u", v->ifindex);
 	if (v->netns)
 		append(buf, len, &used, " netns=%u", v->netns);
-	if (v->reason)
+	if (v->reason && !v->no_code)
 		append(buf, len, &used, " code=%u", v->code);
+	if (v->netns_name)
+		append_word(buf, len, &used, "netns_name", v->netns_name);
+	if (v->hw_trap)
+		append(buf, len, &used, " hw_trap=%s%s%s", v->hw_group ? v->hw_group : "",
+		       v->hw_group ? "/" : "", v->hw_trap);
+	append_sock(buf, len, &used, &v->sock);
 	if (v->l3proto && v->l3proto != WD_ETH_P_IP && v->l3proto != WD_ETH_P_IPV6)
 		append(buf, len, &used, " l3=%s", wd_l3_name(v->l3proto, l3, sizeof(l3)));
+	/* --stacks: one word, innermost frame first, "func+0xoff[module]" */
+	for (size_t i = 0; i < v->n_stack; i++) {
+		const char *fr = v->stack[i];
+		size_t n = strcspn(fr, " ");
+
+		append(buf, len, &used, "%s%.*s", i ? ";" : " stack=", (int)n, fr);
+		if (fr[n] == ' ')
+			append(buf, len, &used, "%s", fr + n + 1);
+	}
 }
 
 int wd_pcapng_write_drop(struct wd_pcapng_writer *w, const struct wd_drop_view *v,
 			 const uint8_t *hdr, size_t hdr_len, uint32_t snaplen)
 {
 	struct wd_pcapng_packet p = { .ts_ns = v->ts_realtime_ns, .data = hdr };
-	char comment[512];
+	char comment[4096];
 
 	wd_pcapng_drop_lengths(v, hdr, hdr_len, snaplen, &p.caplen, &p.origlen);
 	wd_pcapng_drop_comment(v, comment, sizeof(comment));
@@ -451,6 +499,62 @@ static bool parse_u32(const char *s, size_t n, uint32_t *out)
 	return true;
 }
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* A value written by append_word, %XX decoded; false if malformed or too long. */
+static bool take_word(char *dst, size_t cap, const char *val, size_t n, bool *has)
+{
+	size_t o = 0;
+
+	if (*has || !n)
+		return false;
+	for (size_t i = 0; i < n; i++, o++) {
+		int hi, lo;
+
+		if (o + 1 >= cap)
+			return false;
+		if (val[i] != '%') {
+			dst[o] = val[i];
+			continue;
+		}
+		if (i + 2 >= n)
+			return false;
+		hi = hex_digit(val[i + 1]);
+		lo = hex_digit(val[i + 2]);
+		if (hi < 0 || lo < 0 || (!hi && !lo))
+			return false;
+		dst[o] = (char)(hi << 4 | lo);
+		i += 2;
+	}
+	dst[o] = '\0';
+	*has = true;
+	return true;
+}
+
+static bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!n || n > 19)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
 /* Copy a value if it fits whole: a cut name would be a wrong name. */
 static bool take(char *dst, size_t cap, const char *val, size_t n, bool *has)
 {
@@ -460,6 +564,32 @@ static bool take(char *dst, size_t cap, const char *val, size_t n, bool *has)
 	dst[n] = '\0';
 	*has = true;
 	return true;
+}
+
+/* The attribution words: netns_name, sock, lport, pid, comm, cgroup, workload. */
+static void parse_who_word(const char *w, size_t klen, const char *val, size_t vlen,
+			   struct wd_pcapng_meta *m)
+{
+#define KEY(k) (klen == sizeof(k) - 1 && !memcmp(w, k, klen))
+	uint32_t v;
+
+	if (KEY("netns_name"))
+		take_word(m->netns_name, sizeof(m->netns_name), val, vlen, &m->has_netns_name);
+	else if (KEY("sock") && vlen == 7 && !memcmp(val, "unknown", 7))
+		m->sock_unknown = true;
+	else if (KEY("sock") && !m->has_sock)
+		m->has_sock = parse_u64(val, vlen, &m->sock);
+	else if (KEY("lport") && !m->has_lport && parse_u32(val, vlen, &v) && v <= 65535)
+		m->lport = (uint16_t)v, m->has_lport = true;
+	else if (KEY("pid") && !m->has_pid)
+		m->has_pid = parse_u32(val, vlen, &m->pid);
+	else if (KEY("comm"))
+		take_word(m->comm, sizeof(m->comm), val, vlen, &m->has_comm);
+	else if (KEY("cgroup"))
+		take_word(m->cgroup, sizeof(m->cgroup), val, vlen, &m->has_cgroup);
+	else if (KEY("workload"))
+		take_word(m->workload, sizeof(m->workload), val, vlen, &m->has_workload);
+#undef KEY
 }
 
 static void parse_word(const char *w, size_t n, struct wd_pcapng_meta *m)
@@ -483,6 +613,8 @@ static void parse_word(const char *w, size_t n, struct wd_pcapng_meta *m)
 		m->has_netns = parse_u32(val, vlen, &m->netns);
 	else if (klen == 4 && !memcmp(w, "code", 4) && !m->has_code)
 		m->has_code = parse_u32(val, vlen, &m->code);
+	else
+		parse_who_word(w, klen, val, vlen, m);
 }
 
 bool wd_pcapng_parse_comment(const char *s, struct wd_pcapng_meta *m)

@@ -97,7 +97,12 @@ int wd_pcapng_flush(struct wd_pcapng_writer *w);
  */
 void wd_pcapng_drop_lengths(const struct wd_drop_view *v, const uint8_t *hdr, size_t hdr_len,
 			    uint32_t snaplen, uint32_t *caplen, uint32_t *origlen);
-/* "reason=NO_SOCKET location=tcp_v4_rcv+0x99 ifname=lo netns=4026531840 code=3" */
+/*
+ * "reason=NO_SOCKET location=tcp_v4_rcv+0x99 ifname=lo netns=4026531840 code=3",
+ * then what is known of who: "netns_name=blue sock=42569 lport=9999 pid=20898
+ * comm=wd-rcvr cgroup=/who.slice workload=docker:0123456789ab" (or
+ * "sock=unknown"); spaces, '%' and non-ASCII bytes in values are %XX.
+ */
 void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len);
 int wd_pcapng_write_drop(struct wd_pcapng_writer *w, const struct wd_drop_view *v,
 			 const uint8_t *hdr, size_t hdr_len, uint32_t snaplen);
@@ -113,6 +118,16 @@ struct wd_pcapng_meta {
 	char ifname[32];
 	uint32_t code;
 	uint32_t netns;
+	/* who: the namespace's name and the socket's owner */
+	bool has_netns_name, has_sock, sock_unknown, has_lport, has_pid, has_comm;
+	bool has_cgroup, has_workload;
+	char netns_name[64];
+	uint64_t sock;
+	uint16_t lport;
+	uint32_t pid;
+	char comm[32];
+	char cgroup[512];
+	char workload[200];
 };
 
 /*

@@ -127,6 +127,22 @@ static bool struct_has_member(const struct btf *btf, const char *sname, const ch
 	return false;
 }
 
+/*
+ * Module BTF lives next to a file named vmlinux (/sys/kernel/btf/vmlinux,
+ * /sys/kernel/btf/openvswitch): that directory, else NULL (no module BTF).
+ */
+static char *module_btf_dir(const char *btf_path)
+{
+	const char *slash = strrchr(btf_path, '/');
+	const char *base = slash ? slash + 1 : btf_path;
+
+	if (strcmp(base, "vmlinux"))
+		return NULL;
+	if (!slash)
+		return strdup(".");
+	return strndup(btf_path, slash == btf_path ? 1 : (size_t)(slash - btf_path));
+}
+
 int wd_reasons_from_btf(struct wd_reasons *r, const char *btf_path)
 {
 	struct btf *btf;
@@ -157,8 +173,7 @@ int wd_reasons_from_btf(struct wd_reasons *r, const char *btf_path)
 		wd_reasons_free(r);
 		return err;
 	}
-	if (!btf_path)
-		r->btf_dir = strdup(BTF_DIR);
+	r->btf_dir = module_btf_dir(btf_path);
 	if (r->n)
 		qsort(r->v, r->n, sizeof(*r->v), cmp_code);
 	return 0;
@@ -310,6 +325,21 @@ const struct wd_reason *wd_reason_by_name(const struct wd_reasons *r, const char
 		if (!strcasecmp(r->v[i].name, name))
 			return &r->v[i];
 	return NULL;
+}
+
+const struct wd_reason *wd_reason_by_word(const struct wd_reasons *r, const char *word)
+{
+	unsigned long code;
+	char *end;
+
+	if (!isdigit((unsigned char)word[0]))
+		return wd_reason_by_name(r, word);
+	errno = 0;
+	/* base 10 or 0x: "010" is ten, never octal */
+	code = strtoul(word, &end, strncasecmp(word, "0x", 2) ? 10 : 16);
+	if (*end || errno || code > UINT32_MAX)
+		return NULL;
+	return wd_reason_by_code(r, (uint32_t)code);
 }
 
 const char *wd_reason_suggest(const struct wd_reasons *r, const char *name)

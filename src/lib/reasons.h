@@ -41,10 +41,15 @@ struct wd_reasons {
 	size_t n;
 	struct wd_subsys *subsys;
 	size_t n_subsys;
-	char *btf_dir;		/* where module BTF lives, NULL without BTF */
+	char *btf_dir;		/* where module BTF lives: the directory of a
+				 * BTF file named vmlinux, else NULL */
 };
 
-/* Fill from BTF at btf_path (NULL: the running kernel's vmlinux BTF). */
+/*
+ * Fill from BTF at btf_path (NULL: the running kernel's vmlinux BTF). When the
+ * file is named vmlinux, subsystem reasons come from the module BTF files
+ * beside it (DIR/openvswitch, DIR/mac80211), read on first use.
+ */
 int wd_reasons_from_btf(struct wd_reasons *r, const char *btf_path);
 /* Fill from the text of an events/skb/kfree_skb/format file. */
 int wd_reasons_from_format(struct wd_reasons *r, const char *text);
@@ -57,6 +62,12 @@ void wd_reasons_free(struct wd_reasons *r);
 const struct wd_reason *wd_reason_by_code(const struct wd_reasons *r, uint32_t code);
 /* Core reason by name: any case, with or without the SKB_DROP_REASON_ prefix. */
 const struct wd_reason *wd_reason_by_name(const struct wd_reasons *r, const char *name);
+/*
+ * Core reason as a user gives it: a name, or this kernel's number as
+ * `whydrop reasons` and the JSON print it (decimal, or 0x hex). NULL if
+ * this kernel has no such reason.
+ */
+const struct wd_reason *wd_reason_by_word(const struct wd_reasons *r, const char *word);
 /* Closest known name for a misspelt one, NULL when nothing is close. */
 const char *wd_reason_suggest(const struct wd_reasons *r, const char *name);
 

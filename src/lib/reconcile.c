@@ -250,17 +250,28 @@ static bool same_function(const char *traced, const char *want)
 	return traced[n] == '\0' || traced[n] == '.';
 }
 
-static bool matches(const char *match, const struct wd_traced *t)
+/*
+ * A drop of unknown function (no CAP_SYSLOG: /proc/kallsyms shows zeros;
+ * the overflow bucket) matches "REASON@function" by its reason alone:
+ * *by_reason says so. Leaving it out would flag every such drop as one the
+ * tracepoint never saw, a false alarm.
+ */
+static bool matches(const char *match, const struct wd_traced *t, bool *by_reason)
 {
 	const char *at = strchr(match, '@');
 	size_t n = at ? (size_t)(at - match) : strlen(match);
 
 	if (!t->reason || strlen(t->reason) != n || strncasecmp(t->reason, match, n))
 		return false;
+	if (at && !t->function) {
+		*by_reason = true;
+		return true;
+	}
 	return !at || same_function(t->function, at + 1);
 }
 
-static uint64_t traced_for(const struct wd_recon_rule *r, const struct wd_traced *t, size_t nt)
+static uint64_t traced_for(const struct wd_recon_rule *r, const struct wd_traced *t, size_t nt,
+			   bool *by_reason)
 {
 	uint64_t sum = 0;
 
@@ -268,7 +279,7 @@ static uint64_t traced_for(const struct wd_recon_rule *r, const struct wd_traced
 		if (t[i].elsewhere && !r->global)
 			continue;
 		for (const char *const *m = r->match; *m; m++)
-			if (matches(*m, &t[i])) {
+			if (matches(*m, &t[i], by_reason)) {
 				sum += t[i].count;
 				break;
 			}
@@ -326,13 +337,17 @@ static const char *why_not(const struct wd_recon_rule *r, const struct wd_recon_
 static void fill_rule_row(struct wd_recon_row *row, const struct wd_recon_rule *r,
 			  const struct wd_traced *t, size_t nt, const struct wd_recon_opts *o)
 {
+	bool by_reason = false;
+
 	row->rule = r;
 	row->note = why_not(r, o);
 	if (row->note)
 		return;
 	row->compared = true;
-	row->traced = traced_for(r, t, nt);
+	row->traced = traced_for(r, t, nt, &by_reason);
 	row->unexplained = row->delta > row->traced ? row->delta - row->traced : 0;
+	if (by_reason)
+		row->note = WD_RECON_BY_REASON;
 }
 
 static int push(struct wd_recon_row **v, size_t *n, size_t *cap, const struct wd_recon_row *r)

@@ -61,6 +61,10 @@ struct wd_recon_opts {
 	const char *reasons;	/* -r list: rules outside it are not compared */
 };
 
+/* Note of a row whose drops had no function name: traced is an upper bound. */
+#define WD_RECON_BY_REASON "some drops have no function name (no CAP_SYSLOG?): " \
+	"matched by reason alone"
+
 struct wd_recon_row {
 	const char *name;			/* points into the "after" sample */
 	uint64_t delta;

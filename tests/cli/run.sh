@@ -33,6 +33,37 @@ expect_run "unknown interface" 2 "no interface 'wdnope0'" "$W" count -d 1 -i wdn
 expect_run "reason names: any case, prefix allowed" 0 'drops in' \
 	"$W" count -d 0.2 -r skb_drop_reason_no_socket,tcp_csum
 
+# --source dropmon (drop_monitor): this host's kernel has none (the VM test
+# proves it where it exists); option errors come before anything is asked.
+expect_run "bad --source" 2 "bad --source 'ebpf'" "$W" count --source ebpf
+expect_run "--dropmon-mode without --source dropmon" 2 "only apply with --source dropmon" \
+	"$W" count --dropmon-mode summary
+expect_run "bad --dropmon-queue" 2 "bad --dropmon-queue '0'" \
+	"$W" count --source dropmon --dropmon-queue 0
+expect_run "dropmon: --netns refused (no namespace in its alerts)" 2 \
+	"drop_monitor does not say in which network namespace.*--netns" \
+	"$W" count -d 1 --source dropmon --netns /proc/self/ns/net
+expect_run "dropmon summary mode: no per-packet records" 2 \
+	"summary mode counts drops by location only, so per-packet records" \
+	"$W" watch -d 1 --source dropmon --dropmon-mode summary
+if [ -e /sys/module/drop_monitor ] ||
+	ls /lib/modules/"$(uname -r)"/kernel/net/core/drop_monitor.ko* >/dev/null 2>&1; then
+	echo "  skip  dropmon: no-drop_monitor message (this kernel has drop_monitor)"
+else
+	expect_run "dropmon: this kernel has no drop_monitor, exit 1" 1 \
+		"this kernel has no drop_monitor \(CONFIG_NET_DROP_MONITOR\)" \
+		"$W" count -d 1 --source dropmon
+	expect_run "dropmon: the same as nobody" 1 \
+		"this kernel has no drop_monitor \(CONFIG_NET_DROP_MONITOR\)" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$W" watch -d 1 --source dropmon
+	expect_run "auto: BPF fails, no drop_monitor: the BPF error alone" 1 \
+		"cannot load the BPF program on skb:kfree_skb: Operation not permitted" \
+		env WHYDROP_ATTACH=fail "$W" count -d 1
+	check "... and no drop_monitor message then" sh -c "! env WHYDROP_ATTACH=fail \
+		$W count -d 1 2>&1 | grep -q drop_monitor"
+fi
+
 # Unprivileged: a message that says what to do, and nothing loaded.
 expect_run "no privileges" 1 'needs root, or the capabilities CAP_BPF and CAP_PERFMON' \
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$W" count -d 1

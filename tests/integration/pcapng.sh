@@ -134,7 +134,7 @@ check "5 IPv4 to 192.0.2.1 port 9, 29 bytes (captured and original)" \
 	[ "$(grep -c '^192.0.2.1||9|29|29|' "$TMP/fields")" -eq 5 ]
 check "3 IPv6 to 2001:db8::1 port 7, 49 bytes" \
 	[ "$(grep -c '^|2001:db8::1|7|49|49|' "$TMP/fields")" -eq 3 ]
-CRE="reason=NO_SOCKET location=__udp[46]_lib_rcv\+0x[0-9a-f]+ ifname=lo netns=$NS_INO code=[0-9]+"
+CRE="reason=NO_SOCKET location=__udp[46]_lib_rcv\+0x[0-9a-f]+ ifname=lo netns=$NS_INO code=[0-9]+ netns_name=$NS"
 check "every comment: reason, location, ifname, netns" \
 	[ "$(cut -d'|' -f6 "$TMP/fields" | grep -Ec "^$CRE\$")" -eq 8 ]
 check "the interface says it is whydrop's" \

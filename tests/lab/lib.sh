@@ -237,7 +237,8 @@ wd_start() {
 	# WATCH=all: drops that carry no namespace at all (no device, no socket) cannot be
 	# filtered by netns; such a scenario counts host-wide, filtered by reason only
 	[ "$WATCH" = all ] && filter=()
-	"$WHYDROP" count --json "${filter[@]}" -d 600 >"$T/wd.json" 2>"$T/wd.err" &
+	# --show-all: the lab counts every drop, expected ones too (SOCKET_CLOSE.unix...)
+	"$WHYDROP" count --json --show-all "${filter[@]}" -d 600 >"$T/wd.json" 2>"$T/wd.err" &
 	WD_PID=$!
 	for i in $(seq 200); do
 		grep -q attached "$T/wd.err" 2>/dev/null && return 0
@@ -296,6 +297,10 @@ EOF
 		verdict=FAIL why="count $got != expected $EXPECT"
 	elif [ -n "$FUNCTION" ] && [ "$funcs" != "$FUNCTION" ]; then
 		verdict=FAIL why="function $funcs != expected $FUNCTION"
+	elif [ "$REASON" = NOT_SPECIFIED ] &&
+	     ! "$WHYDROP" explain "$FUNCTION" 2>/dev/null | grep -q "^$FUNCTION (call site): "; then
+		# a NOT_SPECIFIED drop the lab makes must be explained by its call-site entry
+		verdict=FAIL why="no call-site entry for $FUNCTION (src/lib/callsites_data.h)"
 	fi
 	[ -n "$why" ] && _NOTE="$why"
 	if [ "$verdict" = FAIL ]; then

@@ -95,9 +95,9 @@ static void test_watch_text(void)
 static void test_count_json(void)
 {
 	struct wd_count_row rows[] = {
-		{ 3, "NO_SOCKET", "core", "tcp_v4_rcv", "tcp_v4_rcv+0x99", NULL, 7 },
+		{ 3, "NO_SOCKET", "core", "tcp_v4_rcv", "tcp_v4_rcv+0x99", NULL, 7, false },
 		{ 0x20001, "OPENVSWITCH:OVS_DROP_LAST_ACTION", "openvswitch", "ovs_dp \"x\"",
-		  "ovs_dp+0x1", NULL, 5 },
+		  "ovs_dp+0x1", NULL, 5, false },
 	};
 	struct wd_count_doc doc = {
 		.kernel = "6.18.44", .duration_s = 5.0, .total = 12, .lost_events = 0,

@@ -239,6 +239,53 @@ static void test_drop_comment(void)
 	CHECK_STR(tiny, "reason=NO_S");
 }
 
+/* Who: the words a drop's owner adds, and back, with spaces and '%' escaped. */
+static void test_who_comment(void)
+{
+	struct wd_pcapng_meta m;
+	struct wd_drop_view v;
+	char buf[1024];
+
+	udp4_view(&v);
+	v.netns_name = "blue";
+	v.sock = (struct wd_sock_view){
+		.kind = WD_SOCK_SEEN, .full = true, .ino = 42569, .lport = 9999,
+		.pid = 20898, .comm = "wd rcvr%", .cgroup = "/who.slice/docker-abc.scope",
+		.workload = "docker:abc",
+	};
+	wd_pcapng_drop_comment(&v, buf, sizeof(buf));
+	CHECK_STR(buf, "reason=NO_SOCKET location=tcp_v4_rcv+0x99 ifname=veth0 "
+		       "netns=4026531840 code=3 netns_name=blue sock=42569 lport=9999 "
+		       "pid=20898 comm=wd%20rcvr%25 cgroup=/who.slice/docker-abc.scope "
+		       "workload=docker:abc");
+	CHECK(wd_pcapng_parse_comment(buf, &m));
+	CHECK(m.has_netns_name && m.has_sock && m.has_lport && m.has_pid && m.has_comm);
+	CHECK_STR(m.netns_name, "blue");
+	CHECK_INT(m.sock, 42569);
+	CHECK_INT(m.lport, 9999);
+	CHECK_INT(m.pid, 20898);
+	CHECK_STR(m.comm, "wd rcvr%");
+	CHECK_STR(m.cgroup, "/who.slice/docker-abc.scope");
+	CHECK_STR(m.workload, "docker:abc");
+	CHECK(!m.sock_unknown);
+
+	/* a kernel without rx_sk says so; a socket-less drop says nothing */
+	v.netns_name = NULL;
+	v.sock = (struct wd_sock_view){ .kind = WD_SOCK_UNKNOWN };
+	wd_pcapng_drop_comment(&v, buf, sizeof(buf));
+	CHECK(strstr(buf, " sock=unknown") != NULL);
+	CHECK(wd_pcapng_parse_comment(buf, &m) && m.sock_unknown && !m.has_sock);
+	v.sock.kind = WD_SOCK_NONE;
+	wd_pcapng_drop_comment(&v, buf, sizeof(buf));
+	CHECK(strstr(buf, "sock") == NULL);
+
+	/* bad escapes and a NUL byte are refused, not half-decoded */
+	CHECK(wd_pcapng_parse_comment("location=f+0x1 comm=a%2 pid=7", &m));
+	CHECK(!m.has_comm && m.has_pid);
+	CHECK(wd_pcapng_parse_comment("location=f+0x1 comm=a%00b cgroup=%zz", &m));
+	CHECK(!m.has_comm && !m.has_cgroup);
+}
+
 static void test_parse_comment(void)
 {
 	struct wd_pcapng_meta m;
@@ -761,7 +808,8 @@ static void test_byte_flips(void)
 	free(buf);
 }
 
-UNIT_MAIN(test_exact_bytes, test_drop_lengths, test_drop_comment, test_parse_comment,
+UNIT_MAIN(test_exact_bytes, test_drop_lengths, test_drop_comment, test_who_comment,
+	  test_parse_comment,
 	  test_round_trip, test_write_errors, test_other_byte_order, test_truncation,
 	  test_bogus_lengths, test_bad_magic, test_bad_contents, test_many_comments,
 	  test_byte_flips)

@@ -1,5 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Reason tables from the tracefs format files of three real kernels. */
+/*
+ * Reason tables from the tracefs format files of three real kernels, and
+ * from BTF: a vmlinux BTF and split module BTF written here with libbpf,
+ * laid out as /sys/kernel/btf is.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <unistd.h>
+
 #include "unit.h"
 #include "reasons.h"
 
@@ -115,4 +123,164 @@ static void test_suggest(void)
 	wd_reasons_free(&r);
 }
 
-UNIT_MAIN(test_6_1, test_6_12, test_6_18, test_bad_formats, test_suggest)
+/* -r and explain take the numbers the JSON prints: this kernel's, not whydrop's. */
+static void test_by_word(void)
+{
+	struct wd_reasons a, b;
+
+	load(FMT_DIR "6.1.0-57-cloud-amd64.format", &a);
+	load(FMT_DIR "6.12.118+deb12-cloud-amd64.format", &b);
+	CHECK_STR(wd_reason_by_word(&a, "21") ? wd_reason_by_word(&a, "21")->name : NULL,
+		  "TCP_FLAGS");
+	CHECK_STR(wd_reason_by_word(&b, "29") ? wd_reason_by_word(&b, "29")->name : NULL,
+		  "TCP_FLAGS");
+	CHECK_STR(wd_reason_by_word(&b, "0x1d") ? wd_reason_by_word(&b, "0x1d")->name : NULL,
+		  "TCP_FLAGS");
+	CHECK_STR(wd_reason_by_word(&a, "no_socket") ? wd_reason_by_word(&a, "no_socket")->name
+						      : NULL, "NO_SOCKET");
+	CHECK(wd_reason_by_word(&a, "9999") == NULL);
+	CHECK(wd_reason_by_word(&a, "21x") == NULL);
+	CHECK(wd_reason_by_word(&a, "99999999999999999999") == NULL);
+	CHECK_STR(wd_reason_by_word(&a, "010") ? wd_reason_by_word(&a, "010")->name : NULL,
+		  wd_reason_by_code(&a, 10)->name);	/* ten, not octal eight */
+	wd_reasons_free(&a);
+	wd_reasons_free(&b);
+}
+
+/* As 6.12 numbers them (include/net/dropreason.h). */
+enum { SUBSYS_MAC80211_UNUSABLE = 1, SUBSYS_MAC80211_MONITOR, SUBSYS_OPENVSWITCH };
+
+static int write_btf(const char *dir, const char *name, const struct btf *btf)
+{
+	char path[256];
+	const void *data;
+	__u32 size;
+	FILE *f;
+	int ok;
+
+	data = btf__raw_data(btf, &size);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!data || !f) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	ok = fwrite(data, 1, size, f) == size;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
+static struct btf *fake_vmlinux(void)
+{
+	struct btf *btf = btf__new_empty();
+	int u32, e;
+
+	u32 = btf__add_int(btf, "unsigned int", 4, 0);
+	btf__add_struct(btf, "trace_event_raw_kfree_skb", 4);
+	btf__add_field(btf, "reason", u32, 0, 0);
+	btf__add_enum(btf, "skb_drop_reason", 4);
+	btf__add_enum_value(btf, "SKB_NOT_DROPPED_YET", 0);
+	btf__add_enum_value(btf, "SKB_CONSUMED", 1);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_NOT_SPECIFIED", 2);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_NO_SOCKET", 3);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_MAX", 4);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_MASK", 0xffff0000);
+	e = btf__add_enum(btf, "skb_drop_reason_subsys", 4);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_CORE", 0);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_MAC80211_UNUSABLE",
+			    SUBSYS_MAC80211_UNUSABLE);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_MAC80211_MONITOR",
+			    SUBSYS_MAC80211_MONITOR);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_OPENVSWITCH",
+			    SUBSYS_OPENVSWITCH);
+	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_NUM", 4);
+	return e > 0 ? btf : NULL;
+}
+
+/* Split BTF of a module: one unrelated enum and its drop-reason enum. */
+static int fake_module(const char *dir, const char *name, struct btf *base,
+		       const char *enum_name, const char *const *names, int subsys)
+{
+	struct btf *btf = btf__new_empty_split(base);
+	int err;
+
+	btf__add_enum(btf, "unrelated", 4);
+	btf__add_enum_value(btf, "UNRELATED_ONE", 1);
+	btf__add_enum(btf, enum_name, 4);
+	for (int i = 0; names[i]; i++)
+		btf__add_enum_value(btf, names[i], ((__s64)subsys << 16) | i);
+	err = write_btf(dir, name, btf);
+	btf__free(btf);
+	return err;
+}
+
+static void test_btf_modules(void)
+{
+	static const char *const ovs[] = { "__OVS_DROP_REASON", "OVS_DROP_LAST_ACTION",
+		"OVS_DROP_ACTION_ERROR", "OVS_DROP_MAX", NULL };
+	static const char *const m80211[] = { "___RX_DROP_UNUSABLE",
+		"RX_DROP_U_MIC_FAIL", "RX_DROP_U_REPLAY", NULL };
+	char dir[] = "/tmp/wd-unit-btf.XXXXXX", path[300], buf[96];
+	struct btf *base = fake_vmlinux();
+	struct wd_reasons r;
+
+	CHECK(base != NULL);
+	CHECK(mkdtemp(dir) != NULL);
+	if (!base)
+		return;
+	CHECK_INT(write_btf(dir, "vmlinux", base), 0);
+	CHECK_INT(fake_module(dir, "openvswitch", base, "ovs_drop_reason", ovs,
+			      SUBSYS_OPENVSWITCH), 0);
+	CHECK_INT(fake_module(dir, "mac80211", base, "mac80211_drop_reason", m80211,
+			      SUBSYS_MAC80211_UNUSABLE), 0);
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	CHECK_INT(wd_reasons_from_btf(&r, path), 0);
+	CHECK_INT(r.source, WD_SRC_BTF);
+	CHECK(r.has_reason);
+	CHECK_INT(r.n, 2);
+	expect(&r, "NO_SOCKET", 3);
+	CHECK_INT(r.n_subsys, 3);
+	CHECK_STR(r.btf_dir, dir);
+	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16 | 1, buf, sizeof(buf)),
+		  "OPENVSWITCH:OVS_DROP_LAST_ACTION");
+	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16 | 2, buf, sizeof(buf)),
+		  "OPENVSWITCH:OVS_DROP_ACTION_ERROR");
+	CHECK_STR(wd_reason_subsys(&r, SUBSYS_OPENVSWITCH << 16 | 1, buf, sizeof(buf)),
+		  "openvswitch");
+	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_UNUSABLE << 16 | 2, buf, sizeof(buf)),
+		  "MAC80211_UNUSABLE:RX_DROP_U_REPLAY");
+	/* Same module, other subsystem id: none of its enumerators carry it. */
+	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_MONITOR << 16 | 1, buf, sizeof(buf)),
+		  "MAC80211_MONITOR:0x1");
+	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16 | 9, buf, sizeof(buf)),
+		  "OPENVSWITCH:0x9");
+	wd_reasons_free(&r);
+
+	/* Module not loaded (no BTF file): the number, nothing invented. */
+	snprintf(path, sizeof(path), "%s/openvswitch", dir);
+	CHECK_INT(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	CHECK_INT(wd_reasons_from_btf(&r, path), 0);
+	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16 | 1, buf, sizeof(buf)),
+		  "OPENVSWITCH:0x1");
+	wd_reasons_free(&r);
+
+	/* A BTF file not named vmlinux has no module BTF beside it. */
+	snprintf(path, sizeof(path), "%s/stripped.btf", dir);
+	CHECK_INT(write_btf(dir, "stripped.btf", base), 0);
+	CHECK_INT(wd_reasons_from_btf(&r, path), 0);
+	CHECK(r.btf_dir == NULL);
+	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_UNUSABLE << 16 | 1, buf, sizeof(buf)),
+		  "MAC80211_UNUSABLE:0x1");
+	wd_reasons_free(&r);
+
+	for (const char *f = "vmlinux\0mac80211\0stripped.btf\0"; *f; f += strlen(f) + 1) {
+		snprintf(path, sizeof(path), "%s/%s", dir, f);
+		unlink(path);
+	}
+	CHECK_INT(rmdir(dir), 0);
+	btf__free(base);
+}
+
+UNIT_MAIN(test_by_word, test_6_1, test_6_12, test_6_18, test_bad_formats, test_suggest,
+	  test_btf_modules)

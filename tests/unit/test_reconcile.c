@@ -218,6 +218,49 @@ static void test_invisible_rule(void)
 	wd_counters_free(&b);
 }
 
+/*
+ * Without CAP_SYSLOG /proc/kallsyms shows zeros: traced drops have a
+ * reason but no function. A rule "NO_SOCKET@__udp4_lib_rcv" must then
+ * take them by reason, not flag them all as never traced.
+ */
+static void test_no_function_names(void)
+{
+	struct wd_recon_opts o = { .traced = true };
+	struct wd_traced t[] = {
+		{ "NO_SOCKET", NULL, 10, false },	/* location known, no symbol */
+		{ "TCP_CSUM", NULL, 3, false },
+		{ "NO_SOCKET", NULL, 4, true },		/* another namespace */
+	};
+	struct wd_recon_row *r = NULL;
+	const struct wd_recon_row *x;
+	struct wd_counters a, b;
+	size_t n = 0;
+
+	wd_counters_init(&a);
+	wd_counters_init(&b);
+	set(&a, "UdpNoPorts", 0);
+	set(&b, "UdpNoPorts", 10);
+	set(&a, "TcpInCsumErrors", 0);
+	set(&b, "TcpInCsumErrors", 3);
+	set(&a, "IcmpInCsumErrors", 0);
+	set(&b, "IcmpInCsumErrors", 2);
+	CHECK_INT(wd_reconcile(&a, &b, t, 3, &o, &r, &n), 0);
+	x = row(r, n, "UdpNoPorts");
+	CHECK(x && x->compared);
+	if (x) {
+		CHECK_INT(x->traced, 10);
+		CHECK_INT(x->unexplained, 0);
+		CHECK_STR(x->note, WD_RECON_BY_REASON);
+	}
+	x = row(r, n, "TcpInCsumErrors");	/* a rule by reason alone: no note */
+	CHECK(x && x->compared && x->unexplained == 0 && !x->note);
+	x = row(r, n, "IcmpInCsumErrors");	/* no ICMP_CSUM traced: still flagged */
+	CHECK(x && x->compared && x->unexplained == 2 && x->traced == 0);
+	free(r);
+	wd_counters_free(&a);
+	wd_counters_free(&b);
+}
+
 static void test_sock_drops(void)
 {
 	static const char udp[] =
@@ -285,4 +328,4 @@ static void test_counters_json(void)
 }
 
 UNIT_MAIN(test_rules_name_catalogue_reasons, test_reconcile_traced, test_reconcile_limits,
-	  test_invisible_rule, test_sock_drops, test_counters_json)
+	  test_invisible_rule, test_no_function_names, test_sock_drops, test_counters_json)

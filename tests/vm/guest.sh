@@ -225,6 +225,143 @@ run_scenario() {
 	$post
 }
 
+# ---------------------------------------------------------------- drop_monitor
+# --source dropmon against the BPF backend on the same traffic: both count at
+# once, every namespace, filtered to packets for wdb (the RSTs going back to
+# wda are NO_SOCKET drops too). Then its errors, a watch through the
+# automatic fallback, and that SIGTERM leaves nothing running.
+DM_FILTER="dst host 192.0.2.2 or dst host 2001:db8::2"
+DM_KO=/lib/modules/$(uname -r)/kernel/net/core/drop_monitor.ko
+dropmon_scenarios() {
+	# not loaded: no autoload here (the kernel would modprobe NET_DM's alias)
+	_mp=$(cat /proc/sys/kernel/modprobe)
+	echo /bin/false >/proc/sys/kernel/modprobe
+	sect dm.notloaded $WD count --source dropmon -d 1
+	echo "$_mp" >/proc/sys/kernel/modprobe
+	sect dm.insmod insmod $DM_KO || return 1
+	sect dm.netns A $WD count --source dropmon -d 1
+
+	pre_netfilter_drop
+	wd_start /tmp/dmb.json /tmp/dmb.err $WD count --json -d 600 "$DM_FILTER" || return 1
+	_pb=$WD_PID
+	if wd_start /tmp/dmd.json /tmp/dmd.err $WD count --json --source dropmon -d 600 \
+		"$DM_FILTER"; then
+		_pd=$WD_PID
+		sect dm.busy $WD count --source dropmon -d 1
+		sect trigger.dm_v4 sc_no_socket_v4
+		sect trigger.dm_v6 sc_no_socket_v6
+		sect trigger.dm_nf sc_netfilter_drop
+		usleep 500000
+		WD_PID=$_pd
+		wd_stop
+		kv whydrop_rc.dm_dropmon $?
+	fi
+	WD_PID=$_pb
+	wd_stop
+	kv whydrop_rc.dm_bpf $?
+	post_netfilter_drop
+	sect dm.count_bpf cat /tmp/dmb.json
+	sect dm.count_dropmon cat /tmp/dmd.json
+	sect stderr.dm_dropmon cat /tmp/dmd.err
+
+	# BPF "cannot load" (forced): watch falls back to drop_monitor, once said.
+	if wd_start /tmp/dmw.json /tmp/dmw.err env WHYDROP_ATTACH=fail \
+		WHYDROP_DROPMON_DUMP=/tmp/dm.hex $WD watch --json "$DM_FILTER"; then
+		sect trigger.dm_watch4 A wdpkt tcp 192.0.2.1 192.0.2.2 40013 9 S 3
+		sect trigger.dm_watch6 A wdpkt udp 2001:db8::1 2001:db8::2 40014 9 2
+		usleep 500000
+		wd_stop
+		kv whydrop_rc.dm_watch $?
+	fi
+	sect dm.watch cat /tmp/dmw.json
+	sect stderr.dm_watch cat /tmp/dmw.err
+	# the kernel's packet alerts, for tests/unit/fixtures/dropmon/
+	sect dm.hex cat /tmp/dm.hex
+
+	# SIGTERM must STOP the trace: a new listener can then configure it.
+	if wd_start /tmp/dmt.out /tmp/dmt.err $WD count --source dropmon -d 600; then
+		kill -TERM $WD_PID
+		wait $WD_PID
+		kv whydrop_rc.dm_term $?
+		WD_PID=
+	fi
+	sect dm.after_term $WD count --source dropmon -d 1
+
+	# A burst beyond drop_monitor's per-CPU queue (10 here): what it could not
+	# hold must come back as losses, received + lost = BPF's exact count.
+	# Both count only the burst: drop_monitor's packet mode never sees a
+	# drop whose skb has no MAC header yet (a local packet), BPF does.
+	wd_start /tmp/dqb.json /tmp/dqb.err $WD count --json -r NO_SOCKET -d 600 \
+		'udp dst port 9' || return 1
+	_pb=$WD_PID
+	if wd_start /tmp/dqd.json /tmp/dqd.err $WD count --json --source dropmon \
+		--dropmon-queue 10 -r NO_SOCKET -d 600 'udp dst port 9'; then
+		_pd=$WD_PID
+		# netem holds the burst and releases it in softirq batches, which
+		# drop_monitor's worker cannot interrupt (it kept up with a plain
+		# send loop on 6.1)
+		A /usr/sbin/tc qdisc add dev va root netem delay 300ms limit 10000
+		sect trigger.dm_queue A wdpkt udp 192.0.2.1 192.0.2.2 40017 9 3000
+		usleep 800000
+		A /usr/sbin/tc qdisc del dev va root
+		WD_PID=$_pd
+		wd_stop
+	fi
+	WD_PID=$_pb
+	wd_stop
+	sect dm.queue_bpf cat /tmp/dqb.json
+	sect dm.queue cat /tmp/dqd.json
+	sect stderr.dm_queue cat /tmp/dqd.err
+
+	# Summary mode (counts by location) beside BPF on the same 13 datagrams.
+	wd_start /tmp/dsb.json /tmp/dsb.err $WD count --json -d 600 || return 1
+	_pb=$WD_PID
+	if wd_start /tmp/dss.json /tmp/dss.err $WD count --json --source dropmon \
+		--dropmon-mode summary -d 600; then
+		_pd=$WD_PID
+		sect trigger.dm_summary sc_no_socket_udp4
+		usleep 500000
+		WD_PID=$_pd
+		wd_stop
+	fi
+	WD_PID=$_pb
+	wd_stop
+	sect dm.summary_bpf cat /tmp/dsb.json
+	sect dm.summary cat /tmp/dss.json
+	sect stderr.dm_summary cat /tmp/dss.err
+
+	# record to pcapng, read back; serve as nobody (CAP_NET_ADMIN kept for STOP).
+	if wd_start /tmp/dmr.out /tmp/dmr.err $WD record --source dropmon -w /tmp/dm.pcapng \
+		"$DM_FILTER"; then
+		sect trigger.dm_record A wdpkt udp 192.0.2.1 192.0.2.2 40015 9 4
+		usleep 500000
+		wd_stop
+	fi
+	sect stderr.dm_record cat /tmp/dmr.err
+	sect dm.read $WD read --json /tmp/dm.pcapng
+	ip link set lo up
+	if wd_start /tmp/dmv.out /tmp/dmv.err $WD serve --source dropmon \
+		--listen 127.0.0.1:9464 "$DM_FILTER"; then
+		sect trigger.dm_serve A wdpkt udp 192.0.2.1 192.0.2.2 40016 9 6
+		usleep 500000
+		sect dm.metrics wget -qO- http://127.0.0.1:9464/metrics
+		wd_stop
+		kv whydrop_rc.dm_serve $?
+	fi
+	sect stderr.dm_serve cat /tmp/dmv.err
+	sect dm.after_serve $WD count --source dropmon -d 0.5
+
+	# SIGKILL cannot STOP: the next whydrop finds it running, sees that its
+	# owner is a dead whydrop, stops it and goes on.
+	if wd_start /tmp/dmk.out /tmp/dmk.err $WD count --source dropmon -d 600; then
+		kill -KILL $WD_PID
+		wait $WD_PID
+		WD_PID=
+	fi
+	sect dm.after_kill $WD count --source dropmon -d 0.5
+	sect dm.after_recovery $WD count --source dropmon -d 0.5
+}
+
 # ---------------------------------------------------------------- main
 kv kernel "$(uname -r)"
 kv nproc "$(nproc)"
@@ -280,6 +417,20 @@ if [ $HAVE_WD = 1 ]; then
 	fi
 	sect watch cat /tmp/w.json
 	sect stderr.watch cat /tmp/w.err
+
+	# who: the receiver's SOCKET_RCVBUFF drops name its socket where the
+	# tracepoint has rx_sk (6.11+), and say "unknown" where it has not.
+	if pre_socket_rcvbuff && wd_start /tmp/ws.json /tmp/ws.err $WD watch --json --netns wdb \
+		-r SOCKET_RCVBUFF; then
+		sect trigger.watch_sock A wdpkt udp 192.0.2.1 192.0.2.2 40015 5000 20 1000
+		usleep 500000
+		wd_stop
+	fi
+	[ -n "$SPID" ] && kill -TERM $SPID && wait $SPID
+	sect watch_sock cat /tmp/ws.json
+	sect stderr.watch_sock cat /tmp/ws.err
+
+	dropmon_scenarios
 
 	# A module unloaded under a running watch (every namespace): the veth
 	# pair is deleted and veth.ko removed; whydrop must carry on (drops on

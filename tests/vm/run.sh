@@ -183,6 +183,7 @@ build_common() {
 	done
 	copy_elf /usr/sbin/ip /usr/sbin/ip "$r"
 	copy_elf /usr/sbin/nft /usr/sbin/nft "$r"
+	copy_elf /sbin/tc /usr/sbin/tc "$r"
 	gcc -static -O2 -Wall -Wextra -Werror -o "$r/bin/wdpkt" "$HERE/wdpkt.c"
 	if [ "$NO_BINARY" != 1 ]; then
 		copy_elf "$BIN" /bin/whydrop "$r"
@@ -196,7 +197,7 @@ build_common() {
 
 # Modules the scenarios need, with their dependencies (modules.dep lists a
 # module's dependencies, the last one to be loaded first).
-MODULES="veth nf_tables"
+MODULES="veth nf_tables sch_netem"
 build_modules() {
 	local kdir=$1 out=$2 rel r dep m want line f
 	rel=$(ls "$kdir/lib/modules")
@@ -223,6 +224,16 @@ build_modules() {
 			echo "$f" >>"$r/lib/modules/load.order"
 		done
 	done
+	# drop_monitor is shipped where modprobe would find it, but not loaded:
+	# guest.sh checks whydrop's "not loaded" message, then insmods it.
+	dep=$(grep -oE "^kernel/net/core/drop_monitor\.ko(\.xz|\.zst)?" \
+		"$kdir/lib/modules/$rel/modules.dep") || die "no drop_monitor.ko in $rel"
+	mkdir -p "$r/lib/modules/$rel/kernel/net/core"
+	case $dep in
+	*.xz) xz -dc "$kdir/lib/modules/$rel/$dep" ;;
+	*.zst) zstd -qdc "$kdir/lib/modules/$rel/$dep" ;;
+	*) cat "$kdir/lib/modules/$rel/$dep" ;;
+	esac >"$r/lib/modules/$rel/kernel/net/core/drop_monitor.ko"
 	(cd "$r" && find . | /bin/busybox cpio -o -H newc 2>/dev/null) >"$WORK/mods-$rel.cpio"
 	cat "$WORK/common.cpio" "$WORK/mods-$rel.cpio" >"$out"
 }

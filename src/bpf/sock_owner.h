@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Who a sampled drop hurts: the socket it belongs to, read only for the
+ * records that reach the ring buffer, never on the counting path.
+ */
+#ifndef WHYDROP_SOCK_OWNER_H
+#define WHYDROP_SOCK_OWNER_H
+
+#define TCP_TIME_WAIT		6
+#define TCP_NEW_SYN_RECV	12
+
+/*
+ * skb->sk may be a timewait or request socket (early demux): those share
+ * only sock_common with a full socket, so nothing past it is read.
+ */
+static __always_inline bool full_socket(__u8 state)
+{
+	return state != TCP_TIME_WAIT && state != TCP_NEW_SYN_RECV;
+}
+
+static __always_inline __u64 sock_cgroup(const struct sock *sk)
+{
+	if (!bpf_core_field_exists(struct sock, sk_cgrp_data) ||
+	    !bpf_core_field_exists(struct sock_cgroup_data, cgroup))
+		return 0;
+	return BPF_CORE_READ(sk, sk_cgrp_data.cgroup, kn, id);
+}
+
+static __always_inline void sock_fill(struct wd_sock *w, const struct sock *sk, bool rx_sk_tp)
+{
+	__builtin_memset(w, 0, sizeof(*w));
+	if (rx_sk_tp)
+		w->flags |= WD_SOCK_TP_RX_SK;
+	if (!sk)
+		return;
+	w->flags |= WD_SOCK_FOUND;
+	w->family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	w->state = BPF_CORE_READ(sk, __sk_common.skc_state);
+	w->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
+	w->dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
+	if (!full_socket(w->state))
+		return;
+	w->flags |= WD_SOCK_FULL;
+	w->ino = BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
+	w->uid = BPF_CORE_READ(sk, sk_uid.val);
+	w->cgroup_id = sock_cgroup(sk);
+}
+
+/*
+ * Counts by socket, only when asked (--group-by cgroup|process): the
+ * verifier drops this code when count_by_socket is false.
+ */
+const volatile bool count_by_socket;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct wd_sock_key);
+	__type(value, __u64);
+} by_socket SEC(".maps");
+
+static __always_inline void sock_count(const struct sock *sk, __u32 reason, __u32 netns)
+{
+	struct wd_sock_key key;
+	__u64 one = 1, *val;
+
+	__builtin_memset(&key, 0, sizeof(key));
+	key.reason = reason;
+	key.netns = netns;
+	if (sk && full_socket(BPF_CORE_READ(sk, __sk_common.skc_state))) {
+		key.ino = BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
+		key.cgroup_id = sock_cgroup(sk);
+	}
+	val = bpf_map_lookup_elem(&by_socket, &key);
+	if (val) {
+		*val += 1;
+		return;
+	}
+	if (!bpf_map_update_elem(&by_socket, &key, &one, BPF_NOEXIST))
+		return;
+	val = bpf_map_lookup_elem(&by_socket, &key);
+	if (val)
+		*val += 1;
+	else
+		stat_inc(WD_STAT_SOCK_OVERFLOW);
+}
+
+#endif /* WHYDROP_SOCK_OWNER_H */

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "groups.h"
+
+const char *wd_group_by_name(enum wd_group_by by)
+{
+	switch (by) {
+	case WD_GROUP_NETNS:
+		return "netns";
+	case WD_GROUP_INTERFACE:
+		return "interface";
+	case WD_GROUP_CGROUP:
+		return "cgroup";
+	case WD_GROUP_PROCESS:
+		return "process";
+	default:
+		return "none";
+	}
+}
+
+void wd_groups_init(struct wd_groups *g, const struct wd_opts *o)
+{
+	memset(g, 0, sizeof(*g));
+	g->by = o->group_by;
+	g->max_groups = o->max_groups;
+}
+
+void wd_groups_free(struct wd_groups *g)
+{
+	free(g->socks);
+	g->socks = NULL;
+	g->n_socks = 0;
+}
+
+/* Drops by socket, summed over CPUs (the kernel's by_socket map). */
+struct sock_total {
+	struct wd_sock_key key;
+	uint64_t count;
+};
+
+static int read_by_socket(struct wd_session *s, struct sock_total **out, size_t *n)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct wd_sock_key key, next, *prev = NULL;
+	struct sock_total *v = NULL, *tmp;
+	uint64_t *vals;
+	size_t m = 0;
+
+	if (ncpu <= 0 || s->by_socket_fd < 0)
+		return -EINVAL;
+	vals = calloc((size_t)ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	while (!bpf_map_get_next_key(s->by_socket_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(s->by_socket_fd, &key, vals))
+			continue;	/* deleted meanwhile: nothing deletes, but be safe */
+		tmp = realloc(v, (m + 1) * sizeof(*v));
+		if (!tmp)
+			goto nomem;
+		v = tmp;
+		v[m] = (struct sock_total){ .key = key };
+		for (int c = 0; c < ncpu; c++)
+			v[m].count += vals[c];
+		m++;
+	}
+	free(vals);
+	*out = v;
+	*n = m;
+	return 0;
+nomem:
+	free(vals);
+	free(v);
+	return -ENOMEM;
+}
+
+static struct wd_known_sock *known(struct wd_groups *g, uint64_t ino)
+{
+	for (size_t i = 0; i < g->n_socks; i++)
+		if (g->socks[i].ino == ino)
+			return &g->socks[i];
+	return NULL;
+}
+
+static void learn(struct wd_groups *g, struct wd_session *s, uint64_t ino)
+{
+	const struct wd_owner_entry *e;
+	struct wd_known_sock *tmp;
+
+	if (!ino || known(g, ino))
+		return;
+	e = wd_socket_owner(&s->who.owners, ino);
+	if (!e)
+		return;		/* asked again at the next refresh */
+	tmp = realloc(g->socks, (g->n_socks + 1) * sizeof(*tmp));
+	if (!tmp)
+		return;
+	g->socks = tmp;
+	tmp = &g->socks[g->n_socks++];
+	tmp->ino = ino;
+	tmp->pid = e->pid;
+	snprintf(tmp->comm, sizeof(tmp->comm), "%.*s", WD_COMM_LEN, e->name);
+}
+
+void wd_groups_refresh(struct wd_groups *g, struct wd_session *s)
+{
+	struct sock_total *v;
+	size_t n;
+
+	if (g->by != WD_GROUP_PROCESS || read_by_socket(s, &v, &n))
+		return;
+	for (size_t i = 0; i < n; i++)
+		learn(g, s, v[i].key.ino);
+	free(v);
+}
+
+static void netns_label(struct wd_session *s, uint32_t netns, char *buf, size_t len)
+{
+	const char *name = netns ? wd_netns_name(&s->who.owners, netns) : NULL;
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else if (netns)
+		snprintf(buf, len, "netns %u", netns);
+	else
+		snprintf(buf, len, "(netns unknown)");
+}
+
+static void key_label(struct wd_groups *g, struct wd_session *s, const struct wd_key *k,
+		      char *buf, size_t len)
+{
+	char ns[128];
+	const char *ifname;
+
+	netns_label(s, k->netns, ns, sizeof(ns));
+	if (g->by == WD_GROUP_NETNS) {
+		snprintf(buf, len, "%s", ns);
+		return;
+	}
+	ifname = wd_ifname(&s->ifnames, k->netns, k->ifindex);
+	if (ifname)
+		snprintf(buf, len, "%s@%s", ifname, ns);
+	else if (k->ifindex)
+		snprintf(buf, len, "ifindex %u@%s", k->ifindex, ns);
+	else
+		snprintf(buf, len, "(no device)@%s", ns);
+}
+
+static void sock_label(struct wd_groups *g, struct wd_session *s, const struct wd_sock_key *k,
+		       char *buf, size_t len)
+{
+	const struct wd_known_sock *ks;
+	const char *path;
+
+	if (!k->ino && !k->cgroup_id) {
+		snprintf(buf, len, "(no socket)");
+		return;
+	}
+	if (g->by == WD_GROUP_CGROUP) {
+		path = wd_cgroup_path(&s->who.cgroups, k->cgroup_id);
+		if (path)
+			wd_cgroup_label(path, buf, len);
+		else
+			snprintf(buf, len, "cgroup %" PRIu64, (uint64_t)k->cgroup_id);
+		return;
+	}
+	ks = known(g, k->ino);
+	if (ks)
+		snprintf(buf, len, "%s[%d]", ks->comm, ks->pid);
+	else
+		snprintf(buf, len, "(socket %" PRIu64 ": process not seen)", (uint64_t)k->ino);
+}
+
+static int add_row(struct wd_group_row **v, size_t *n, size_t *cap, const char *group,
+		   uint32_t reason, uint64_t count)
+{
+	struct wd_group_row *tmp = *v;
+
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		tmp = realloc(*v, *cap * sizeof(*tmp));
+		if (!tmp)
+			return -ENOMEM;
+		*v = tmp;
+	}
+	memset(&tmp[*n], 0, sizeof(tmp[*n]));
+	snprintf(tmp[*n].group, sizeof(tmp[*n].group), "%s", group);
+	tmp[*n].reason = reason;
+	tmp[*n].count = count;
+	(*n)++;
+	return 0;
+}
+
+static int collect_keys(struct wd_groups *g, struct wd_session *s, struct wd_group_row **v,
+			size_t *n, size_t *cap)
+{
+	struct wd_key_total *k;
+	char label[256];
+	size_t nk;
+	int err = wd_session_keys(s, &k, &nk);
+
+	if (err)
+		return err;
+	for (size_t i = 0; !err && i < nk; i++) {
+		key_label(g, s, &k[i].key, label, sizeof(label));
+		err = add_row(v, n, cap, label, k[i].key.reason, k[i].count);
+	}
+	free(k);
+	return err;
+}
+
+static int collect_socks(struct wd_groups *g, struct wd_session *s, struct wd_group_row **v,
+			 size_t *n, size_t *cap)
+{
+	struct sock_total *t;
+	char label[256];
+	size_t nt;
+	int err = read_by_socket(s, &t, &nt);
+
+	if (err)
+		return err;
+	for (size_t i = 0; !err && i < nt; i++) {
+		if (g->by == WD_GROUP_PROCESS)
+			learn(g, s, t[i].key.ino);
+		sock_label(g, s, &t[i].key, label, sizeof(label));
+		err = add_row(v, n, cap, label, t[i].key.reason, t[i].count);
+	}
+	free(t);
+	return err;
+}
+
+static int cmp_name(const void *x, const void *y)
+{
+	const struct wd_group_row *a = x, *b = y;
+	int c = strcmp(a->group, b->group);
+
+	if (c)
+		return c;
+	return a->reason < b->reason ? -1 : a->reason > b->reason;
+}
+
+static int cmp_rows(const void *x, const void *y)
+{
+	const struct wd_group_row *a = x, *b = y;
+
+	if (a->group_total != b->group_total)
+		return a->group_total > b->group_total ? -1 : 1;
+	if (strcmp(a->group, b->group))
+		return strcmp(a->group, b->group);
+	return a->count > b->count ? -1 : a->count < b->count;
+}
+
+/* One row per (group, reason), each with its group's total; largest group first. */
+static void normalize(struct wd_group_row *v, size_t *n)
+{
+	size_t m = 0, first = 0;
+
+	qsort(v, *n, sizeof(*v), cmp_name);
+	for (size_t i = 0; i < *n; i++) {
+		if (m && !cmp_name(&v[m - 1], &v[i]))
+			v[m - 1].count += v[i].count;
+		else
+			v[m++] = v[i];
+	}
+	for (size_t i = 0; i <= m; i++) {
+		uint64_t total = 0;
+
+		if (i < m && !strcmp(v[i].group, v[first].group))
+			continue;
+		for (size_t j = first; j < i; j++)
+			total += v[j].count;
+		for (size_t j = first; j < i; j++)
+			v[j].group_total = total;
+		first = i;
+	}
+	*n = m;
+	qsort(v, m, sizeof(*v), cmp_rows);
+}
+
+/* Past the max_groups largest groups, every row goes to "(other)", by reason. */
+static void fold_other(struct wd_groups *g, struct wd_group_row *v, size_t *n)
+{
+	size_t groups = 0;
+	bool folded = false;
+
+	for (size_t i = 0; i < *n; i++) {
+		if (!i || strcmp(v[i].group, v[i - 1].group))
+			groups++;
+		if (groups > g->max_groups) {
+			snprintf(v[i].group, sizeof(v[i].group), "(other)");
+			folded = true;
+		}
+	}
+	if (folded)
+		normalize(v, n);
+}
+
+int wd_groups_rows(struct wd_groups *g, struct wd_session *s, struct wd_group_row **out,
+		   size_t *n)
+{
+	struct wd_group_row *v = NULL;
+	size_t m = 0, cap = 0;
+	int err;
+
+	if (g->by == WD_GROUP_NETNS || g->by == WD_GROUP_INTERFACE)
+		err = collect_keys(g, s, &v, &m, &cap);
+	else
+		err = collect_socks(g, s, &v, &m, &cap);
+	if (err) {
+		free(v);
+		return err;
+	}
+	normalize(v, &m);
+	fold_other(g, v, &m);
+	*out = v;
+	*n = m;
+	return 0;
+}
+
+int wd_groups_doc(struct wd_groups *g, struct wd_session *s, struct wd_count_doc *doc,
+		  struct wd_groups_doc *gd)
+{
+	struct wd_stats st;
+	size_t n;
+	int err;
+
+	memset(gd, 0, sizeof(*gd));
+	err = wd_groups_rows(g, s, &gd->rows, &n);
+	if (err)
+		return err;
+	gd->out = calloc(n ? n : 1, sizeof(*gd->out));
+	gd->names = calloc(n ? n : 1, sizeof(*gd->names));
+	if (!gd->out || !gd->names) {
+		wd_groups_doc_free(gd);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		gd->out[i] = (struct wd_group_out){
+			.group = gd->rows[i].group, .code = gd->rows[i].reason,
+			.count = gd->rows[i].count,
+		};
+		if (s->reasons.has_reason)
+			gd->out[i].reason = wd_reason_name(&s->reasons, gd->rows[i].reason,
+							   gd->names[i], sizeof(gd->names[i]));
+	}
+	doc->group_by = wd_group_by_name(g->by);
+	doc->groups = gd->out;
+	doc->n_groups = n;
+	if (!wd_session_stats(s, &st))
+		doc->groups_lost = st.v[WD_STAT_SOCK_OVERFLOW];
+	return 0;
+}
+
+void wd_groups_doc_free(struct wd_groups_doc *gd)
+{
+	free(gd->rows);
+	free(gd->out);
+	free(gd->names);
+	memset(gd, 0, sizeof(*gd));
+}
+
+void wd_groups_print_live(struct wd_groups *g, struct wd_session *s, FILE *f)
+{
+	struct wd_count_doc doc = { 0 };
+	struct wd_groups_doc gd;
+
+	wd_groups_refresh(g, s);
+	if (wd_groups_doc(g, s, &doc, &gd))
+		return;
+	wd_print_groups_table(f, &doc);
+	wd_groups_doc_free(&gd);
+}

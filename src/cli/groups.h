@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * count/top --group-by: exact counts by reason and by who they hurt (the
+ * network namespace, the interface, the socket's cgroup or process). The
+ * --max-groups largest groups are kept, the rest is one "other" group.
+ */
+#ifndef WD_GROUPS_H
+#define WD_GROUPS_H
+
+#include <stdio.h>
+
+#include "session.h"
+
+/* A socket's owner as seen while it was open: sockets close before count ends. */
+struct wd_known_sock {
+	uint64_t ino;
+	int pid;		/* 0: never seen in /proc */
+	char comm[WD_COMM_LEN + 1];
+};
+
+struct wd_groups {
+	enum wd_group_by by;
+	uint32_t max_groups;
+	struct wd_known_sock *socks;
+	size_t n_socks;
+};
+
+struct wd_group_row {
+	char group[256];	/* "blue", "veth0@blue", "docker:0123456789ab", "nginx[42]" */
+	uint32_t reason;
+	uint64_t count;
+	uint64_t group_total;	/* of every reason in the group, for sorting */
+};
+
+void wd_groups_init(struct wd_groups *g, const struct wd_opts *o);
+void wd_groups_free(struct wd_groups *g);
+/* Learn the owners of sockets that dropped since the last call (once a second). */
+void wd_groups_refresh(struct wd_groups *g, struct wd_session *s);
+/* The rows, largest group first; caller frees *out. 0 or -errno. */
+int wd_groups_rows(struct wd_groups *g, struct wd_session *s, struct wd_group_row **out,
+		   size_t *n);
+
+/* The --group-by part of a count document: rows and names, freed with wd_groups_doc_free. */
+struct wd_groups_doc {
+	struct wd_group_row *rows;
+	struct wd_group_out *out;
+	char (*names)[160];
+};
+
+int wd_groups_doc(struct wd_groups *g, struct wd_session *s, struct wd_count_doc *doc,
+		  struct wd_groups_doc *gd);
+void wd_groups_doc_free(struct wd_groups_doc *gd);
+/* top: the groups table of this moment. */
+void wd_groups_print_live(struct wd_groups *g, struct wd_session *s, FILE *f);
+const char *wd_group_by_name(enum wd_group_by by);
+
+#endif /* WD_GROUPS_H */

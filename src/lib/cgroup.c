@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The path shapes are the ones container managers and systemd write:
+ *   /system.slice/docker-<id>.scope                       docker, systemd driver
+ *   /docker/<id>                                          docker, cgroupfs driver
+ *   /machine.slice/libpod-<id>.scope                      podman (libpod-conmon-: its monitor)
+ *   /kubepods.slice/kubepods-burstable.slice/
+ *     kubepods-burstable-pod<uid_with_underscores>.slice/cri-containerd-<id>.scope
+ *   /system.slice/containerd.service/kubepods-...-pod<uid>.slice:cri-containerd:<id>
+ *   /kubepods/besteffort/pod<uid>/<id>                    kubelet, cgroupfs driver
+ *   /kubepods.slice/.../crio-<id>.scope                   CRI-O
+ *   /lxc.payload.<name>/...                               LXC
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+
+#define SHORT_ID	12	/* docker ps shows this many */
+#define MAX_DEPTH	32
+
+static bool is_hex_id(const char *s, size_t n)
+{
+	if (n < SHORT_ID || n > 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t m = strlen(suffix);
+
+	return n >= m && !memcmp(s + n - m, suffix, m);
+}
+
+static void copy(char *dst, size_t cap, const char *s, size_t n)
+{
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+/* "<prefix><id>.scope", e.g. docker-<id>.scope; not the conmon monitors. */
+static bool scope_id(const char *c, size_t n, const char *prefix, struct wd_cgroup_info *ci,
+		     const char *runtime)
+{
+	size_t p = strlen(prefix), idlen;
+
+	if (n <= p || memcmp(c, prefix, p) || !ends_with(c, n, ".scope"))
+		return false;
+	idlen = n - p - strlen(".scope");
+	if (!is_hex_id(c + p, idlen))
+		return false;
+	copy(ci->container, sizeof(ci->container), c + p, idlen);
+	copy(ci->runtime, sizeof(ci->runtime), runtime, strlen(runtime));
+	return true;
+}
+
+/* "...:cri-containerd:<id>" (kubelet's systemd driver, no .scope). */
+static bool colon_id(const char *c, size_t n, struct wd_cgroup_info *ci)
+{
+	static const char tag[] = ":cri-containerd:";
+	const char *t = memmem(c, n, tag, sizeof(tag) - 1);
+	size_t off;
+
+	if (!t)
+		return false;
+	off = (size_t)(t - c) + sizeof(tag) - 1;
+	if (!is_hex_id(c + off, n - off))
+		return false;
+	copy(ci->container, sizeof(ci->container), c + off, n - off);
+	copy(ci->runtime, sizeof(ci->runtime), "containerd", strlen("containerd"));
+	return true;
+}
+
+/* The QoS class named in "kubepods-burstable..." or "/kubepods/besteffort". */
+static void pod_qos(const char *c, size_t n, struct wd_cgroup_info *ci)
+{
+	static const char *const classes[] = { "burstable", "besteffort" };
+
+	for (size_t i = 0; i < 2; i++)
+		if (memmem(c, n, classes[i], strlen(classes[i])))
+			copy(ci->qos, sizeof(ci->qos), classes[i], strlen(classes[i]));
+}
+
+/* Where the UID starts in "pod<uid>" or "kubepods-...-pod<uid>.slice", or NULL. */
+static const char *pod_uid_start(const char *c, size_t n)
+{
+	const char *p;
+
+	if (n > 3 && !memcmp(c, "pod", 3))
+		return c + 3;
+	if (n <= 9 || memcmp(c, "kubepods-", 9))
+		return NULL;
+	p = memmem(c, n, "-pod", 4);	/* not the "pod" of "kubepods" */
+	return p ? p + 4 : NULL;
+}
+
+static void pod_uid(const char *c, size_t n, struct wd_cgroup_info *ci)
+{
+	const char *p = pod_uid_start(c, n);
+	size_t len;
+
+	if (!p)
+		return;
+	len = (size_t)(c + n - p);
+	if (ends_with(p, len, ".slice"))
+		len -= strlen(".slice");
+	if (len != WD_CGROUP_UID_LEN - 1)
+		return;
+	copy(ci->pod_uid, sizeof(ci->pod_uid), p, len);
+	for (char *u = ci->pod_uid; *u; u++)
+		if (*u == '_')
+			*u = '-';
+	if (!ci->qos[0])
+		copy(ci->qos, sizeof(ci->qos), "guaranteed", strlen("guaranteed"));
+}
+
+static bool container_component(const char *c, size_t n, const char *parent, size_t pn,
+				struct wd_cgroup_info *ci)
+{
+	if (scope_id(c, n, "docker-", ci, "docker") ||
+	    scope_id(c, n, "libpod-", ci, "podman") ||
+	    scope_id(c, n, "cri-containerd-", ci, "containerd") ||
+	    scope_id(c, n, "crio-", ci, "cri-o"))
+		return true;
+	if (n > 12 && !memcmp(c, "lxc.payload.", 12)) {
+		copy(ci->container, sizeof(ci->container), c + 12, n - 12);
+		copy(ci->runtime, sizeof(ci->runtime), "lxc", 3);
+		return true;
+	}
+	if (pn == 6 && !memcmp(parent, "docker", 6) && is_hex_id(c, n)) {
+		copy(ci->container, sizeof(ci->container), c, n);
+		copy(ci->runtime, sizeof(ci->runtime), "docker", 6);
+		return true;
+	}
+	return false;
+}
+
+static void component(const char *c, size_t n, const char *parent, size_t pn,
+		      bool in_kubepods, struct wd_cgroup_info *ci)
+{
+	const char *colon;
+
+	if (container_component(c, n, parent, pn, ci))
+		return;
+	if (ends_with(c, n, ".service") || ends_with(c, n, ".scope"))
+		copy(ci->unit, sizeof(ci->unit), c, n);
+	if (!in_kubepods)
+		return;
+	/* "<pod slice>:cri-containerd:<id>" names the pod and the container. */
+	colon = memchr(c, ':', n);
+	if (colon && colon_id(c, n, ci))
+		n = (size_t)(colon - c);
+	pod_qos(c, n, ci);
+	pod_uid(c, n, ci);
+	/* cgroupfs driver: the container is the plain id under pod<uid>. */
+	if (ci->pod_uid[0] && !ci->container[0] && is_hex_id(c, n))
+		copy(ci->container, sizeof(ci->container), c, n);
+}
+
+void wd_cgroup_parse(const char *path, struct wd_cgroup_info *ci)
+{
+	const char *c = path, *parent = "";
+	size_t pn = 0;
+	bool kube = false;
+
+	memset(ci, 0, sizeof(*ci));
+	while (*c) {
+		size_t n;
+
+		while (*c == '/')
+			c++;
+		n = strcspn(c, "/");
+		if (!n)
+			break;
+		if (n >= 8 && !memcmp(c, "kubepods", 8))
+			kube = true;
+		component(c, n, parent, pn, kube, ci);
+		parent = c;
+		pn = n;
+		c += n;
+	}
+}
+
+const char *wd_cgroup_label(const char *path, char *buf, size_t len)
+{
+	struct wd_cgroup_info ci;
+	char ctr[WD_CGROUP_ID_LEN + 20] = "";
+
+	wd_cgroup_parse(path, &ci);
+	if (ci.container[0]) {
+		bool lxc = !strcmp(ci.runtime, "lxc");
+
+		snprintf(ctr, sizeof(ctr), "%s%s%.*s", ci.runtime, ci.runtime[0] ? ":" : "",
+			 lxc ? (int)sizeof(ci.container) : SHORT_ID, ci.container);
+	}
+	if (ci.pod_uid[0])
+		snprintf(buf, len, "pod %s%s%s", ci.pod_uid, ctr[0] ? "/" : "", ctr);
+	else if (ctr[0])
+		snprintf(buf, len, "%s", ctr);
+	else if (ci.unit[0])
+		snprintf(buf, len, "%s", ci.unit);
+	else
+		snprintf(buf, len, "%s", path);
+	return buf;
+}
+
+/* ------------------------------------------------------------ id -> path */
+
+/* mountinfo: "36 25 0:31 / /sys/fs/cgroup/unified rw,... - cgroup2 cgroup2 rw" */
+int wd_cgroups_init(struct wd_cgroups *c, const char *mountinfo)
+{
+	char line[1024], mnt[256];
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	f = fopen(mountinfo ? mountinfo : "/proc/self/mountinfo", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - cgroup2 ");
+
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %255s", mnt) != 1)
+			continue;
+		snprintf(c->root, sizeof(c->root), "%s", mnt);
+		break;
+	}
+	fclose(f);
+	return c->root[0] ? 0 : -ENOENT;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void remember(struct wd_cgroups *c, uint64_t id, const char *rel)
+{
+	struct wd_cgroup_entry *tmp;
+	char *p;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i].id == id)
+			return;
+	p = strdup(rel[0] ? rel : "/");
+	tmp = p ? realloc(c->v, (c->n + 1) * sizeof(*tmp)) : NULL;
+	if (!tmp) {
+		free(p);
+		return;
+	}
+	c->v = tmp;
+	c->v[c->n++] = (struct wd_cgroup_entry){ .id = id, .path = p };
+}
+
+/* The cgroup v2 id is the inode number of the cgroup's directory. */
+static void walk(struct wd_cgroups *c, char *abs, size_t rootlen, size_t len, int depth)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (depth > MAX_DEPTH || stat(abs, &st))
+		return;
+	remember(c, st.st_ino, abs + rootlen);
+	d = opendir(abs);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(abs);
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if (n + 1 + strlen(de->d_name) >= len)
+			continue;
+		snprintf(abs + n, len - n, "/%s", de->d_name);
+		walk(c, abs, rootlen, len, depth + 1);
+		abs[n] = '\0';
+	}
+	closedir(d);
+}
+
+static const char *find(const struct wd_cgroups *c, uint64_t id)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i].id == id)
+			return c->v[i].path;
+	return NULL;
+}
+
+const char *wd_cgroup_path(struct wd_cgroups *c, uint64_t id)
+{
+	char abs[4096];
+	const char *p = find(c, id);
+	double t;
+
+	if (p || !id || !c->root[0])
+		return p;
+	t = now_s();
+	if (c->last_walk && t - c->last_walk < 1.0)
+		return NULL;
+	c->last_walk = t;
+	snprintf(abs, sizeof(abs), "%s", c->root);
+	walk(c, abs, strlen(c->root), sizeof(abs), 0);
+	return find(c, id);
+}
+
+void wd_cgroups_free(struct wd_cgroups *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].path);
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}

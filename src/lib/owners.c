@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "owners.h"
+
+#define RESCAN_S	1.0
+
+void wd_owners_init(struct wd_owners *o, const char *proc, const char *run_netns)
+{
+	memset(o, 0, sizeof(*o));
+	o->proc = proc ? proc : "/proc";
+	o->run_netns = run_netns ? run_netns : "/run/netns";
+}
+
+void wd_owners_free(struct wd_owners *o)
+{
+	free(o->v);
+	o->v = NULL;
+	o->n = o->cap = 0;
+}
+
+/* By kind and inode; the best owner first: a fixed name (pid 0), then the lowest pid. */
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct wd_owner_entry *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static struct wd_owner_entry *find(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino)
+{
+	struct wd_owner_entry key = { .ino = ino, .kind = kind }, *lo = o->v;
+	size_t n = o->n;
+
+	/* lower bound: the entries are unique after the scan's sort */
+	while (n) {
+		size_t half = n / 2;
+
+		if (cmp_entry(&lo[half], &key) < 0) {
+			lo += half + 1;
+			n -= half + 1;
+		} else {
+			n = half;
+		}
+	}
+	if (lo < o->v + o->n && lo->kind == kind && lo->ino == ino)
+		return lo;
+	return NULL;
+}
+
+static void offer(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino, pid_t pid,
+		  const char *name)
+{
+	struct wd_owner_entry *tmp = o->v;
+
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 256;
+
+		tmp = realloc(o->v, cap * sizeof(*tmp));
+		if (!tmp)
+			return;
+		o->v = tmp;
+		o->cap = cap;
+	}
+	tmp[o->n] = (struct wd_owner_entry){ .ino = ino, .kind = kind, .pid = pid };
+	snprintf(tmp[o->n].name, sizeof(tmp[o->n].name), "%s", name);
+	o->n++;
+}
+
+/* Sort, then keep the best owner of each inode. */
+static void settle(struct wd_owners *o)
+{
+	size_t w = 0;
+
+	qsort(o->v, o->n, sizeof(*o->v), cmp_entry);
+	for (size_t r = 0; r < o->n; r++) {
+		if (w && o->v[w - 1].kind == o->v[r].kind && o->v[w - 1].ino == o->v[r].ino)
+			continue;
+		o->v[w++] = o->v[r];
+	}
+	o->n = w;
+}
+
+static void scan_run_netns(struct wd_owners *o)
+{
+	char path[512];
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir(o->run_netns);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", o->run_netns, de->d_name);
+		if (!stat(path, &st))
+			offer(o, WD_OWNER_NETNS, st.st_ino, 0, de->d_name);
+	}
+	closedir(d);
+}
+
+static void read_comm(const char *proc, pid_t pid, char *comm, size_t len)
+{
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(comm, len, "?");
+	snprintf(path, sizeof(path), "%s/%d/comm", proc, (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, comm, len - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	comm[n] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+}
+
+/* "socket:[12345]" -> 12345 */
+static bool socket_link(const char *link, uint64_t *ino)
+{
+	char *end;
+
+	if (strncmp(link, "socket:[", 8))
+		return false;
+	*ino = strtoull(link + 8, &end, 10);
+	return *end == ']';
+}
+
+static void scan_fds(struct wd_owners *o, pid_t pid, const char *comm)
+{
+	char dir[512], path[800], link[64];
+	struct dirent *de;
+	uint64_t ino;
+	ssize_t n;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/%d/fd", o->proc, (int)pid);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (socket_link(link, &ino))
+			offer(o, WD_OWNER_SOCKET, ino, pid, comm);
+	}
+	closedir(d);
+}
+
+static void scan_process(struct wd_owners *o, pid_t pid, uint64_t host_ns)
+{
+	char path[512], comm[WD_COMM_LEN + 1], name[64];
+	struct stat st;
+
+	read_comm(o->proc, pid, comm, sizeof(comm));
+	snprintf(path, sizeof(path), "%s/%d/ns/net", o->proc, (int)pid);
+	if (!stat(path, &st)) {
+		if (st.st_ino == host_ns)
+			snprintf(name, sizeof(name), "host");
+		else
+			snprintf(name, sizeof(name), "%s[%d]", comm, (int)pid);
+		/* pid 0 ranks "host" with the ip netns names: it never changes. */
+		offer(o, WD_OWNER_NETNS, st.st_ino, st.st_ino == host_ns ? 0 : pid, name);
+	}
+	scan_fds(o, pid, comm);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void wd_owners_scan(struct wd_owners *o)
+{
+	char path[512];
+	struct dirent *de;
+	struct stat st;
+	uint64_t host_ns = 0;
+	DIR *d;
+
+	o->last_scan = now_s();
+	o->scans++;
+	/*
+	 * Merge with what earlier scans found: once unprivileged, a scan sees
+	 * less, and a name must not change under a running exporter.
+	 */
+	scan_run_netns(o);
+	snprintf(path, sizeof(path), "%s/1/ns/net", o->proc);
+	if (!stat(path, &st))
+		host_ns = st.st_ino;
+	d = opendir(o->proc);
+	if (!d) {
+		settle(o);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		scan_process(o, (pid_t)atoi(de->d_name), host_ns);
+	}
+	closedir(d);
+	settle(o);
+}
+
+static struct wd_owner_entry *lookup(struct wd_owners *o, enum wd_owner_kind kind,
+				     uint64_t ino)
+{
+	struct wd_owner_entry *e = find(o, kind, ino);
+
+	if (e || !ino)
+		return e;
+	if (o->scans && now_s() - o->last_scan < RESCAN_S)
+		return NULL;
+	wd_owners_scan(o);
+	return find(o, kind, ino);
+}
+
+const char *wd_netns_name(struct wd_owners *o, uint32_t ino)
+{
+	struct wd_owner_entry *e = lookup(o, WD_OWNER_NETNS, ino);
+
+	return e ? e->name : NULL;
+}
+
+const struct wd_owner_entry *wd_socket_owner(struct wd_owners *o, uint64_t ino)
+{
+	return lookup(o, WD_OWNER_SOCKET, ino);
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* cgroup paths as systemd, docker, podman, containerd, CRI-O and kubelet write them. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "unit.h"
+
+#define ID "4f1d6a0b2c3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c"
+#define UID "8a3c2b1e-5f4d-4e6a-9b8c-7d6e5f4a3b2c"
+#define UID_ "8a3c2b1e_5f4d_4e6a_9b8c_7d6e5f4a3b2c"
+
+struct shape {
+	const char *path, *runtime, *container, *pod, *qos, *unit, *label;
+};
+
+static const struct shape shapes[] = {
+	{ "/system.slice/nginx.service", "", "", "", "", "nginx.service", "nginx.service" },
+	{ "/user.slice/user-1000.slice/session-3.scope", "", "", "", "", "session-3.scope",
+	  "session-3.scope" },
+	{ "/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-firefox-2345.scope",
+	  "", "", "", "", "app-gnome-firefox-2345.scope", "app-gnome-firefox-2345.scope" },
+	{ "/system.slice/docker-" ID ".scope", "docker", ID, "", "", "", "docker:4f1d6a0b2c3e" },
+	{ "/docker/" ID, "docker", ID, "", "", "", "docker:4f1d6a0b2c3e" },
+	{ "/machine.slice/libpod-" ID ".scope", "podman", ID, "", "", "", "podman:4f1d6a0b2c3e" },
+	{ "/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-" ID ".scope",
+	  "podman", ID, "", "", "user@1000.service", "podman:4f1d6a0b2c3e" },
+	/* conmon watches a podman container: it is not the container */
+	{ "/machine.slice/libpod-conmon-" ID ".scope", "", "", "", "",
+	  "libpod-conmon-" ID ".scope", "libpod-conmon-" ID ".scope" },
+	{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
+	  ".slice/cri-containerd-" ID ".scope",
+	  "containerd", ID, UID, "burstable", "", "pod " UID "/containerd:4f1d6a0b2c3e" },
+	{ "/kubepods.slice/kubepods-pod" UID_ ".slice/cri-containerd-" ID ".scope",
+	  "containerd", ID, UID, "guaranteed", "", "pod " UID "/containerd:4f1d6a0b2c3e" },
+	{ "/system.slice/containerd.service/kubepods-besteffort-pod" UID_
+	  ".slice:cri-containerd:" ID,
+	  "containerd", ID, UID, "besteffort", "containerd.service",
+	  "pod " UID "/containerd:4f1d6a0b2c3e" },
+	{ "/kubepods/besteffort/pod" UID "/" ID, "", ID, UID, "besteffort", "",
+	  "pod " UID "/4f1d6a0b2c3e" },
+	{ "/kubepods/pod" UID "/" ID, "", ID, UID, "guaranteed", "", "pod " UID "/4f1d6a0b2c3e" },
+	{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
+	  ".slice/crio-" ID ".scope",
+	  "cri-o", ID, UID, "burstable", "", "pod " UID "/cri-o:4f1d6a0b2c3e" },
+	/* the pod's own slice, before any container */
+	{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_ ".slice",
+	  "", "", UID, "burstable", "", "pod " UID },
+	{ "/lxc.payload.web1/init.scope", "lxc", "web1", "", "", "init.scope", "lxc:web1" },
+	{ "/", "", "", "", "", "", "/" },
+	/* too short to be an id, and upper case is no docker id */
+	{ "/docker/abc", "", "", "", "", "", "/docker/abc" },
+	{ "/system.slice/docker-4F1D6A0B2C3E.scope", "", "", "", "",
+	  "docker-4F1D6A0B2C3E.scope", "docker-4F1D6A0B2C3E.scope" },
+};
+
+static void test_shapes(void)
+{
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		const struct shape *s = &shapes[i];
+		struct wd_cgroup_info ci;
+		char label[200];
+
+		wd_cgroup_parse(s->path, &ci);
+		CHECK_STR(ci.runtime, s->runtime);
+		CHECK_STR(ci.container, s->container);
+		CHECK_STR(ci.pod_uid, s->pod);
+		CHECK_STR(ci.qos, s->qos);
+		CHECK_STR(ci.unit, s->unit);
+		CHECK_STR(wd_cgroup_label(s->path, label, sizeof(label)), s->label);
+	}
+}
+
+static void test_mountinfo(void)
+{
+	char path[] = "/tmp/wd-mountinfo-XXXXXX";
+	struct wd_cgroups c;
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs("25 30 0:23 / /sys rw,nosuid shared:7 - sysfs sysfs rw\n"
+	      "35 25 0:30 / /sys/fs/cgroup ro shared:9 - tmpfs tmpfs ro,mode=755\n"
+	      "36 35 0:31 / /sys/fs/cgroup/unified rw shared:10 - cgroup2 cgroup2 rw\n"
+	      "37 35 0:32 / /sys/fs/cgroup/systemd rw shared:11 - cgroup cgroup rw,name=systemd\n",
+	      f);
+	fclose(f);
+	CHECK_INT(wd_cgroups_init(&c, path), 0);
+	CHECK_STR(c.root, "/sys/fs/cgroup/unified");
+	wd_cgroups_free(&c);
+	f = fopen(path, "w");
+	fputs("37 35 0:32 / /sys/fs/cgroup/systemd rw shared:11 - cgroup cgroup rw\n", f);
+	fclose(f);
+	CHECK(wd_cgroups_init(&c, path) < 0);
+	CHECK_STR(c.root, "");
+	unlink(path);
+}
+
+/* ids are directory inodes: a tree in /tmp stands in for the hierarchy. */
+static void test_id_to_path(void)
+{
+	char root[] = "/tmp/wd-cgroup-XXXXXX", dir[256];
+	struct wd_cgroups c = {};
+	struct stat st;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(c.root, sizeof(c.root), "%s", root);
+	snprintf(dir, sizeof(dir), "%s/system.slice", root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/system.slice/docker-%s.scope", root, ID);
+	mkdir(dir, 0755);
+	CHECK_INT(stat(dir, &st), 0);
+	CHECK_STR(wd_cgroup_path(&c, st.st_ino), "/system.slice/docker-" ID ".scope");
+	CHECK(wd_cgroup_path(&c, 0) == NULL);
+	stat(root, &st);
+	CHECK_STR(wd_cgroup_path(&c, st.st_ino), "/");
+	/* a cgroup made after the walk is found at the next walk, not sooner */
+	snprintf(dir, sizeof(dir), "%s/late.service", root);
+	mkdir(dir, 0755);
+	stat(dir, &st);
+	CHECK(wd_cgroup_path(&c, st.st_ino) == NULL);
+	c.last_walk -= 2;
+	CHECK_STR(wd_cgroup_path(&c, st.st_ino), "/late.service");
+	wd_cgroups_free(&c);
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/system.slice/docker-%s.scope", root, ID);
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/system.slice", root);
+	rmdir(dir);
+	rmdir(root);
+}
+
+UNIT_MAIN(test_shapes, test_mountinfo, test_id_to_path)
