@@ -1209,7 +1209,8 @@ static const struct wd_cat_entry catalogue[] = {
 	.meaning = "The interface's queueing discipline would not take the "
 		"packet: its queue limit was reached or its shaping policy "
 		"dropped it. The egress link or shaper is saturated.",
-	.functions = L("__dev_xmit_skb", "__dev_queue_xmit", "qdisc_drop"),
+	.functions = L("__dev_xmit_skb", "__dev_queue_xmit", "qdisc_drop",
+		       "kfree_skb_list_reason"),
 	.counters = NONE,
 	.sysctls = L("net.core.default_qdisc"),
 	.settings = "`tc -s qdisc show dev DEV` (dropped, overlimits, "
@@ -1220,6 +1221,9 @@ static const struct wd_cat_entry catalogue[] = {
 	.severity = WD_SEV_DEPENDS,
 	.severity_note = "Normal on shaped or saturated links (TCP backs "
 		"off); a problem for latency-sensitive or UDP traffic.",
+	.history = "The drop location is kfree_skb_list_reason on 6.1 (the "
+		"list helper __dev_queue_xmit calls), __dev_queue_xmit on 6.12 "
+		"and later.",
 },
 {
 	CORE("QDISC_BURST_DROP"),
@@ -1820,6 +1824,38 @@ static const struct wd_cat_entry catalogue[] = {
 	.action = "Identify the sender; crafted traffic is common.",
 	.severity = WD_SEV_DEPENDS,
 	.severity_note = "Malformed or hostile traffic.",
+},
+{
+	CORE("IPV6_TOO_MANY_EXTHDRS"),
+	.layer = "IPv6",
+	.since = "7.1",
+	.summary = "more than 12 IPv6 extension headers in one packet",
+	.meaning = "An IPv6 packet for this host carried a longer chain of "
+		"extension headers than the kernel walks on local delivery: "
+		"more than 12 (IP6_MAX_EXT_HDRS_CNT, the hop-by-hop header "
+		"included). The limit bounds the parsing work a crafted chain "
+		"of minimal 8-byte headers can cause in a large or reassembled "
+		"packet; the ordering rules of RFC 8200 allow about 8 headers in "
+		"real traffic. The helpers that only skip headers (ICMPv6 "
+		"errors, netfilter, tunnels) stop at the same limit without "
+		"this reason.",
+	.functions = L("ip6_protocol_deliver_rcu", "ip6_input_finish"),
+	.counters = L("Ip6InDiscards"),
+	.sysctls = NONE,
+	.settings = "The limit is a constant of the kernel, not a sysctl "
+		"(net.ipv6.max_dst_opts_number and max_hbh_opts_number limit "
+		"the options inside one header, another check). The sender: "
+		"`whydrop watch -r IPV6_TOO_MANY_EXTHDRS`.",
+	.action = "Identify the sender; ordinary stacks never send such "
+		"chains. Traffic that really needs more headers cannot be let "
+		"through without rebuilding the kernel.",
+	.severity = WD_SEV_DEPENDS,
+	.severity_note = "The drop protects the host; a steady rate means "
+		"someone sends it crafted IPv6.",
+	.history = "Added in 2026 by upstream commit 3744b0964d52 (\"ipv6: "
+		"Implement limits on extension header parsing\", a net fix, "
+		"so mainline 7.1) and backported to stable kernels: on a "
+		"6.18.44 build it is 99 and every later reason moved up by one.",
 },
 {
 	CORE("IPV6_NDISC_FRAG"),

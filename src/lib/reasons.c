@@ -366,7 +366,46 @@ static struct wd_subsys *subsys_by_id(struct wd_reasons *r, uint32_t id)
 	return NULL;
 }
 
-/* Collect the enumerators of a module's BTF that carry this subsystem id. */
+/*
+ * A module's drop-reason enum starts at its subsystem's base (id << 16) and
+ * its first reason is base + 1. Other enums of the module may hold a value
+ * with the same upper bits (mac80211's flag enums: NL80211_FEATURE_USERSPACE_MPM
+ * is 1 << 16, IEEE80211_CHAN_8MHZ 1 << 17): they are not drop reasons.
+ */
+static bool is_reason_enum(const struct btf_type *t, uint32_t id)
+{
+	const struct btf_enum *e = btf_enum(t);
+
+	for (int j = 0; j < btf_vlen(t); j++, e++)
+		if ((uint32_t)e->val == (id << 16 | 1))
+			return true;
+	return false;
+}
+
+/*
+ * Add one code of a subsystem; a code seen before keeps its first name, unless
+ * that is an internal spelling ("___RX_DROP_U_DUP") and this one is not.
+ */
+static int add_subsys_code(struct wd_subsys *s, uint32_t code, const char *name)
+{
+	for (size_t i = 0; i < s->n_codes; i++) {
+		char *dup;
+
+		if (s->codes[i].code != code)
+			continue;
+		if (s->codes[i].name[0] != '_' || name[0] == '_')
+			return 0;
+		dup = strdup(name);
+		if (!dup)
+			return -ENOMEM;
+		free(s->codes[i].name);
+		s->codes[i].name = dup;
+		return 0;
+	}
+	return add_reason(&s->codes, &s->n_codes, code, name);
+}
+
+/* Collect the enumerators of a module's drop-reason enum for this subsystem. */
 static void load_subsys_codes(struct wd_reasons *r, struct wd_subsys *s)
 {
 	char module[64], path[256];
@@ -396,13 +435,13 @@ static void load_subsys_codes(struct wd_reasons *r, struct wd_subsys *s)
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const struct btf_enum *e;
 
-		if (!btf_is_enum(t))
+		if (!btf_is_enum(t) || !is_reason_enum(t, s->id))
 			continue;
 		e = btf_enum(t);
 		for (int j = 0; j < btf_vlen(t); j++, e++)
 			if ((uint32_t)e->val >> 16 == s->id &&
-			    add_reason(&s->codes, &s->n_codes, (uint32_t)e->val,
-				       btf__name_by_offset(btf, e->name_off)))
+			    add_subsys_code(s, (uint32_t)e->val,
+					    btf__name_by_offset(btf, e->name_off)))
 				goto out;
 	}
 out:

@@ -125,6 +125,10 @@ static void test_known_mappings(void)
 	CHECK(e && has(e->sysctls, "net.ipv4.tcp_mem"));
 	e = wd_catalogue_find("NO_SOCKET");
 	CHECK(e && e->severity == WD_SEV_BENIGN);
+	/* a stable backport first seen on 6.18.44 (code 99 there) */
+	e = wd_catalogue_find("IPV6_TOO_MANY_EXTHDRS");
+	CHECK(e && has(e->counters, "Ip6InDiscards") &&
+	      has(e->functions, "ip6_protocol_deliver_rcu"));
 }
 
 static void test_find_spellings(void)

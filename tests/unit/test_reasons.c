@@ -70,13 +70,18 @@ static void test_6_18(void)
 	struct wd_reasons r;
 	char buf[64];
 
+	/* This machine's 6.18.44 build: stable backports inserted and appended. */
 	load(FMT_DIR "6.18.44-fc.format", &r);
-	CHECK_INT(r.n, 127);
+	CHECK_INT(r.n, 128);
 	CHECK(r.has_reason && r.has_rx_sk);
 	CHECK_INT(r.source, WD_SRC_TRACEFS);
 	expect(&r, "NETFILTER_DROP", 12);
 	expect(&r, "TCP_FLAGS", 30);
-	expect(&r, "SKB_RX_HEADROOM", 128);
+	expect(&r, "IPV6_BAD_EXTHDR", 98);
+	expect(&r, "IPV6_TOO_MANY_EXTHDRS", 99);
+	expect(&r, "QUEUE_PURGE", 105);
+	expect(&r, "RECURSION_LIMIT", 128);
+	expect(&r, "SKB_RX_HEADROOM", 129);
 	/* Any case, with or without the enum prefix. */
 	CHECK(wd_reason_by_name(&r, "skb_drop_reason_tcp_csum") == wd_reason_by_name(&r, "TCP_CSUM"));
 	CHECK(wd_reason_by_name(&r, "tcp_csum") != NULL);
@@ -197,15 +202,35 @@ static struct btf *fake_vmlinux(void)
 	return e > 0 ? btf : NULL;
 }
 
-/* Split BTF of a module: one unrelated enum and its drop-reason enum. */
+/*
+ * Split BTF of a module: unrelated enums, one of flags whose bits 16 and 17
+ * look like subsystem bases (mac80211 has such: NL80211_FEATURE_USERSPACE_MPM
+ * is 1 << 16), then its drop-reason enum, after an internal copy of it
+ * ("___" names, as mac80211's ___mac80211_drop_reason) when internal is set.
+ */
 static int fake_module(const char *dir, const char *name, struct btf *base,
-		       const char *enum_name, const char *const *names, int subsys)
+		       const char *enum_name, const char *const *names, int subsys,
+		       bool internal)
 {
 	struct btf *btf = btf__new_empty_split(base);
+	char buf[96];
 	int err;
 
 	btf__add_enum(btf, "unrelated", 4);
 	btf__add_enum_value(btf, "UNRELATED_ONE", 1);
+	btf__add_enum(btf, "unrelated_flags", 4);
+	btf__add_enum_value(btf, "UNRELATED_BIT16", 1 << 16);
+	btf__add_enum_value(btf, "UNRELATED_BIT17", 1 << 17);
+	btf__add_enum_value(btf, "UNRELATED_BITS16_17", 3 << 16);
+	if (internal) {
+		snprintf(buf, sizeof(buf), "___%s", enum_name);
+		btf__add_enum(btf, buf, 4);
+		for (int i = 0; names[i]; i++) {
+			snprintf(buf, sizeof(buf), "%s%s", names[i][0] == '_' ? "" : "___",
+				 names[i]);
+			btf__add_enum_value(btf, buf, ((__s64)subsys << 16) | i);
+		}
+	}
 	btf__add_enum(btf, enum_name, 4);
 	for (int i = 0; names[i]; i++)
 		btf__add_enum_value(btf, names[i], ((__s64)subsys << 16) | i);
@@ -230,9 +255,9 @@ static void test_btf_modules(void)
 		return;
 	CHECK_INT(write_btf(dir, "vmlinux", base), 0);
 	CHECK_INT(fake_module(dir, "openvswitch", base, "ovs_drop_reason", ovs,
-			      SUBSYS_OPENVSWITCH), 0);
+			      SUBSYS_OPENVSWITCH, false), 0);
 	CHECK_INT(fake_module(dir, "mac80211", base, "mac80211_drop_reason", m80211,
-			      SUBSYS_MAC80211_UNUSABLE), 0);
+			      SUBSYS_MAC80211_UNUSABLE, true), 0);
 	snprintf(path, sizeof(path), "%s/vmlinux", dir);
 	CHECK_INT(wd_reasons_from_btf(&r, path), 0);
 	CHECK_INT(r.source, WD_SRC_BTF);
@@ -254,6 +279,26 @@ static void test_btf_modules(void)
 		  "MAC80211_MONITOR:0x1");
 	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16 | 9, buf, sizeof(buf)),
 		  "OPENVSWITCH:0x9");
+	/*
+	 * The bases come from the drop-reason enum, never from a flag that
+	 * happens to have the same value (seen with the real mac80211 BTF of
+	 * 6.12); the public spelling wins over the internal "___" one.
+	 */
+	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16, buf, sizeof(buf)),
+		  "OPENVSWITCH:__OVS_DROP_REASON");
+	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_UNUSABLE << 16, buf, sizeof(buf)),
+		  "MAC80211_UNUSABLE:___RX_DROP_UNUSABLE");
+	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_MONITOR << 16, buf, sizeof(buf)),
+		  "MAC80211_MONITOR:0x0");
+	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_UNUSABLE << 16 | 1, buf, sizeof(buf)),
+		  "MAC80211_UNUSABLE:RX_DROP_U_MIC_FAIL");
+	for (size_t i = 0; i < r.n_subsys; i++)
+		for (size_t k = 0; k < r.subsys[i].n_codes; k++)
+			UNIT_RECORD(!strstr(r.subsys[i].codes[k].name, "UNRELATED"),
+				    "%s: %s taken for a drop reason", r.subsys[i].name,
+				    r.subsys[i].codes[k].name);
+	CHECK_INT(r.subsys[0].n_codes + r.subsys[1].n_codes + r.subsys[2].n_codes,
+		  3 + 0 + 4);
 	wd_reasons_free(&r);
 
 	/* Module not loaded (no BTF file): the number, nothing invented. */

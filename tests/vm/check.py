@@ -184,6 +184,162 @@ def check_hidden_btf(t, rel, sec, want, fields):
           f"rc {w[1] if w else None}: {w[0].strip()[:160] if w else ''!r}")
 
 
+def all_reasons(d):
+    """reasons --json -> [(name, subsystem, code, in_catalogue)], core then subsystems"""
+    out = [(r.get("name"), r.get("subsystem", "core"), r.get("code"), r.get("in_catalogue"))
+           for r in d.get("reasons", [])]
+    for s in d.get("subsystems", []):
+        out += [(r.get("name"), s.get("name"), r.get("code"), r.get("in_catalogue"))
+                for r in s.get("reasons", [])]
+    return out
+
+
+def check_catalogue(t, rel, sec, mode):
+    """Every reason this kernel has (and its loaded modules) has a catalogue entry."""
+    names = ["reasons.btf", "reasons.nobtf", "reasons.mod"]
+    if mode == "full":
+        names.append("reasons.hidden")
+    for name in names:
+        got = sec.get(name)
+        if got is None:
+            if name != "reasons.mod":
+                t.add(rel, f"catalogue covers {name}", False, "missing from results")
+            continue
+        d = load_json(got[0])
+        if not isinstance(d, dict):
+            t.add(rel, f"catalogue covers {name}", False, f"rc={got[1]}, no JSON")
+            continue
+        every = all_reasons(d)
+        lacking = [f"{n} ({s})" for n, s, _, inc in every if inc is not True]
+        listed = d.get("missing_from_catalogue")
+        ok = listed == [] and not lacking and bool(every)
+        nsub = sum(1 for e in every if e[1] != "core")
+        t.add(rel, f"catalogue covers {name}", ok,
+              f"{len(every) - nsub} core + {nsub} subsystem reasons, each in_catalogue, "
+              "missing_from_catalogue []" if ok else
+              f"missing_from_catalogue {listed}; in_catalogue false: {short_list(lacking, 6)}")
+
+
+# subsystem reasons whydrop must name once the module is loaded, per module:
+# (prefix every name has, one name that must be there)
+MODULE_REASONS = {"openvswitch": ("OVS_DROP_", "OVS_DROP_LAST_ACTION"),
+                  "mac80211": ("RX_DROP_", "RX_DROP_U_MIC_FAIL")}
+
+
+def check_modules(t, rel, kv, sec):
+    """openvswitch / mac80211 loaded: their subsystem reasons named from module BTF."""
+    wanted = kv.get("later_wanted", "").split()
+    if not wanted:
+        return
+    ld = sec.get("modload")
+    took = (f", module step {int(kv['modules_ms']) / 1000:.1f}s" if
+            kv.get("modules_ms", "").isdigit() else "")
+    t.add(rel, f"modules: insmod {' '.join(wanted)}", bool(ld) and ld[1] == 0,
+          f"rc {ld[1] if ld else None} {ld[0].strip()[-200:] if ld else 'not run'!r}{took}")
+    btf = sec.get("btf.mod", ("", 1))[0].split()
+    missing = [m for m in wanted if m not in btf]
+    t.add(rel, "modules: /sys/kernel/btf/MODULE present", not missing,
+          f"missing {missing}" if missing else f"{', '.join(wanted)} have module BTF")
+    pre = load_json(sec.get("reasons.premod", ("", 1))[0])
+    post = load_json(sec.get("reasons.mod", ("", 1))[0])
+    if not isinstance(pre, dict) or not isinstance(post, dict):
+        t.add(rel, "modules: reasons --json before/after", False, "no JSON")
+        return
+    core = lambda d: [(r.get("name"), r.get("code")) for r in d.get("reasons", [])]
+    if not pre.get("subsystems") and not post.get("subsystems"):
+        # before 6.4 the kernel has no subsystem reasons at all
+        ok = core(pre) == core(post) and bool(core(post))
+        t.add(rel, "modules: no subsystem reasons on this kernel, none invented", ok,
+              f"{len(core(post))} core reasons, unchanged by the modules, no subsystems"
+              if ok else "core reasons changed when the modules were loaded")
+        return
+    text = sec.get("reasons.mod.text", ("", 1))[0]
+    for mod in wanted:
+        prefix, must = MODULE_REASONS.get(mod, ("", ""))
+        subs_pre = [s for s in pre.get("subsystems", []) if s.get("module") == mod]
+        subs = [s for s in post.get("subsystems", []) if s.get("module") == mod]
+        problems = []
+        if not subs:
+            problems.append(f"no subsystem of module {mod} in {post.get('subsystems')}")
+        for s in subs_pre:
+            if s.get("codes_known") or s.get("reasons"):
+                problems.append(f"{s.get('name')} named before {mod} was loaded")
+        names = []
+        for s in subs:
+            rs = s.get("reasons", [])
+            if not s.get("codes_known") or not rs:
+                problems.append(f"{s.get('name')}: codes_known {s.get('codes_known')}, "
+                                f"{len(rs)} reasons")
+            for r in rs:
+                n, c = str(r.get("name")), r.get("code", 0)
+                if (not n.startswith(prefix) or ":" in n or n.startswith("0x") or
+                        c >> 16 != s.get("id")):
+                    problems.append(f"{s.get('name')}: {n} code {c:#x}")
+                names.append(n)
+            if f"subsystem {s.get('name')} (module {mod})" not in text:
+                problems.append(f"text: no 'subsystem {s.get('name')} (module {mod})'")
+        if must and must not in names:
+            problems.append(f"{must} not among {short_list(names)}")
+        t.add(rel, f"modules: {mod} reasons named from module BTF", not problems,
+              "; ".join(problems[:4]) if problems else
+              f"{', '.join(s.get('name') for s in subs)}: {len(names)} names "
+              f"(e.g. {short_list(names, 3)}); unknown before insmod")
+
+
+def callsite_base(function):
+    return function.split(".", 1)[0]
+
+
+def check_callsites(t, rel, kv, sec):
+    """NOT_SPECIFIED / QUEUE_PURGE call sites of the workload: explain answers."""
+    reasons = kv.get("callsite_reasons", "").split(",")
+    steps = [n for n in ("cs.sockmix4", "cs.sockmix6", "cs.udp_closed", "cs.ifdown")
+             if sec.get(n, ("", 1))[1] != 0]
+    doc = load_json(sec.get("cs.count", ("", 1))[0])
+    err = sec.get("stderr.cs", ("", 0))[0].strip()
+    if not isinstance(doc, dict) or not isinstance(doc.get("drops"), list):
+        t.add(rel, "call sites: workload counted", False,
+              f"no count document; stderr {err[-300:]!r}")
+        return
+    rows, other = {}, {}
+    for d in doc["drops"] + doc.get("hidden", {}).get("drops", []):
+        k = (d.get("reason"), d.get("function"))
+        into = rows if d.get("reason") in reasons else other
+        into[k] = into.get(k, 0) + int(d.get("count", 0))
+    ok = not steps and kv.get("whydrop_rc.callsites") == "0" and bool(rows)
+    seen = ", ".join(f"{f} {r} x{n}" for (r, f), n in sorted(rows.items(), key=lambda x: x[0][1]))
+    seen += "".join(f"; {r} x{n} at {f}" for (r, f), n in sorted(other.items()))
+    took = (f" ({int(kv['callsites_ms']) / 1000:.1f}s)" if kv.get("callsites_ms", "").isdigit()
+            else "")
+    t.add(rel, f"call sites: workload under count -r {','.join(reasons)} --stacks", ok,
+          seen + took if ok else f"failed steps {steps}; rc {kv.get('whydrop_rc.callsites')}; "
+          f"rows {seen or 'none'}; stderr {err[-200:]!r}")
+    series = ".".join(rel.split(".")[:2])        # "6.1", "6.12"
+    bad, wrong = [], []
+    for (reason, func) in sorted(rows):
+        ex = sec.get(f"cs.explain.{func}")
+        d = load_json(ex[0]) if ex else None
+        entry = None
+        for c in d.get("callsites", []) if isinstance(d, dict) else []:
+            if c.get("function") == callsite_base(func) and reason in c.get("reasons", []):
+                entry = c
+        if not ex or ex[1] != 0 or entry is None:
+            bad.append(f"{func} ({reason}): rc {ex[1] if ex else None}")
+            continue
+        # its "kernels" line must name this kernel and what it reported
+        kern = entry.get("kernels", "")
+        if series not in re.findall(r"\b\d+\.\d+", kern) or reason not in kern:
+            wrong.append(f"{func}: {reason} on {series}, entry says {kern!r}")
+    t.add(rel, "call sites: explain FUNCTION answers for each (entry lists the reason)",
+          not bad and bool(rows),
+          f"{len(rows)} function/reason pairs, each has an entry" if not bad else
+          f"no entry for {short_list(bad, 6)} (src/lib/callsites_data.h)")
+    t.add(rel, "call sites: each entry's kernels line names this kernel and reason",
+          not bad and not wrong and bool(rows),
+          f"{len(rows)} entries say {series}" if not wrong else
+          "; ".join(wrong[:4]) + " (src/lib/callsites_data.h)")
+
+
 def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
     kv, sec, scen, mk = parse_results(os.path.join(vdir, "results.log"))
     ok = qrc == 0 and mk["begin"] and mk["end_rc"] == 0
@@ -196,6 +352,7 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
         return
     t.add(rel, "kernel release", kv.get("kernel") == rel,
           f"uname -r = {kv.get('kernel')}")
+    mode = kv.get("mode", "full")
 
     fmt_text = sec.get("format", ("", 1))[0]
     want, fields = format_reasons(fmt_text)
@@ -204,11 +361,12 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
     code_of = {n: c for c, n in want.items()}
 
     fx = None
-    for d in fixture_dirs:
-        p = os.path.join(d, rel + ".format")
-        if os.path.exists(p):
-            fx = p
-            break
+    # the generic flavour has the cloud flavour's reasons (same source)
+    for name in (rel, rel.replace("-amd64", "-cloud-amd64")):
+        for d in fixture_dirs:
+            p = os.path.join(d, name + ".format")
+            if os.path.exists(p) and not fx:
+                fx = p
     if fx:
         with open(fx, encoding="utf-8") as f:
             fwant, ffields = format_reasons(f.read())
@@ -237,7 +395,12 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
                 diff = reasons_diff(core_btf, core_nob)
                 t.add(rel, "reasons BTF = no-BTF", not diff,
                       diff or f"{len(core_btf)} identical names and codes")
-        check_hidden_btf(t, rel, sec, want, fields)
+        if mode == "full":
+            check_hidden_btf(t, rel, sec, want, fields)
+        check_catalogue(t, rel, sec, mode)
+        check_modules(t, rel, kv, sec)
+    if mode != "full":
+        return
 
     durations = []
     for s in scen:
@@ -322,6 +485,7 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
         check_watch_sock(t, rel, sec)
         check_dropmon(t, rel, kv, sec, code_of)
         check_dropmon_more(t, rel, kv, sec, code_of)
+        check_callsites(t, rel, kv, sec)
         check_unload(t, rel, kv, sec, code_of)
 
 

@@ -259,7 +259,9 @@ dropmon_scenarios() {
 	WD_PID=$_pb
 	wd_stop
 	kv whydrop_rc.dm_bpf $?
-	post_netfilter_drop
+	# not post_netfilter_drop: its section belongs to the netfilter_drop scenario
+	sect nft.dm B nft list ruleset
+	B nft delete table inet wdtest
 	sect dm.count_bpf cat /tmp/dmb.json
 	sect dm.count_dropmon cat /tmp/dmd.json
 	sect stderr.dm_dropmon cat /tmp/dmd.err
@@ -362,14 +364,103 @@ dropmon_scenarios() {
 	sect dm.after_recovery $WD count --source dropmon -d 0.5
 }
 
+# ---------------------------------------------------------------- call sites
+# NOT_SPECIFIED and the generic reasons only name the function that freed the
+# packet. A short everyday workload, counted in every namespace with stacks:
+# wdpkt sockmix (sockets closed with unread data, a Unix datagram socket
+# reconnected, TCP resets) over lo in wdb, 3 UDP datagrams to a closed port,
+# and an interface taken down with packets queued. check.py asserts that
+# `whydrop explain FUNCTION` answers for every function it reports.
+#
+# The interface (own namespaces wdc/wdd): netem holds 5 datagrams and refuses
+# 3 more (a full qdisc), 3 wait on a neighbour that never resolves
+# (198.51.100.77); then the link goes down and is deleted.
+ifdown_queued() {
+	ip netns add wdc && ip netns add wdd &&
+	ip link add vc netns wdc type veth peer name vd netns wdd &&
+	ip -n wdc addr add 198.51.100.1/24 dev vc &&
+	ip -n wdd addr add 198.51.100.2/24 dev vd &&
+	ip -n wdc link set vc up && ip -n wdd link set vd up || return 1
+	_m=$(ip netns exec wdd cat /sys/class/net/vd/address)
+	ip -n wdc neigh replace 198.51.100.2 lladdr "$_m" dev vc nud permanent &&
+	ip netns exec wdc /usr/sbin/tc qdisc add dev vc root netem delay 2s limit 5 ||
+		return 1
+	ip netns exec wdc wdpkt udp 198.51.100.1 198.51.100.2 40021 9 8
+	ip netns exec wdc wdpkt udp 198.51.100.1 198.51.100.77 40022 9 3
+	usleep 300000
+	ip netns exec wdc /usr/sbin/tc -s qdisc show dev vc
+	ip -n wdc link set vc down && ip -n wdc link del vc &&
+	ip netns del wdc && ip netns del wdd
+}
+callsite_workload() {
+	# the generic reasons this kernel has: QUEUE_PURGE (6.6+), SOCKET_CLOSE
+	# (what NOT_SPECIFIED at unix_release_sock became: 6.14, and 6.12.118)
+	_r=NOT_SPECIFIED
+	for _g in QUEUE_PURGE SOCKET_CLOSE; do
+		grep -q "\"$_g\"" $T/events/skb/kfree_skb/format && _r=$_r,$_g
+	done
+	kv callsite_reasons $_r
+	_t0=$(ms)
+	# QDISC_DROP too: how this kernel reports the full qdisc
+	wd_start /tmp/cs.json /tmp/cs.err $WD count --json --show-all --stacks \
+		-r $_r,QDISC_DROP -d 600 || return 1
+	sect cs.sockmix4 B wdpkt sockmix 192.0.2.2 6000
+	sect cs.sockmix6 B wdpkt sockmix 2001:db8::2 6010
+	sect cs.udp_closed A wdpkt udp 192.0.2.1 192.0.2.2 40020 9 3
+	sect cs.ifdown ifdown_queued
+	# UDP sockets are destroyed after an RCU grace period
+	usleep 1000000
+	wd_stop
+	kv whydrop_rc.callsites $?
+	sect cs.count cat /tmp/cs.json
+	sect stderr.cs cat /tmp/cs.err
+	for _f in $(grep -o '"function": "[^"]*"' /tmp/cs.json | cut -d'"' -f4 | sort -u); do
+		sect "cs.explain.$_f" $WD explain --json --interval 0 "$_f"
+	done
+	kv callsites_ms $(($(ms) - _t0))
+}
+
+# ---------------------------------------------------------------- module BTF
+# Subsystem reasons (openvswitch, mac80211) are named from the module's own
+# BTF, /sys/kernel/btf/MODULE, which exists only while it is loaded: reasons
+# --json before and after loading lib/modules/later.order (run.sh).
+module_btf() {
+	kv later_wanted "$(cat /lib/modules/later.wanted 2>/dev/null)"
+	[ -s /lib/modules/later.order ] || return 0
+	_t0=$(ms)
+	sect reasons.premod $WD reasons --json
+	# a softdep that does not fit the CPU (crc32c-intel) may fail: the
+	# modules wanted must be loaded in the end
+	sect modload sh -c 'while read -r m; do insmod /lib/modules/later/$m; done \
+		</lib/modules/later.order; for m in $(cat /lib/modules/later.wanted); do
+		grep -q "^$m " /proc/modules || { echo "$m not loaded"; exit 1; }; done'
+	sect btf.mod ls /sys/kernel/btf
+	sect reasons.mod $WD reasons --json
+	sect reasons.mod.text $WD reasons
+	kv modules_ms $(($(ms) - _t0))
+}
+
 # ---------------------------------------------------------------- main
+# whydrop.mode=modules (run.sh): only the module-BTF check.
+MODE=$(sed -n 's/.*whydrop\.mode=\([a-z]*\).*/\1/p' /proc/cmdline)
 kv kernel "$(uname -r)"
+kv mode "${MODE:=full}"
 kv nproc "$(nproc)"
 kv have_whydrop $HAVE_WD
 kv boot_ms "$(ms)"
 sect format cat $T/events/skb/kfree_skb/format
 sect btf ls /sys/kernel/btf
 sect modules cat /proc/modules
+if [ "$MODE" = modules ]; then
+	if [ $HAVE_WD = 1 ]; then
+		sect version $WD --version
+		sect reasons.btf $WD reasons --json
+		sect reasons.nobtf env WHYDROP_NO_BTF=1 $WD reasons --json
+		module_btf
+	fi
+	kv end_ms "$(ms)"
+	exit 0
+fi
 sect setup_net setup_net || { kv setup_net failed; exit 1; }
 
 if [ $HAVE_WD = 1 ]; then
@@ -431,6 +522,7 @@ if [ $HAVE_WD = 1 ]; then
 	sect stderr.watch_sock cat /tmp/ws.err
 
 	dropmon_scenarios
+	callsite_workload
 
 	# A module unloaded under a running watch (every namespace): the veth
 	# pair is deleted and veth.ko removed; whydrop must carry on (drops on
@@ -447,6 +539,7 @@ if [ $HAVE_WD = 1 ]; then
 	fi
 	sect unload.watch cat /tmp/m.json
 	sect stderr.unload cat /tmp/m.err
+	module_btf
 fi
 kv end_ms "$(ms)"
 exit 0

@@ -9,8 +9,13 @@
 # tests/vm/guest.sh trigger known drops, and assert its report on the host
 # (tests/vm/check.py). Last line: "N passed, N failed".
 #
+# "6.12-generic" is Debian's generic (not cloud) flavour of the same 6.12
+# kernel, booted only to load openvswitch and mac80211 (the cloud flavour has
+# no wireless stack) and check that whydrop names their subsystem reasons
+# from module BTF (guest mode "modules": no scenarios, a short boot).
+#
 # Environment:
-#   WHYDROP_VM_KERNELS   series to test (default "6.1 6.12")
+#   WHYDROP_VM_KERNELS   series to test (default "6.1 6.12 6.12-generic")
 #   WHYDROP_VM_CACHE     .deb cache (default /var/cache/whydrop-vm)
 #   WHYDROP_VM_OUT       logs and results (default build/vm)
 #   WHYDROP_VM_TIMEOUT   seconds per VM (default 300)
@@ -29,7 +34,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${BUILD:-build}
 CACHE=${WHYDROP_VM_CACHE:-/var/cache/whydrop-vm}
 OUT=${WHYDROP_VM_OUT:-$ROOT/$BUILD/vm}
-KERNELS=${WHYDROP_VM_KERNELS:-6.1 6.12}
+KERNELS=${WHYDROP_VM_KERNELS:-6.1 6.12 6.12-generic}
 TIMEOUT=${WHYDROP_VM_TIMEOUT:-300}
 ACCEL=${WHYDROP_VM_ACCEL:-tcg}
 BIN=${WHYDROP_BIN:-$ROOT/$BUILD/whydrop}
@@ -79,14 +84,32 @@ pinned_pkg() {
 	case $1 in
 	6.1) echo linux-image-6.1.0-57-cloud-amd64 ;;
 	6.12) echo linux-image-6.12.118+deb12-cloud-amd64-unsigned ;;
-	*) die "unknown kernel series '$1' (known: 6.1 6.12)" ;;
+	6.12-generic) echo linux-image-6.12.118+deb12-amd64-unsigned ;;
+	*) die "unknown kernel series '$1' (known: 6.1 6.12 6.12-generic)" ;;
 	esac
 }
-# Package-name pattern of a kernel series (the cloud flavour, no -dbg).
+# Package-name pattern of a kernel series (no -dbg).
 pkg_regex() {
 	case $1 in
 	6.1) echo '^linux-image-6\.1\.0-[0-9]+-cloud-amd64$' ;;
 	6.12) echo '^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64-unsigned$' ;;
+	6.12-generic) echo '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' ;;
+	esac
+}
+# What guest.sh does on a series: "full" (every scenario) or "modules" (only
+# the module-BTF check).
+series_mode() {
+	case $1 in
+	6.12-generic) echo modules ;;
+	*) echo full ;;
+	esac
+}
+# Modules guest.sh loads itself (after a first `whydrop reasons`) to prove
+# subsystem reasons are named from module BTF, with their dependencies.
+later_modules() {
+	case $1 in
+	6.12-generic) echo "openvswitch mac80211" ;;
+	*) echo openvswitch ;;
 	esac
 }
 
@@ -195,35 +218,53 @@ build_common() {
 	(cd "$r" && find . | /bin/busybox cpio -o -H newc 2>/dev/null) >"$WORK/common.cpio"
 }
 
-# Modules the scenarios need, with their dependencies (modules.dep lists a
-# module's dependencies, the last one to be loaded first).
+# Modules the scenarios need. Each comes with what modprobe would load before
+# it (dependencies and softdeps, e.g. crc32c before libcrc32c), in order.
 MODULES="veth nf_tables sch_netem"
-build_modules() {
-	local kdir=$1 out=$2 rel r dep m want line f
-	rel=$(ls "$kdir/lib/modules")
-	r=$WORK/mods-$rel
-	mkdir -p "$r/lib/modules"
-	: >"$r/lib/modules/load.order"
-	declare -A seen=()
-	for want in $MODULES; do
-		line=$(grep -E "(^|/)${want}\.ko(\.xz|\.zst)?:" "$kdir/lib/modules/$rel/modules.dep") ||
-			die "module $want not in $rel"
-		# dependencies in reverse order, then the module itself
-		for dep in $(echo "${line#*:}" | tr ' ' '\n' | tac) "${line%%:*}"; do
-			[ -n "$dep" ] || continue
-			[ -n "${seen[$dep]:-}" ] && continue
-			seen[$dep]=1
-			m=$(basename "$dep")
+# add_modules KDIR REL ROOT ORDER_FILE DEST_DIR MODULE...: unpack MODULE and
+# what it needs into ROOT/DEST_DIR and append them to ROOT/ORDER_FILE in
+# load order; a module already added (array seen) is not repeated.
+add_modules() {
+	local kdir=$1 rel=$2 r=$3 order=$4 dest=$5 want deps path m f
+	shift 5
+	mkdir -p "$r/$dest"
+	touch "$r/$order"
+	for want in "$@"; do
+		deps=$(modprobe -d "$kdir" -S "$rel" --show-depends "$want" 2>/dev/null |
+			awk '$1 == "insmod" { print $2 }') || true
+		[ -n "$deps" ] || die "module $want not in $rel"
+		for path in $deps; do
+			[ -n "${seen[$path]:-}" ] && continue
+			seen[$path]=1
+			m=$(basename "$path")
 			f=${m%.xz}
 			f=${f%.zst}
 			case $m in
-			*.xz) xz -dc "$kdir/lib/modules/$rel/$dep" >"$r/lib/modules/$f" ;;
-			*.zst) zstd -qdc "$kdir/lib/modules/$rel/$dep" >"$r/lib/modules/$f" ;;
-			*) cp "$kdir/lib/modules/$rel/$dep" "$r/lib/modules/$f" ;;
+			*.xz) xz -dc "$path" >"$r/$dest/$f" ;;
+			*.zst) zstd -qdc "$path" >"$r/$dest/$f" ;;
+			*) cp "$path" "$r/$dest/$f" ;;
 			esac
-			echo "$f" >>"$r/lib/modules/load.order"
+			echo "$f" >>"$r/$order"
 		done
 	done
+}
+
+# build_modules KDIR OUT SERIES: the initramfs of one kernel.
+build_modules() {
+	local kdir=$1 out=$2 series=$3 rel r dep boot_mods=
+	rel=$(ls "$kdir/lib/modules")
+	r=$WORK/mods-$rel
+	mkdir -p "$r/lib/modules"
+	declare -A seen=()
+	# /init loads lib/modules/load.order at boot
+	[ "$(series_mode "$series")" = full ] && boot_mods=$MODULES
+	# shellcheck disable=SC2086 # word lists
+	add_modules "$kdir" "$rel" "$r" lib/modules/load.order lib/modules $boot_mods
+	# guest.sh loads lib/modules/later.order itself (lib/modules/later/)
+	# shellcheck disable=SC2046 # a word list
+	add_modules "$kdir" "$rel" "$r" lib/modules/later.order lib/modules/later \
+		$(later_modules "$series")
+	later_modules "$series" >"$r/lib/modules/later.wanted"
 	# drop_monitor is shipped where modprobe would find it, but not loaded:
 	# guest.sh checks whydrop's "not loaded" message, then insmods it.
 	dep=$(grep -oE "^kernel/net/core/drop_monitor\.ko(\.xz|\.zst)?" \
@@ -240,13 +281,13 @@ build_modules() {
 
 # ------------------------------------------------------------ boot
 boot() {
-	local kdir=$1 initrd=$2 dir=$3 vmlinuz
+	local kdir=$1 initrd=$2 dir=$3 mode=$4 vmlinuz
 	vmlinuz=$(ls "$kdir"/boot/vmlinuz-*)
 	rm -f "$dir/console.log" "$dir/results.log"
 	timeout "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" -cpu max -m 1G -smp "$SMP" \
 		-nographic -no-reboot -monitor none -nic none \
 		-kernel "$vmlinuz" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 loglevel=4 mitigations=off" \
+		-append "console=ttyS0 panic=-1 loglevel=4 mitigations=off whydrop.mode=$mode" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.log" \
 		</dev/null >"$dir/qemu.log" 2>&1 &
 	local pid=$!
@@ -264,14 +305,15 @@ for s in $KERNELS; do
 	KDIR[$s]=$(extract_kernel "$deb")
 	REL[$s]=$(ls "${KDIR[$s]}/lib/modules")
 	mkdir -p "$OUT/${REL[$s]}"
-	build_modules "${KDIR[$s]}" "$WORK/initrd-${REL[$s]}"
+	build_modules "${KDIR[$s]}" "$WORK/initrd-${REL[$s]}" "$s"
 done
 T_PREP=$(date +%s)
 
 boot_one() {
 	local s=$1 t0 rc=0
 	t0=$(date +%s)
-	boot "${KDIR[$s]}" "$WORK/initrd-${REL[$s]}" "$OUT/${REL[$s]}" || rc=$?
+	boot "${KDIR[$s]}" "$WORK/initrd-${REL[$s]}" "$OUT/${REL[$s]}" "$(series_mode "$s")" ||
+		rc=$?
 	echo "$rc $(($(date +%s) - t0))" >"$OUT/${REL[$s]}/boot.status"
 }
 for s in $KERNELS; do

@@ -13,18 +13,31 @@
  *   wdpkt sigdfl CMD [ARG...]       exec CMD with SIGINT/SIGQUIT back to default
  *                                   (a non-interactive shell starts background
  *                                   jobs with SIGINT ignored)
+ *   wdpkt sockmix ADDR PORT         everyday socket life that frees packets
+ *                                   unread (Unix, UDP and packet sockets closed
+ *                                   with queued data, a Unix datagram socket
+ *                                   reconnected, a listener closed with an
+ *                                   unaccepted connection holding data, data
+ *                                   to a closed TCP peer, ordinary TCP
+ *                                   connections), on ADDR ports PORT..PORT+5
+ *                                   and lo; one line per step on stdout
  *
  * Only for use inside the network namespaces the tests create.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/if_ether.h>
+#include <net/if.h>
 #include <netinet/in.h>
+#include <netpacket/packet.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 struct addr {
@@ -48,7 +61,8 @@ static void usage(void)
 		"       wdpkt udp SRC DST SPORT DPORT COUNT [PAYLOAD_LEN]\n"
 		"       wdpkt listen ADDR PORT\n"
 		"       wdpkt udpsink ADDR PORT RCVBUF\n"
-		"       wdpkt sigdfl CMD [ARG...]\n");
+		"       wdpkt sigdfl CMD [ARG...]\n"
+		"       wdpkt sockmix ADDR PORT\n");
 	exit(2);
 }
 
@@ -359,6 +373,217 @@ static int cmd_udpsink(int argc, char **argv)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- sockmix */
+
+static void pause_ms(long ms)
+{
+	usleep((useconds_t)ms * 1000);
+}
+
+static void sock_name(const char *a, int port, struct sockaddr_storage *ss, socklen_t *sl)
+{
+	struct addr addr;
+
+	parse_addr(a, &addr);
+	memset(ss, 0, sizeof(*ss));
+	if (addr.family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_addr = addr.v4;
+		sin->sin_port = htons((uint16_t)port);
+		*sl = sizeof(*sin);
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = addr.v6;
+		sin6->sin6_port = htons((uint16_t)port);
+		*sl = sizeof(*sin6);
+	}
+}
+
+static int mix_listener(const char *a, int port)
+{
+	char p[16];
+	int fd;
+
+	snprintf(p, sizeof(p), "%d", port);
+	fd = bound_socket(a, p, SOCK_STREAM);
+	if (listen(fd, 4) < 0)
+		die("listen");
+	return fd;
+}
+
+static int mix_connect(const char *a, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd;
+
+	sock_name(a, port, &ss, &sl);
+	fd = socket(ss.ss_family, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&ss, sl) < 0)
+		die("connect");
+	return fd;
+}
+
+static void mix_send(int fd, size_t len)
+{
+	char buf[1000];
+
+	memset(buf, 'w', sizeof(buf));
+	if (send(fd, buf, len < sizeof(buf) ? len : sizeof(buf), MSG_NOSIGNAL) < 0)
+		printf("  send: %s\n", strerror(errno));
+}
+
+static int cmd_sockmix(int argc, char **argv)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	char buf[2048];
+	int sv[2], l, c, a, r, s, port;
+
+	if (argc < 3)
+		usage();
+	port = atoi(argv[2]);
+
+	/* Unix datagrams and stream data never read, receiver closed first. */
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0)
+		die("socketpair");
+	for (int i = 0; i < 3; i++)
+		mix_send(sv[0], 10);
+	close(sv[1]);
+	close(sv[0]);
+	printf("unix dgram: 3 unread, receiver closed\n");
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		die("socketpair");
+	for (int i = 0; i < 3; i++)
+		mix_send(sv[0], 10);
+	close(sv[1]);
+	close(sv[0]);
+	printf("unix stream: 3 unread, receiver closed\n");
+
+	/* A connected Unix datagram socket reconnected with data queued. */
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0)
+		die("socketpair");
+	{
+		/* abstract name: '\0' then the text */
+		struct sockaddr_un un = { .sun_family = AF_UNIX };
+		socklen_t ul;
+		int u = socket(AF_UNIX, SOCK_DGRAM, 0);
+
+		ul = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+			snprintf(un.sun_path + 1, sizeof(un.sun_path) - 1, "wdpkt-%d",
+				 (int)getpid()));
+		if (u < 0 || bind(u, (struct sockaddr *)&un, ul) < 0)
+			die("bind unix");
+		for (int i = 0; i < 3; i++)
+			mix_send(sv[1], 10);
+		if (connect(sv[0], (struct sockaddr *)&un, ul) < 0)
+			die("connect unix");
+		close(u);
+	}
+	close(sv[1]);
+	close(sv[0]);
+	printf("unix dgram: reconnected with 3 unread\n");
+
+	/* A packet socket (tcpdump, DHCP client) closed with captures unread. */
+	{
+		struct sockaddr_ll ll = { .sll_family = AF_PACKET,
+					  .sll_protocol = htons(ETH_P_ALL) };
+
+		ll.sll_ifindex = (int)if_nametoindex("lo");
+		r = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+		if (r < 0 || bind(r, (struct sockaddr *)&ll, sizeof(ll)) < 0)
+			die("packet socket on lo");
+		sock_name(argv[1], port + 5, &ss, &sl);
+		s = socket(ss.ss_family, SOCK_DGRAM, 0);
+		if (s < 0)
+			die("socket");
+		for (int i = 0; i < 3; i++)
+			if (sendto(s, "captured", 8, 0, (struct sockaddr *)&ss, sl) < 0)
+				die("sendto");
+		pause_ms(100);
+		close(s);
+		close(r);
+	}
+	printf("packet socket on lo: closed with captures unread\n");
+
+	/* UDP datagrams queued on a socket that closes without reading. */
+	snprintf(buf, sizeof(buf), "%d", port);
+	r = bound_socket(argv[1], buf, SOCK_DGRAM);
+	sock_name(argv[1], port, &ss, &sl);
+	s = socket(ss.ss_family, SOCK_DGRAM, 0);
+	if (s < 0)
+		die("socket");
+	for (int i = 0; i < 4; i++)
+		if (sendto(s, "datagram", 8, 0, (struct sockaddr *)&ss, sl) < 0)
+			die("sendto");
+	pause_ms(100);
+	close(r);
+	close(s);
+	printf("udp: 4 unread, socket closed\n");
+
+	/* A listener closed with a connection it never accepted, data queued. */
+	l = mix_listener(argv[1], port + 1);
+	c = mix_connect(argv[1], port + 1);
+	mix_send(c, 100);
+	pause_ms(100);
+	close(l);
+	pause_ms(100);
+	close(c);
+	printf("tcp: listener closed, unaccepted connection with 100 bytes\n");
+
+	/* The server closes first; the client sends afterwards (reset). */
+	l = mix_listener(argv[1], port + 2);
+	c = mix_connect(argv[1], port + 2);
+	a = accept(l, NULL, NULL);
+	if (a < 0)
+		die("accept");
+	close(a);
+	pause_ms(100);
+	mix_send(c, 50);
+	pause_ms(100);
+	mix_send(c, 50);
+	close(c);
+	close(l);
+	printf("tcp: data sent to a peer that had closed\n");
+
+	/* Ordinary connection: request, reply, close from both sides. */
+	l = mix_listener(argv[1], port + 3);
+	c = mix_connect(argv[1], port + 3);
+	a = accept(l, NULL, NULL);
+	if (a < 0)
+		die("accept");
+	mix_send(c, 10);
+	if (recv(a, buf, sizeof(buf), 0) < 0)
+		die("recv");
+	mix_send(a, 10);
+	if (recv(c, buf, sizeof(buf), 0) < 0)
+		die("recv");
+	close(c);
+	pause_ms(50);
+	close(a);
+	close(l);
+	printf("tcp: ordinary request/reply/close\n");
+
+	/* The client closes with a reply it did not read (reset). */
+	l = mix_listener(argv[1], port + 4);
+	c = mix_connect(argv[1], port + 4);
+	a = accept(l, NULL, NULL);
+	if (a < 0)
+		die("accept");
+	mix_send(a, 100);
+	pause_ms(100);
+	close(c);
+	pause_ms(100);
+	close(a);
+	close(l);
+	printf("tcp: client closed with 100 bytes unread\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -372,6 +597,8 @@ int main(int argc, char **argv)
 		return cmd_listen(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "udpsink"))
 		return cmd_udpsink(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sockmix"))
+		return cmd_sockmix(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sigdfl") && argc > 2) {
 		sigset_t none;
 
