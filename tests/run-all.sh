@@ -1,27 +1,41 @@
 #!/usr/bin/env bash
 # The whole suite, as `make test` runs it after building build/ and build/asan/.
-# Each part prints "N passed, N failed" last; this adds them up.
+# Each part prints "N passed, N failed[, N skipped]" last; this adds them up
+# and ends with "N passed, N failed, N skipped". A part is a failure too when
+# it exits non-zero, prints no summary, or ran nothing ("0 passed, 0 failed").
 set -u
-cd "$(dirname "$0")/.." || exit 1
-total_p=0 total_f=0
+total_p=0 total_f=0 total_s=0
 
+# part NAME CMD...: run one part, show its output, add up its summary.
 part() {
-	local name=$1
+	local name=$1 log line p f s rc
 	shift
 	echo "== $name"
-	local log line p f
 	log=$(mktemp)
 	"$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	rm -f "$log"
 	p=$(sed -n 's/^\([0-9]*\) passed.*/\1/p' <<<"$line")
 	f=$(sed -n 's/^[0-9]* passed, \([0-9]*\) failed.*/\1/p' <<<"$line")
+	s=$(sed -n 's/^[0-9]* passed, [0-9]* failed, \([0-9]*\) skipped.*/\1/p' <<<"$line")
+	s=${s:-0}
 	if [ -z "$p" ]; then
-		echo "!! $name printed no summary: counted as one failure"
+		echo "!! $name printed no summary (exit $rc): counted as one failure"
 		p=0 f=1
+	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		echo "!! $name ran nothing ($line): counted as one failure"
+		f=1
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "!! $name exited $rc although its summary says 0 failed: counted as one failure"
+		f=1
 	fi
-	total_p=$((total_p + p)) total_f=$((total_f + f))
+	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
 }
+
+# Sourced (tests/cli/run.sh checks part() itself): the function only.
+[ "${BASH_SOURCE[0]}" != "$0" ] && return 0
+cd "$(dirname "$0")/.." || exit 1
 
 part "unit tests" tests/unit/run.sh build
 part "unit tests under ASan/UBSan" tests/unit/run.sh build/asan
@@ -39,6 +53,9 @@ part "serve + Prometheus (real kernel)" tests/integration/serve.sh build/whydrop
 part "serve + Prometheus under ASan/UBSan" tests/integration/serve.sh build/asan/whydrop
 part "pcapng + tshark (real kernel)" tests/integration/pcapng.sh build/whydrop
 part "pcapng + tshark under ASan/UBSan" tests/integration/pcapng.sh build/asan/whydrop
+part "record -w refuses links, other users' files, directories (real kernel)" \
+	tests/integration/record_safety.sh build/whydrop
+part "record -w safety under ASan/UBSan" tests/integration/record_safety.sh build/asan/whydrop
 part "kernel counters next to traced reasons (real kernel)" tests/integration/counters.sh build/whydrop
 part "kernel counters under ASan/UBSan" tests/integration/counters.sh build/asan/whydrop
 part "fuzzing, 10 s per target, and kept crashers" tests/fuzz/run.sh 10
@@ -48,5 +65,5 @@ part "drop-reason lab under ASan/UBSan" env WHYDROP=build/asan/whydrop tests/lab
 part "other kernels in QEMU: Debian 6.1 and 6.12" tests/vm/run.sh
 
 echo
-echo "$total_p passed, $total_f failed"
+echo "$total_p passed, $total_f failed, $total_s skipped"
 [ "$total_f" -eq 0 ]

@@ -10,35 +10,141 @@
 
 #include "commands.h"
 #include "format.h"
+#include "groups.h"
 #include "options.h"
+#include "output.h"
 #include "pcapng.h"
 #include "reasons.h"
 #include "report.h"
 
 static const char usage[] =
-"Usage: whydrop read [--json] FILE\n"
+"Usage: whydrop read [--json] [--group-by WHO [--max-groups N]] FILE\n"
 "Summarise a recording made by `whydrop record` like `whydrop count` does: drops\n"
 "by reason and location, from the packet comments; the same table, or with --json\n"
 "the same JSON document as `count --json`. The kernel is the recording's (shb_os),\n"
 "the duration the recording's (else first to last packet). FILE - reads stdin.\n"
 "Other pcapng files: what can be read is summarised, and stderr says what could\n"
 "not (packets without a whydrop comment, malformed blocks). No privileges needed.\n"
+"Exit status 1 when the file is cut short or has malformed blocks (the summary\n"
+"then lacks what they held), or when it is not pcapng.\n"
 "\n"
 "      --json           one JSON document, as `whydrop count --json`\n"
+"      --group-by WHO   also count by netns, interface, cgroup (the socket's unit,\n"
+"                       container or pod) or process (the socket's, with record -p),\n"
+"                       from the comments' netns_name, ifname, cgroup, workload,\n"
+"                       pid and comm: the groups of `count --group-by`\n"
+"      --max-groups N   largest groups shown, the rest as \"(other)\" (10)\n"
 "  -h, --help           this help\n"
 "\n"
 "Examples:\n"
 "  whydrop read drops.pcapng\n"
 "  whydrop read --json drops.pcapng | jq '.drops[] | {reason, count}'\n"
+"  whydrop read --group-by cgroup drops.pcapng\n"
 "  sudo whydrop record -w - -c 100 | whydrop read -\n";
 
-enum { OPT_JSON = 256 };
+enum { OPT_JSON = 256, OPT_GROUP_BY, OPT_MAX_GROUPS };
 
 static const struct option read_longopts[] = {
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "help", no_argument, NULL, 'h' },
+	{ "json",	no_argument,	   NULL, OPT_JSON },
+	{ "group-by",	required_argument, NULL, OPT_GROUP_BY },
+	{ "max-groups",	required_argument, NULL, OPT_MAX_GROUPS },
+	{ "help",	no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+struct read_opts {
+	bool json;
+	enum wd_group_by group_by;
+	uint32_t max_groups;
+	const char *path;
+};
+
+/* ---- rows counted by key: an array and an open-addressing index into it ---- */
+
+struct table {
+	size_t size;			/* of a row */
+	uint32_t (*hash)(const void *row);
+	bool (*same)(const void *a, const void *b);
+	char *rows;
+	size_t n, cap;
+	uint32_t *slots;		/* row index + 1, 0 = empty */
+	size_t n_slots;
+};
+
+static void *row_at(const struct table *t, size_t i)
+{
+	return t->rows + i * t->size;
+}
+
+static void table_free(struct table *t)
+{
+	free(t->rows);
+	free(t->slots);
+	t->rows = NULL;
+	t->slots = NULL;
+	t->n = t->cap = t->n_slots = 0;
+}
+
+static int rehash(struct table *t)
+{
+	size_t n_slots = t->n_slots ? t->n_slots * 2 : 64;
+	uint32_t *slots = calloc(n_slots, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t j = t->hash(row_at(t, i)) & (n_slots - 1);
+
+		while (slots[j])
+			j = (j + 1) & (n_slots - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->n_slots = n_slots;
+	return 0;
+}
+
+static int grow_rows(struct table *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 32;
+	char *tmp = realloc(t->rows, cap * t->size);
+
+	if (!tmp)
+		return -ENOMEM;
+	t->rows = tmp;
+	t->cap = cap;
+	return 0;
+}
+
+/* The row equal to key; a copy of key if there is none yet. NULL: out of memory. */
+static void *table_get(struct table *t, const void *key)
+{
+	size_t j;
+
+	if (!t->slots && rehash(t))
+		return NULL;
+	j = t->hash(key) & (t->n_slots - 1);
+	for (; t->slots[j]; j = (j + 1) & (t->n_slots - 1))
+		if (t->same(row_at(t, t->slots[j] - 1), key))
+			return row_at(t, t->slots[j] - 1);
+	if (t->n == t->cap && grow_rows(t))
+		return NULL;
+	memcpy(row_at(t, t->n), key, t->size);
+	t->slots[j] = (uint32_t)++t->n;
+	if (t->n * 2 >= t->n_slots && rehash(t))
+		return NULL;
+	return row_at(t, t->n - 1);
+}
+
+static uint32_t fnv(uint32_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return (h ^ 0xffu) * 16777619u;	/* the end of a field */
+}
+
+/* ---- drops by (reason, location), as count ---- */
 
 struct row {
 	struct wd_pcapng_meta m;	/* reason, code, location, function */
@@ -46,11 +152,190 @@ struct row {
 	uint64_t count;
 };
 
+static uint32_t row_hash(const void *p)
+{
+	const struct row *r = p;
+
+	return fnv(fnv(r->m.has_reason ? 1u : 2u, r->m.reason), r->m.location);
+}
+
+static bool same_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	return x->m.has_reason == y->m.has_reason && !strcmp(x->m.reason, y->m.reason) &&
+	       !strcmp(x->m.location, y->m.location);
+}
+
+/* ---- --group-by: drops by (who, reason), as count --group-by ---- */
+
+struct group {
+	char group[512];		/* as long as a cgroup path can be */
+	char reason[128];		/* "" in location-only recordings */
+	uint32_t code;
+	uint64_t count;
+	uint64_t group_total;		/* of every reason in the group, for sorting */
+};
+
+static uint32_t group_hash(const void *p)
+{
+	const struct group *g = p;
+
+	return fnv(fnv(2166136261u, g->group), g->reason);
+}
+
+static bool same_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	return !strcmp(x->group, y->group) && !strcmp(x->reason, y->reason);
+}
+
+/* "ifindex=N": the word record writes when the device had no name; 0 if none. */
+static uint32_t comment_ifindex(const char *c)
+{
+	for (const char *p = c; p && (p = strstr(p, "ifindex=")); p += 8)
+		if (p == c || p[-1] == ' ')
+			return (uint32_t)strtoul(p + 8, NULL, 10);
+	return 0;
+}
+
+static void netns_label(const struct wd_pcapng_meta *m, char *buf, size_t len)
+{
+	if (m->has_netns_name)
+		snprintf(buf, len, "%s", m->netns_name);
+	else if (m->has_netns && m->netns)
+		snprintf(buf, len, "netns %u", m->netns);
+	else
+		snprintf(buf, len, "(netns unknown)");
+}
+
+static void interface_label(const struct wd_pcapng_meta *m, const char *comment, char *buf,
+			    size_t len)
+{
+	uint32_t ifindex = comment_ifindex(comment);
+	char ns[80];
+
+	netns_label(m, ns, sizeof(ns));
+	if (m->has_ifname)
+		snprintf(buf, len, "%s@%s", m->ifname, ns);
+	else if (ifindex)
+		snprintf(buf, len, "ifindex %u@%s", ifindex, ns);
+	else
+		snprintf(buf, len, "(no device)@%s", ns);
+}
+
+/* The socket's cgroup or process; the labels of count --group-by. */
+static void socket_label(const struct wd_pcapng_meta *m, enum wd_group_by by, char *buf,
+			 size_t len)
+{
+	if (m->sock_unknown)
+		snprintf(buf, len, "(socket unknown)");
+	else if (!m->has_sock && !m->has_lport)
+		snprintf(buf, len, "(no socket)");
+	else if (by == WD_GROUP_CGROUP && (m->has_workload || m->has_cgroup))
+		snprintf(buf, len, "%s", m->has_workload ? m->workload : m->cgroup);
+	else if (by == WD_GROUP_CGROUP)
+		snprintf(buf, len, "(socket: cgroup not recorded)");
+	else if (m->has_pid)
+		snprintf(buf, len, "%s[%u]", m->has_comm ? m->comm : "?", m->pid);
+	else if (m->has_sock)
+		snprintf(buf, len, "(socket %" PRIu64 ": process not seen)", m->sock);
+	else
+		snprintf(buf, len, "(socket: process not seen)");
+}
+
+static void group_label(const struct wd_pcapng_meta *m, const char *comment,
+			enum wd_group_by by, char *buf, size_t len)
+{
+	if (by == WD_GROUP_NETNS)
+		netns_label(m, buf, len);
+	else if (by == WD_GROUP_INTERFACE)
+		interface_label(m, comment, buf, len);
+	else
+		socket_label(m, by, buf, len);
+}
+
+static int cmp_group_name(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	int c = strcmp(x->group, y->group);
+
+	return c ? c : strcmp(x->reason, y->reason);
+}
+
+static int cmp_group_size(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->group_total != y->group_total)
+		return x->group_total > y->group_total ? -1 : 1;
+	if (strcmp(x->group, y->group))
+		return strcmp(x->group, y->group);
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->reason, y->reason);
+}
+
+/* Each row gets its group's total; the largest group first. */
+static void order_groups(struct table *t)
+{
+	struct group *g = (struct group *)t->rows;
+	size_t first = 0;
+
+	if (!t->n)
+		return;
+	qsort(g, t->n, sizeof(*g), cmp_group_name);
+	for (size_t i = 1; i <= t->n; i++) {
+		uint64_t total = 0;
+
+		if (i < t->n && !strcmp(g[i].group, g[first].group))
+			continue;
+		for (size_t j = first; j < i; j++)
+			total += g[j].count;
+		for (size_t j = first; j < i; j++)
+			g[j].group_total = total;
+		first = i;
+	}
+	qsort(g, t->n, sizeof(*g), cmp_group_size);
+}
+
+/* Past the max largest groups, every row goes to "(other)", by reason. */
+static int fold_groups(struct table *t, uint32_t max)
+{
+	struct table o = { .size = sizeof(struct group), .hash = group_hash,
+			   .same = same_group };
+	const struct group *g = (const struct group *)t->rows;
+	size_t groups = 0;
+
+	order_groups(t);	/* the index is stale from here: rebuilt in o */
+	for (size_t i = 0; i < t->n; i++) {
+		struct group key = g[i], *r;
+
+		if (!i || strcmp(g[i].group, g[i - 1].group))
+			groups++;
+		if (groups > max)
+			snprintf(key.group, sizeof(key.group), "(other)");
+		key.count = 0;
+		r = table_get(&o, &key);
+		if (!r) {
+			table_free(&o);
+			return -ENOMEM;
+		}
+		r->count += g[i].count;
+	}
+	table_free(t);
+	*t = o;
+	order_groups(t);
+	return 0;
+}
+
+/* ---- reading ---- */
+
 struct summary {
-	struct row *rows;
-	size_t n, cap;
-	uint32_t *slots;		/* hash of rows: index + 1, 0 = empty */
-	size_t n_slots;
+	const struct read_opts *ro;
+	struct table drops;		/* struct row */
+	struct table groups;		/* struct group, with --group-by */
 	uint64_t packets;
 	uint64_t uncommented;		/* packets without a whydrop comment */
 	bool any_reason;
@@ -61,82 +346,29 @@ struct summary {
 	uint64_t lost_events;
 };
 
-static uint32_t row_hash(const struct wd_pcapng_meta *m)
-{
-	uint32_t h = 2166136261u;
-	const char *s;
-
-	for (s = m->reason; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	h = (h ^ (m->has_reason ? 1u : 2u)) * 16777619u;
-	for (s = m->location; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
-}
-
-static bool same_row(const struct row *r, const struct wd_pcapng_meta *m)
-{
-	return r->m.has_reason == m->has_reason && !strcmp(r->m.reason, m->reason) &&
-	       !strcmp(r->m.location, m->location);
-}
-
-static int rehash(struct summary *s)
-{
-	size_t n_slots = s->n_slots ? s->n_slots * 2 : 64;
-	uint32_t *slots = calloc(n_slots, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->n; i++) {
-		size_t j = row_hash(&s->rows[i].m) & (n_slots - 1);
-
-		while (slots[j])
-			j = (j + 1) & (n_slots - 1);
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(s->slots);
-	s->slots = slots;
-	s->n_slots = n_slots;
-	return 0;
-}
-
-static int new_row(struct summary *s, const struct wd_pcapng_meta *m, size_t slot)
-{
-	struct row *tmp;
-
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-
-		tmp = realloc(s->rows, cap * sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
-		s->rows = tmp;
-		s->cap = cap;
-	}
-	s->rows[s->n] = (struct row){ .m = *m, .count = 1 };
-	s->slots[slot] = (uint32_t)++s->n;
-	if (s->n * 2 >= s->n_slots)
-		return rehash(s);
-	return 0;
-}
-
 static int add_drop(struct summary *s, const struct wd_pcapng_meta *m)
 {
-	size_t j;
+	struct row key = { .m = *m }, *r = table_get(&s->drops, &key);
 
-	if (!s->slots && rehash(s))
+	if (!r)
 		return -ENOMEM;
-	j = row_hash(m) & (s->n_slots - 1);
-	for (; s->slots[j]; j = (j + 1) & (s->n_slots - 1)) {
-		struct row *r = &s->rows[s->slots[j] - 1];
-
-		if (same_row(r, m)) {
-			r->count++;
-			return 0;
-		}
-	}
+	r->count++;
 	s->any_reason |= m->has_reason;
-	return new_row(s, m, j);
+	return 0;
+}
+
+static int add_group(struct summary *s, const struct wd_pcapng_meta *m, const char *comment)
+{
+	struct group key = { .code = m->code }, *r;
+
+	group_label(m, comment, s->ro->group_by, key.group, sizeof(key.group));
+	if (m->has_reason)
+		snprintf(key.reason, sizeof(key.reason), "%s", m->reason);
+	r = table_get(&s->groups, &key);
+	if (!r)
+		return -ENOMEM;
+	r->count++;
+	return 0;
 }
 
 static int on_packet(struct summary *s, const struct wd_pcapng_rec *rec)
@@ -155,6 +387,8 @@ static int on_packet(struct summary *s, const struct wd_pcapng_rec *rec)
 		s->uncommented++;
 		return 0;
 	}
+	if (s->ro->group_by && add_group(s, &m, rec->comment))
+		return -ENOMEM;
 	return add_drop(s, &m);
 }
 
@@ -249,49 +483,91 @@ static const char *kernel_of(const struct wd_pcapng_reader *r)
 	return "";
 }
 
-static int print_summary(struct summary *s, const struct wd_pcapng_reader *r, bool json)
+/* The --group-by part of the document; *out freed by the caller. */
+static int doc_groups(struct summary *s, struct wd_count_doc *doc, struct wd_group_out **out)
+{
+	const struct group *g;
+
+	if (fold_groups(&s->groups, s->ro->max_groups))
+		return -ENOMEM;
+	g = (const struct group *)s->groups.rows;
+	*out = calloc(s->groups.n ? s->groups.n : 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->groups.n; i++)
+		(*out)[i] = (struct wd_group_out){
+			.group = g[i].group,
+			.reason = g[i].reason[0] ? g[i].reason : NULL,
+			.code = g[i].code,
+			.count = g[i].count,
+		};
+	doc->group_by = wd_group_by_name(s->ro->group_by);
+	doc->groups = *out;
+	doc->n_groups = s->groups.n;
+	return 0;
+}
+
+/* The count rows, largest first; *out freed by the caller. */
+static int doc_rows(struct summary *s, struct wd_count_doc *doc, struct wd_count_row **out)
+{
+	struct row *src = (struct row *)s->drops.rows;
+	size_t n = s->drops.n;
+
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	if (n)
+		qsort(src, n, sizeof(*src), cmp_row);	/* the index is not used again */
+	for (size_t i = 0; i < n; i++) {
+		set_subsys(&src[i]);
+		(*out)[i] = (struct wd_count_row){
+			.code = src[i].m.code,
+			.reason = src[i].m.has_reason ? src[i].m.reason : NULL,
+			.subsystem = src[i].subsys,
+			.function = src[i].m.function,
+			.location = src[i].m.location,
+			.hint = src[i].m.has_reason ? wd_hint(src[i].m.reason) : NULL,
+			.count = src[i].count,
+			.no_code = src[i].m.has_reason && !src[i].m.has_code,
+		};
+		doc->total += src[i].count;
+	}
+	doc->rows = *out;
+	doc->n_rows = n;
+	return 0;
+}
+
+/* The table or the JSON document on stdout: 0, or 1 after a message. */
+static int print_summary(struct summary *s, const struct wd_pcapng_reader *r)
 {
 	struct wd_count_doc doc = {
 		.kernel = kernel_of(r),
 		.duration_s = duration(s),
 		.lost_events = s->lost_events,
-		.location_only = s->n && !s->any_reason,
+		.location_only = s->drops.n && !s->any_reason,
 	};
-	struct wd_count_row *rows = calloc(s->n ? s->n : 1, sizeof(*rows));
+	struct wd_count_row *rows = NULL;
+	struct wd_group_out *groups = NULL;
+	int status = 1;
 
-	if (!rows) {
+	if (doc_rows(s, &doc, &rows) || (s->ro->group_by && doc_groups(s, &doc, &groups))) {
 		fprintf(stderr, "whydrop read: out of memory\n");
-		return 1;
+		goto out;
 	}
-	if (s->n)
-		qsort(s->rows, s->n, sizeof(*s->rows), cmp_row);
-	for (size_t i = 0; i < s->n; i++) {
-		struct row *src = &s->rows[i];
-
-		set_subsys(src);
-		rows[i] = (struct wd_count_row){
-			.code = src->m.code,
-			.reason = src->m.has_reason ? src->m.reason : NULL,
-			.subsystem = src->subsys,
-			.function = src->m.function,
-			.location = src->m.location,
-			.hint = src->m.has_reason ? wd_hint(src->m.reason) : NULL,
-			.count = src->count,
-		};
-		doc.total += src->count;
-	}
-	doc.rows = rows;
-	doc.n_rows = s->n;
-	if (json)
+	if (s->ro->json)
 		wd_print_count_json(stdout, &doc);
 	else
 		wd_print_count_table(stdout, &doc);
+	/* A full disk or a closed pipe: said here, whatever the file held. */
+	status = wd_output_check(stdout, "read");
+out:
 	free(rows);
-	return fflush(stdout) ? 1 : 0;
+	free(groups);
+	return status;
 }
 
-/* What the summary does not cover, on stderr. */
-static void notes(const struct summary *s, const struct wd_pcapng_reader *r, const char *name)
+/* What the summary does not cover, on stderr; true if the file is damaged. */
+static bool notes(const struct summary *s, const struct wd_pcapng_reader *r, const char *name)
 {
 	const struct wd_pcapng_stats *st = &s->isb;
 
@@ -299,16 +575,72 @@ static void notes(const struct summary *s, const struct wd_pcapng_reader *r, con
 		fprintf(stderr, "whydrop read: %s: %" PRIu64 " of %" PRIu64 " packets carry no "
 			"whydrop comment (not recorded by whydrop?): left out of the summary\n",
 			name, s->uncommented, s->packets);
-	if (r->n_malformed)
-		fprintf(stderr, "whydrop read: %s: %" PRIu64 " malformed block(s) skipped or read "
-			"in part; the first: %s\n", name, r->n_malformed, r->malformed);
 	if (s->n_isb == 1 && st->has_ifrecv && st->has_usrdeliv && st->ifrecv > st->usrdeliv)
 		fprintf(stderr, "whydrop read: %s: the recording counted %" PRIu64 " drops and "
 			"wrote %" PRIu64 " (the others were over --rate, lost, or after -c): the "
 			"summary covers the packets in the file\n", name, st->ifrecv, st->usrdeliv);
+	if (!r->n_malformed)
+		return false;
+	fprintf(stderr, "whydrop read: %s: %" PRIu64 " malformed block(s) skipped or read in "
+		"part, the first because: %s; the summary lacks what they held\n", name,
+		r->n_malformed, r->malformed);
+	return true;
 }
 
-static int parse_args(int argc, char **argv, bool *json, const char **path, int *status)
+static int bad_value(const char *opt, const char *arg, const char *want)
+{
+	fprintf(stderr, "whydrop read: bad %s '%s': %s\n(`whydrop read -h` for help)\n", opt,
+		arg, want);
+	return -1;
+}
+
+static int parse_group_by(const char *arg, enum wd_group_by *by)
+{
+	static const char *const names[] = {
+		[WD_GROUP_NETNS] = "netns", [WD_GROUP_INTERFACE] = "interface",
+		[WD_GROUP_CGROUP] = "cgroup", [WD_GROUP_PROCESS] = "process",
+	};
+
+	for (size_t i = WD_GROUP_NETNS; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(arg, names[i])) {
+			*by = (enum wd_group_by)i;
+			return 0;
+		}
+	}
+	return bad_value("--group-by", arg, "netns, interface, cgroup or process");
+}
+
+static int parse_max_groups(const char *arg, uint32_t *max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (end == arg || *end || errno || arg[0] == '-' || v < 1 || v > 10000)
+		return bad_value("--max-groups", arg, "1 to 10000 rows");
+	*max = (uint32_t)v;
+	return 0;
+}
+
+/* One option; word is how it was written, for the messages. */
+static int parse_opt(int c, const char *word, const char *arg, struct read_opts *ro)
+{
+	switch (c) {
+	case OPT_JSON:
+		ro->json = true;
+		return 0;
+	case OPT_GROUP_BY:
+		return parse_group_by(arg, &ro->group_by);
+	case OPT_MAX_GROUPS:
+		return parse_max_groups(arg, &ro->max_groups);
+	}
+	fprintf(stderr, "whydrop read: %s '%s'%s\n(`whydrop read -h` for help)\n",
+		c == ':' ? "option" : "unknown option", word, c == ':' ? " needs a value" : "");
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct read_opts *ro, int *status)
 {
 	int c;
 
@@ -321,55 +653,57 @@ static int parse_args(int argc, char **argv, bool *json, const char **path, int 
 			*status = 0;
 			return -1;
 		}
-		if (c != OPT_JSON) {
-			fprintf(stderr, "whydrop read: unknown option '%s'\n"
-				"(`whydrop read -h` for help)\n", argv[optind - 1]);
+		if (parse_opt(c, argv[optind - 1], optarg, ro))
 			return -1;
-		}
-		*json = true;
 	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "whydrop read: %s\n(`whydrop read -h` for help)\n",
 			optind < argc ? "one FILE only" : "which FILE? (a pcapng from whydrop record)");
 		return -1;
 	}
-	*path = argv[optind];
+	ro->path = argv[optind];
 	return 0;
 }
 
 int cmd_read(int argc, char **argv)
 {
+	struct read_opts ro = { .max_groups = WD_DEFAULT_MAX_GROUPS };
+	struct summary s = {
+		.ro = &ro,
+		.drops = { .size = sizeof(struct row), .hash = row_hash, .same = same_row },
+		.groups = { .size = sizeof(struct group), .hash = group_hash,
+			    .same = same_group },
+	};
 	struct wd_pcapng_reader r;
-	struct summary s = { 0 };
-	const char *path = NULL;
-	bool json = false;
+	bool damaged = false;
 	FILE *f = stdin;
 	int status, err;
 
-	if (parse_args(argc, argv, &json, &path, &status))
+	if (parse_args(argc, argv, &ro, &status))
 		return status;
-	if (strcmp(path, "-")) {
-		f = fopen(path, "rb");
+	if (strcmp(ro.path, "-")) {
+		f = fopen(ro.path, "rb");
 		if (!f) {
-			fprintf(stderr, "whydrop read: cannot open %s: %s\n", path, strerror(errno));
+			fprintf(stderr, "whydrop read: cannot open %s: %s\n", ro.path,
+				strerror(errno));
 			return 1;
 		}
 	}
 	wd_pcapng_reader_init(&r, f);
 	err = read_all(&r, &s);
 	/* A recording cut short is still summarised up to the cut. */
-	status = r.n_sections ? print_summary(&s, &r, json) : 1;
+	status = r.n_sections ? print_summary(&s, &r) : 1;
 	if (r.n_sections)
-		notes(&s, &r, path);
+		damaged = notes(&s, &r, ro.path);
 	if (err && r.n_sections)
 		fprintf(stderr, "whydrop read: %s: %s; the summary covers the %" PRIu64
-			" packets before it\n", path, r.err, s.packets);
+			" packets before it\n", ro.path, r.err, s.packets);
 	else if (err)
-		fprintf(stderr, "whydrop read: %s: %s\n", path, r.err);
+		fprintf(stderr, "whydrop read: %s: %s\n", ro.path, r.err);
 	wd_pcapng_reader_free(&r);
 	if (f != stdin)
 		fclose(f);
-	free(s.rows);
-	free(s.slots);
-	return err || status ? 1 : 0;
+	table_free(&s.drops);
+	table_free(&s.groups);
+	return err || status || damaged ? 1 : 0;
 }

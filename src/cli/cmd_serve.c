@@ -52,7 +52,8 @@ static const char usage[] =
 "capability. Only GET and HEAD are answered.\n"
 "\n"
 "      --listen A:P     address and port (127.0.0.1:9464); [::1]:9464 for IPv6,\n"
-"                       :9464 for every address (IPv4 and IPv6); port 0 picks one\n"
+"                       :9464 for every address (IPv4 and IPv6: said with a warning,\n"
+"                       the metrics are then open to the network); port 0 picks one\n"
 "      --max-series N   series per metric, the reason=\"other\" fold included (500)\n"
 "      --per-interface  also whydrop_interface_drops_total{netns,interface,reason}\n"
 "      --per-netns      also whydrop_netns_drops_total{netns,reason}\n"
@@ -74,7 +75,7 @@ static const char usage[] =
 "  -v, --verbose        libbpf and HTTP diagnostics\n"
 "\n"
 "Metrics: whydrop_drops_total{reason,layer,function}, whydrop_series_folded{metric},\n"
-"whydrop_lost_events_total, whydrop_overflow_drops_total,\n"
+"whydrop_lost_events_total, whydrop_overflow_drops_total, whydrop_scrapes_total,\n"
 "whydrop_build_info{version,kernel,attach} (docs/serve.md).\n"
 "\n"
 "Examples:\n"
@@ -112,20 +113,12 @@ struct serve_opts {
 	bool netns_names, per_cgroup;
 };
 
-/* A socket in a network namespace, to name its interfaces without privileges. */
-struct ns_sock {
-	uint32_t netns;
-	int fd;
-};
-
 struct serve {
 	struct serve_opts so;
 	struct wd_session s;
 	pthread_mutex_t lock;
 	struct wd_prom_cap cap_drops, cap_if, cap_ns, cap_cg;
 	struct wd_groups groups;	/* --per-cgroup: counts by the socket's cgroup */
-	struct ns_sock ns_socks[2];
-	size_t n_ns_socks;
 	bool keep_cap_bpf;
 	bool verbose;
 	uint64_t scrapes;
@@ -233,6 +226,17 @@ static const char *bind_hint(int err)
 	return "";
 }
 
+/* The any address (0.0.0.0, ::, ::ffff:0.0.0.0): every interface of the machine. */
+static bool is_wildcard(const struct sockaddr_storage *ss)
+{
+	const struct in6_addr *a6 = &((const struct sockaddr_in6 *)ss)->sin6_addr;
+
+	if (ss->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)ss)->sin_addr.s_addr == htonl(INADDR_ANY);
+	return IN6_IS_ADDR_UNSPECIFIED(a6) ||
+	       (IN6_IS_ADDR_V4MAPPED(a6) && !memcmp(&a6->s6_addr[12], "\0\0\0\0", 4));
+}
+
 /* Bound and listening socket, or -1 after one message. */
 static int open_listener(const char *arg, bool *v6)
 {
@@ -255,6 +259,11 @@ static int open_listener(const char *arg, bool *v6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64))
 		goto fail;
+	if (is_wildcard(&ss))
+		fprintf(stderr, "whydrop serve: warning: --listen %s listens on every address of "
+			"this machine: whoever can reach it reads the metrics (kernel version, "
+			"drop reasons, network namespaces, interfaces, cgroups); give 127.0.0.1 "
+			"or [::1], or filter the port\n", arg);
 	return fd;
 fail:
 	err = errno;
@@ -270,7 +279,11 @@ fail:
 /* After the bind and the attach: another user, and no capability at all. */
 static int drop_privileges(struct serve *sv, uid_t uid, gid_t gid)
 {
-	wd_privileges_seal();
+	if (wd_privileges_seal()) {
+		fprintf(stderr, "whydrop serve: cannot empty the capability bounding set: %s\n",
+			strerror(errno));
+		return -1;
+	}
 	if (geteuid() == 0 && wd_privileges_switch_user("whydrop serve", uid, gid))
 		return -1;
 	/* drop_monitor: its STOP on exit needs CAP_NET_ADMIN, kept alone. */
@@ -283,69 +296,18 @@ static int drop_privileges(struct serve *sv, uid_t uid, gid_t gid)
 	return 0;
 }
 
-/* ---- interface names without privileges ---- */
-
-static int socket_in_netns(const char *path)
-{
-	int self, ns, fd = -1;
-
-	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	ns = open(path, O_RDONLY | O_CLOEXEC);
-	if (self >= 0 && ns >= 0 && !setns(ns, CLONE_NEWNET)) {
-		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (setns(self, CLONE_NEWNET)) {
-			perror("whydrop serve: cannot return to the original network namespace");
-			exit(1);
-		}
-	}
-	if (self >= 0)
-		close(self);
-	if (ns >= 0)
-		close(ns);
-	return fd;
-}
-
-/* Our own namespace, and --netns's: the ones whose interfaces get names. */
-static void open_ns_sockets(struct serve *sv)
-{
-	struct ns_sock *n = sv->ns_socks;
-
-	n[0].netns = wd_netns_self();
-	n[0].fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	sv->n_ns_socks = n[0].fd >= 0;
-	if (!sv->s.netns_ino || sv->s.netns_ino == n[0].netns)
-		return;
-	n[sv->n_ns_socks].netns = sv->s.netns_ino;
-	n[sv->n_ns_socks].fd = socket_in_netns(sv->s.netns_path);
-	if (n[sv->n_ns_socks].fd >= 0)
-		sv->n_ns_socks++;
-}
-
-static void close_ns_sockets(struct serve *sv)
-{
-	for (size_t i = 0; i < sv->n_ns_socks; i++)
-		close(sv->ns_socks[i].fd);
-	sv->n_ns_socks = 0;
-}
-
 /* "veth0"; "if7" where the namespace is out of reach; "none" without a device. */
 static void interface_name(struct serve *sv, uint32_t netns, uint32_t ifindex, char *buf,
 			   size_t len)
 {
-	struct ifreq ifr = { .ifr_ifindex = (int)ifindex };
+	const char *name = wd_ifname(&sv->s.ifnames, netns, ifindex);
 
-	if (!ifindex) {
+	if (!ifindex)
 		snprintf(buf, len, "none");
-		return;
-	}
-	for (size_t i = 0; i < sv->n_ns_socks; i++) {
-		if (sv->ns_socks[i].netns != netns ||
-		    ioctl(sv->ns_socks[i].fd, SIOCGIFNAME, &ifr))
-			continue;
-		snprintf(buf, len, "%.*s", IFNAMSIZ, ifr.ifr_name);
-		return;
-	}
-	snprintf(buf, len, "if%u", ifindex);
+	else if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "if%u", ifindex);
 }
 
 /* ---- metrics ---- */
@@ -483,6 +445,9 @@ static void render_info(struct serve *sv, struct wd_prom_buf *b)
 			     "Drops the kernel could not run whydrop's program for "
 			     "(recursion misses): not in whydrop_drops_total.",
 			     st.recursion_misses);
+	wd_prom_render_value(b, "whydrop_scrapes_total", "counter",
+			     "Pages of /metrics rendered (GET), this one included; HEAD "
+			     "requests read nothing and are not counted.", sv->scrapes);
 	wd_prom_render_value(b, "whydrop_overflow_drops_total", "counter",
 			     "Drops counted in the overflow bucket because the counting map was "
 			     "full (--map-size): in whydrop_drops_total with function=\"(overflow)\".",
@@ -545,6 +510,7 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 	pthread_mutex_lock(&sv->lock);
 	err = fill(sv, &sc);
 	if (!err) {
+		sv->scrapes++;	/* before render_info: the page counts itself */
 		wd_prom_render_family(b, &sc.drops);
 		if (sv->so.per_if)
 			wd_prom_render_family(b, &sc.by_if);
@@ -554,7 +520,6 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 			wd_prom_render_family(b, &sc.by_cg);
 		render_folded(sv, b, &sc);
 		render_info(sv, b);
-		sv->scrapes++;
 	}
 	pthread_mutex_unlock(&sv->lock);
 	wd_prom_family_clear(&sc.drops);
@@ -618,8 +583,8 @@ static int serve(struct serve *sv, struct wd_opts *o, uid_t uid, gid_t gid)
 	status = listen_and_attach(sv, o, &fd, &v6);
 	if (status)
 		return status;
-	if (sv->so.per_if)
-		open_ns_sockets(sv);
+	if (sv->so.per_if)	/* while namespaces can still be entered */
+		wd_ifnames_open(&sv->s.ifnames, sv->s.netns_ino ? sv->s.netns_path : NULL);
 	status = 1;
 	if (drop_privileges(sv, uid, gid))
 		goto out;
@@ -638,7 +603,6 @@ out:
 		MHD_stop_daemon(d);
 	if (fd >= 0)
 		close(fd);
-	close_ns_sockets(sv);
 	wd_session_close(&sv->s);
 	if (!status)
 		fprintf(stderr, "whydrop serve: stopped after %" PRIu64 " scrapes; detached\n",

@@ -59,6 +59,36 @@ static enum MHD_Result reply_metrics(struct http *h, struct MHD_Connection *c)
 	return ret;
 }
 
+static ssize_t no_body(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	(void)cls;
+	(void)pos;
+	(void)buf;
+	(void)max;
+	return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+/*
+ * HEAD /metrics: the status and content type of a GET, without reading the
+ * kernel's counts or rendering the page, so no Content-Length (the page's
+ * size is only known once rendered, and a HEAD must not claim another).
+ */
+static enum MHD_Result reply_metrics_head(struct MHD_Connection *c)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, no_body, NULL, NULL);
+	if (!r)
+		return MHD_NO;
+	/* Not chunked either: a GET gets a Content-Length. The connection then closes. */
+	MHD_set_response_options(r, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, WD_PROM_CONTENT_TYPE);
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version,
 				  const char *upload_data, size_t *upload_size, void **req_ctx)
@@ -72,6 +102,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply_static(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 				    "whydrop: only GET and HEAD\n", "GET, HEAD");
+	if (!strcmp(url, "/metrics") && !strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return reply_metrics_head(c);
 	if (!strcmp(url, "/metrics"))
 		return reply_metrics(h, c);
 	if (!strcmp(url, "/"))

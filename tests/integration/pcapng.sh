@@ -117,8 +117,10 @@ sleep 0.5
 stop "$REC"
 RC=$?
 stop "$CNT"
+CRC=$?
 T1=$(date +%s.%N)
 check "record exits 0" [ "$RC" -eq 0 ]
+check "count exits 0" [ "$CRC" -eq 0 ]
 expect_run "record reports 8 counted, 8 written, 0 not written" 0 \
 	"8 drops counted, 8 written to $F, 0 not written \(0 over --rate, 0 lost: ring buffer full\)" \
 	cat "$TMP/record.err"
@@ -146,7 +148,8 @@ ts = [float(l.split("|")[7]) for l in open(sys.argv[3])]
 sys.exit(not (len(ts) == 8 and all(t0 <= t <= t1 for t in ts)))' "$T0" "$T1" "$TMP/fields"
 "$W" read --json "$F" >"$TMP/read.json" 2>"$TMP/read.err"
 RC=$?
-check "read --json exits 0, nothing on stderr" [ "$RC" -eq 0 ] && [ ! -s "$TMP/read.err" ]
+check "read --json exits 0, nothing on stderr" \
+	sh -c '[ "$1" -eq 0 ] && [ ! -s "$2" ]' _ "$RC" "$TMP/read.err"
 check "read --json equals the parallel count --json" $PY -c '
 import json, sys
 r, c = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -164,8 +167,114 @@ expect_run "read prints count's table" 0 "NO_SOCKET +__udp4_lib_rcv\+0x[0-9a-f]+
 expect_run "read table ends with the total" 0 "^8 drops in [0-9.]+ s" "$W" read "$F"
 expect_run "read - reads standard input" 0 '"total": 8' bash -c "'$W' read --json - <'$F'"
 tshark -r "$F" -w "$TMP/resaved.pcapng" 2>/dev/null
-check "a copy re-saved by tshark summarises the same" bash -c \
-	"'$W' read --json '$TMP/resaved.pcapng' | grep -q '\"total\": 8'"
+expect_run "a copy re-saved by tshark summarises the same" 0 '"total": 8,' \
+	"$W" read --json "$TMP/resaved.pcapng"
+
+echo "== read: a damaged block, a full disk"
+# The second packet block's captured length made larger than its block: the
+# reader skips that block; read says so and exits 1, and counts the other 7.
+$PY - "$F" "$TMP/damaged.pcapng" <<'PYEOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+off, epbs = 0, 0
+while off < len(b):
+    t, n = struct.unpack_from("=II", b, off)
+    if t == 6:
+        epbs += 1
+        if epbs == 2:
+            struct.pack_into("=I", b, off + 20, 0xfffc)
+    off += n
+open(sys.argv[2], "wb").write(b)
+sys.exit(epbs != 8)
+PYEOF
+check "a copy with its second packet block damaged" test $? -eq 0
+"$W" read --json "$TMP/damaged.pcapng" >"$TMP/damaged.json" 2>"$TMP/damaged.err"
+RC=$?
+check "read of a damaged file: exit 1 (got $RC)" test "$RC" -eq 1
+check "... says how many blocks were skipped, and why" grep -q \
+	"damaged.pcapng: 1 malformed block(s) skipped or read in part, the first because: block at offset [0-9]*: captured length 65532 exceeds the block" \
+	"$TMP/damaged.err"
+check "... and still summarises the 7 others" grep -q '"total": 7,' "$TMP/damaged.json"
+expect_run "read FILE >/dev/full: exit 1, the cause" 1 \
+	"^whydrop read: cannot write standard output: No space left on device$" \
+	sh -c "'$W' read '$F' >/dev/full"
+expect_run "read --json FILE >/dev/full: exit 1, the cause" 1 \
+	"^whydrop read: cannot write standard output: No space left on device$" \
+	sh -c "'$W' read --json '$F' >/dev/full"
+
+echo "== who: read --group-by counts as count --group-by does on the same drops"
+# A receiver named by prctl, in a cgroup of its own, overflows its tiny
+# SO_RCVBUF (SOCKET_RCVBUFF: the drops have its socket), beside NO_SOCKET
+# drops (no socket). record -p writes who in the comments; read must group
+# them exactly as four counts running at the same time do.
+CG_ROOT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+CG_REL=/wdpcap-$$.slice/rcv.scope
+trap 'harness_end; rmdir "$CG_ROOT$CG_REL" "$CG_ROOT/wdpcap-$$.slice" 2>/dev/null' EXIT
+if [ -z "$CG_ROOT" ] || ! mkdir -p "$CG_ROOT$CG_REL"; then
+	fail "a cgroup v2 directory for the receiver" "cgroup2 mount: '${CG_ROOT:-none}'"
+else
+	sh -c "echo \$\$ > '$CG_ROOT$CG_REL/cgroup.procs' && exec ip netns exec '$NS' $PY -c '
+import ctypes, socket, time
+ctypes.CDLL(None).prctl(15, b\"wd-pcap-rcv\", 0, 0, 0)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
+s.bind((\"192.0.2.1\", 9999))
+print(s.fileno(), flush=True)
+time.sleep(60)'" >"$TMP/rcvr.out" &
+	RCVR=$!
+	PIDS+=("$RCVR")
+	poll_until 10 test -s "$TMP/rcvr.out"
+	WHO_PIDS=()
+	start whorec record -w "$TMP/who.pcapng" -p --netns "$NS" && WHO_PIDS+=("$LAST")
+	for by in netns interface cgroup process; do
+		start "who$by" count --json --netns "$NS" --group-by "$by" && WHO_PIDS+=("$LAST")
+	done
+	ip netns exec "$NS" $PY -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(60):
+    s.sendto(b"x" * 1000, ("192.0.2.1", 9999))
+for _ in range(3):
+    s.sendto(b"y", ("192.0.2.1", 9998))'
+	sleep 0.5
+	for p in "${WHO_PIDS[@]}"; do
+		stop "$p"
+		check "who: run $p exits 0" test $? -eq 0
+	done
+	check "who: the recording has the receiver's pid, comm, cgroup" \
+		grep -q "pid=$RCVR comm=wd-pcap-rcv cgroup=$CG_REL" <(tshark -r "$TMP/who.pcapng" \
+		-T fields -e frame.comment 2>/dev/null)
+	for by in netns interface cgroup process; do
+		"$W" read --json --group-by "$by" "$TMP/who.pcapng" >"$TMP/whoread$by.json" \
+			2>"$TMP/whoread$by.err"
+		check "read --group-by $by: exit 0" test $? -eq 0
+		check "read --group-by $by: the groups of count --group-by $by" $PY -c '
+import json, sys
+r, c = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+key = lambda d: sorted((g["group"], g.get("reason"), g.get("code"), g["count"]) for g in d["groups"])
+ok = r["group_by"] == c["group_by"] == sys.argv[3] and key(r) == key(c) and r["total"] == c["total"] > 3
+if not ok:
+    print(key(r), key(c), file=sys.stderr)
+sys.exit(not ok)' "$TMP/whoread$by.json" "$TMP/who$by.out" "$by"
+	done
+	check "read --group-by process: the receiver's SOCKET_RCVBUFF drops, NO_SOCKET's 3 without a socket" \
+		$PY -c '
+import json, sys
+g = {(x["group"], x["reason"]): x["count"] for x in json.load(open(sys.argv[1]))["groups"]}
+ok = g.get(("wd-pcap-rcv[" + sys.argv[2] + "]", "SOCKET_RCVBUFF"), 0) > 0 and g.get(("(no socket)", "NO_SOCKET")) == 3
+sys.exit(not ok)' "$TMP/whoreadprocess.json" "$RCVR"
+	check "read --group-by netns: one group, the namespace's name" $PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not ({g["group"] for g in d["groups"]} == {sys.argv[2]}))' "$TMP/whoreadnetns.json" "$NS"
+	expect_run "read --group-by cgroup (table): the receiver's cgroup" 0 \
+		"^By cgroup:\$" "$W" read --group-by cgroup "$TMP/who.pcapng"
+	expect_run "read --group-by process (table): wd-pcap-rcv[$RCVR]" 0 \
+		"^ +[0-9]+  wd-pcap-rcv\[$RCVR\] +SOCKET_RCVBUFF\$" "$W" read --group-by process "$TMP/who.pcapng"
+	expect_run "read --group-by process --max-groups 1: the rest is (other)" 0 \
+		"^ +3  \(other\) +NO_SOCKET\$" "$W" read --group-by process --max-groups 1 "$TMP/who.pcapng"
+	kill "$RCVR" 2>/dev/null
+	wait "$RCVR" 2>/dev/null
+fi
 
 echo "== record -w - | tshark -r -"
 (
@@ -189,6 +298,7 @@ start rate record -w "$TMP/rate.pcapng" --netns "$NS" --rate 2 || exit 1
 send 20 4 9
 sleep 0.3
 stop "$LAST"
+check "record --rate 2 exits 0" test $? -eq 0
 check "20 counted, at most 4 written, the rest over --rate" grep -Eq \
 	"20 drops counted, [0-4] written to .*, (1[6-9]|20) not written \((1[6-9]|20) over --rate" \
 	"$TMP/rate.err"
@@ -211,11 +321,13 @@ expect_run "/proc/whydrop.pcapng: clear error, exit 1" 1 \
 	"^whydrop record: cannot create /proc/whydrop.pcapng: " \
 	"$W" record -w /proc/whydrop.pcapng --netns "$NS" -d 1
 mkdir -p "$TMP/ro"
-if mount -t tmpfs -o ro,size=64k wdpcap-ro "$TMP/ro"; then
+if mount -t tmpfs -o ro,size=64k wdpcap-ro "$TMP/ro" 2>"$TMP/ro.mount"; then
 	MOUNTS+=("$TMP/ro")
 	expect_run "read-only file system: clear error, exit 1" 1 \
 		"cannot create .*/ro/x.pcapng: Read-only file system" \
 		"$W" record -w "$TMP/ro/x.pcapng" --netns "$NS" -d 1
+else
+	fail "a read-only tmpfs mounted for the read-only test" "$(cat "$TMP/ro.mount")"
 fi
 check "an unwritable file is refused before tracing starts" bash -c \
 	"! '$W' record -w /proc/whydrop.pcapng -d 1 2>&1 | grep -q attached"
@@ -228,7 +340,9 @@ check "... and an existing file is left untouched" [ "$(cat "$TMP/keep.pcapng")"
 
 echo "== a full disk (64 KiB tmpfs)"
 mkdir -p "$TMP/full"
-if mount -t tmpfs -o size=64k wdpcap-full "$TMP/full"; then
+if ! mount -t tmpfs -o size=64k wdpcap-full "$TMP/full" 2>"$TMP/full.mount"; then
+	fail "a 64 KiB tmpfs mounted for the full-disk test" "$(cat "$TMP/full.mount")"
+else
 	MOUNTS+=("$TMP/full")
 	start full record -w "$TMP/full/f.pcapng" --netns "$NS"
 	FULL=$LAST
@@ -289,6 +403,17 @@ expect_run "record -h says what -s can keep" 0 "128" "$W" record -h
 expect_run "read -h has examples" 0 "whydrop read --json drops.pcapng" "$W" read -h
 expect_run "record without -w: usage error" 2 "-w FILE is needed" "$W" record -d 1
 expect_run "record -s bad: usage error" 2 "bad -s" "$W" record -w "$TMP/x" -s lots
+for snap in 500 0 129; do
+	expect_run "record -s $snap: usage error, the kernel side copies at most 128 bytes" 2 \
+		"bad -s '$snap': 1 to 128 bytes .*at most 128 bytes" \
+		"$W" record -w "$TMP/snap$snap.pcapng" -s "$snap" --netns "$NS" -d 1
+	check "... and no file made" test ! -e "$TMP/snap$snap.pcapng"
+done
+expect_run "read --group-by bogus: usage error" 2 "bad --group-by 'bogus'" \
+	"$W" read --group-by bogus "$F"
+expect_run "read --max-groups 0: usage error" 2 "bad --max-groups '0'" \
+	"$W" read --group-by netns --max-groups 0 "$F"
 expect_run "read without FILE: usage error" 2 "which FILE" "$W" read
+check "no sanitizer report from any run" sh -c "! grep -l -e 'Sanitizer' -e 'runtime error' '$TMP'/*.err"
 
 summary

@@ -57,11 +57,13 @@ free_port() {
 	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# serve NAME ARGS...: start whydrop serve, wait for its address; sets LAST and ADDR.
+# serve NAME ARGS...: start whydrop serve (inside network namespace $IN_NS
+# when set), wait for its address; sets LAST and ADDR.
 serve() {
-	local name=$1 i
+	local name=$1 i pre=()
 	shift
-	"$W" serve "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	[ -n "${IN_NS:-}" ] && pre=(ip netns exec "$IN_NS")
+	"${pre[@]}" "$W" serve "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
 	LAST=$!
 	PIDS+=("$LAST")
 	for i in $(seq 150); do
@@ -77,6 +79,13 @@ serve() {
 stop() {
 	kill "-${2:-TERM}" "$1" 2>/dev/null
 	wait "$1"
+}
+
+# stopped NAME: stop the serve started last (SIGTERM); it must exit 0 (under
+# ASan a leak or UBSan report would not).
+stopped() {
+	stop "$LAST"
+	check "$1: exit 0 on SIGTERM" test $? -eq 0
 }
 
 http_code() {
@@ -106,6 +115,25 @@ wait_promql() {
 # prog_ids PID: the BPF programs a process holds (from its fdinfo).
 prog_ids() {
 	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u
+}
+
+# metric URL NAME: the value of an unlabelled metric on the page, "" if none.
+metric() {
+	curl -s "$1" | awk -v m="$2" '$1 == m { print $2 }'
+}
+
+# drops_sum URL: the sum of whydrop_drops_total on the page.
+drops_sum() {
+	curl -s "$1" | awk '/^whydrop_drops_total\{/ { s += $2 } END { print s + 0 }'
+}
+
+# sum_is URL N: the page's whydrop_drops_total add up to N.
+sum_is() {
+	[ "$(drops_sum "$1")" = "$2" ]
+}
+
+prom_ready() {
+	[ "$(http_code "http://$PADDR/-/ready")" = 200 ]
 }
 
 # gone IDS...: none of these programs is loaded any more.
@@ -161,11 +189,7 @@ EOF
 "$PROM" --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
 	--web.listen-address="$PADDR" --log.level=warn >"$TMP/prom.log" 2>&1 &
 PIDS+=($!)
-for i in $(seq 100); do
-	[ "$(http_code "http://$PADDR/-/ready")" = 200 ] && break
-	sleep 0.2
-done
-check "prometheus is ready on $PADDR" [ "$(http_code "http://$PADDR/-/ready")" = 200 ]
+check "prometheus is ready on $PADDR" poll_until 20 prom_ready
 up=$(wait_promql 'up{job="whydrop"}' 1 20)
 check "prometheus scrapes whydrop (up == 1)" [ "$up" = 1 ]
 
@@ -217,21 +241,61 @@ serve capped --listen 127.0.0.1:0 --netns "$NS" --max-series 2 && {
 	udp "$NS" 9 4
 	udp "$NS" 3 6
 	tcp "$NS" 2
+	check "the 14 drops are counted (polled, 10 s at most)" \
+		poll_until 10 sum_is "http://$ADDR/metrics" 14
 	curl -s "http://$ADDR/metrics" >"$TMP/capped.txt"
 	n=$(grep -c '^whydrop_drops_total{' "$TMP/capped.txt")
 	check "two series: the largest and the fold (got $n)" [ "$n" = 2 ]
 	check "largest kept: udp4, 9" grep -q '^whydrop_drops_total{reason="NO_SOCKET",layer="TCP/UDP",function="__udp4_lib_rcv"} 9$' "$TMP/capped.txt"
 	check "the rest folded into reason=\"other\": 5" grep -q '^whydrop_drops_total{reason="other",layer="other",function="other"} 5$' "$TMP/capped.txt"
 	check "whydrop_series_folded == 2" grep -q '^whydrop_series_folded{metric="whydrop_drops_total"} 2$' "$TMP/capped.txt"
-	stop "$LAST"
+	stopped capped
 }
 
 echo "-- IPv6 listen address"
 serve v6 --listen '[::1]:0' --netns "$NS" && {
 	check "listens on [::1]" grep -Eq '^\[::1\]:[0-9]+$' <<<"$ADDR"
 	check "GET http://[::1]:PORT/metrics: 200" [ "$(http_code "http://$ADDR/metrics")" = 200 ]
-	stop "$LAST"
+	stopped v6
 }
+
+echo "-- HEAD reads nothing: no scrape, no render"
+serve head --listen 127.0.0.1:0 --netns "$NS" && {
+	U=http://$ADDR/metrics
+	s1=$(metric "$U" whydrop_scrapes_total)
+	check "GET: whydrop_scrapes_total counts this page (1, got '$s1')" [ "$s1" = 1 ]
+	for _ in 1 2 3 4 5; do curl -s -I -o /dev/null "$U"; done
+	curl -s -I -D "$TMP/head.hdr" -o /dev/null "$U"
+	s2=$(metric "$U" whydrop_scrapes_total)
+	check "6 HEADs between two GETs: whydrop_scrapes_total 1 then 2 (got '$s2')" [ "$s2" = 2 ]
+	check "HEAD: 200 with the content type of a GET" \
+		grep -qi '^content-type: text/plain; version=0.0.4' "$TMP/head.hdr"
+	check "HEAD: no Content-Length claimed (its page was not rendered)" \
+		sh -c "! grep -qi '^content-length' '$TMP/head.hdr'"
+	stopped head
+	check "on exit: 2 scrapes, the HEADs not among them" \
+		grep -q 'stopped after 2 scrapes; detached' "$TMP/head.err"
+}
+
+echo "-- --listen on every address: a warning; on loopback: none"
+WARN='warning: --listen .* listens on every address of this machine: whoever can reach it reads the metrics'
+check "127.0.0.1:PORT: no warning" sh -c "! grep -q 'warning' '$TMP/main.err'"
+check "[::1]:PORT: no warning" sh -c "! grep -q 'warning' '$TMP/v6.err'"
+# in a namespace of its own (lo only): nothing outside can reach the wildcard
+IN_NS=$NS
+for l in :0 0.0.0.0:0 '[::]:0'; do
+	serve "any$l" --listen "$l" && {
+		check "--listen $l: one warning that the metrics are open to the network" \
+			test "$(grep -c -- "$WARN" "$TMP/any$l.err")" -eq 1
+		check "--listen $l: the warning names the address as given" \
+			grep -qF -- "warning: --listen $l listens" "$TMP/any$l.err"
+		port=${ADDR##*:}
+		check "--listen $l: answers on 127.0.0.1:$port" \
+			[ "$(ip netns exec "$NS" curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 200 ]
+		stopped "--listen $l"
+	}
+done
+IN_NS=
 
 echo "-- errors"
 expect_run "port in use: one message, exit 1" 1 'cannot listen on 127\.0\.0\.1:[0-9]+: Address already in use' \
@@ -247,16 +311,14 @@ stop "$MAIN" TERM
 rc=$?
 check "SIGTERM: exit 0 (got $rc)" [ "$rc" = 0 ]
 check "says it detached" grep -q 'detached' "$TMP/main.err"
-sleep 0.2
 # shellcheck disable=SC2086
-check "its program is gone from the kernel (bpftool)" gone $MAIN_PROGS
+check "its program is gone from the kernel (bpftool; polled, 5 s at most)" poll_until 5 gone $MAIN_PROGS
 serve sigint --listen 127.0.0.1:0 && {
 	ids=$(prog_ids "$LAST")
 	stop "$LAST" INT
 	check "SIGINT: exit 0" [ $? = 0 ]
-	sleep 0.2
 	# shellcheck disable=SC2086
-	check "its program is gone after SIGINT" gone $ids
+	check "its program is gone after SIGINT (polled, 5 s at most)" poll_until 5 gone $ids
 }
 check "no sanitizer report" no_sanitizer_report
 

@@ -2,9 +2,12 @@
 # shellcheck shell=bash
 T_PASSED=0
 T_FAILED=0
+T_SKIPPED=0
 
 pass() { T_PASSED=$((T_PASSED + 1)); printf '  ok    %s\n' "$1"; }
 fail() { T_FAILED=$((T_FAILED + 1)); printf '  FAIL  %s\n' "$1"; [ -n "${2:-}" ] && printf '        %s\n' "$2"; return 0; }
+# skip NAME WHY: a check that cannot run here; counted apart, never as passed.
+skip() { T_SKIPPED=$((T_SKIPPED + 1)); printf '  skip  %s (%s)\n' "$1" "$2"; }
 
 # check NAME CONDITION-COMMAND...
 check() {
@@ -28,8 +31,27 @@ expect_run() {
 	fi
 }
 
+# poll_until SECONDS CMD...: run CMD every 0.1 s until it succeeds or SECONDS
+# (whole) have passed; its last status. For conditions that become true a little
+# later (a counter read by a scrape, a program freed after an RCU grace
+# period), instead of one look after a fixed sleep.
+poll_until() {
+	local deadline=$(($(date +%s%3N) + $1 * 1000)) rc
+	shift
+	while :; do
+		"$@"
+		rc=$?
+		[ "$rc" -eq 0 ] || [ "$(date +%s%3N)" -ge "$deadline" ] && return "$rc"
+		sleep 0.1
+	done
+}
+
+# The closing line, "N passed, N failed" (", N skipped" when any were).
 summary() {
-	echo "$T_PASSED passed, $T_FAILED failed"
+	local line="$T_PASSED passed, $T_FAILED failed"
+
+	[ "$T_SKIPPED" -gt 0 ] && line="$line, $T_SKIPPED skipped"
+	echo "$line"
 	[ "$T_FAILED" -eq 0 ]
 }
 

@@ -40,14 +40,41 @@ start() {
 	"$W" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
 	PIDS+=($!)
 	LAST=$!
+	LAST_NAME=$name
 	wait_attached "$TMP/$name.err" || { fail "$name: attached" "$(cat "$TMP/$name.err")"; return 1; }
 	OURS+=($(prog_ids "$LAST"))
 }
 OURS=()
 
+# stop PID [SIGNAL]: signal whydrop (SIGINT) and wait; returns its exit status.
 stop() {
 	kill "-${2:-INT}" "$1" 2>/dev/null
 	wait "$1"
+}
+
+# finish: stop the whydrop started last, which must exit 0. Under ASan a leak
+# (LeakSanitizer exits 23) or a UBSan error is a non-zero exit: never ignored.
+finish() {
+	local rc
+	stop "$LAST"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		pass "$LAST_NAME: exit 0 on SIGINT"
+	else
+		fail "$LAST_NAME: exit 0 on SIGINT" "exit $rc: $(tail -n 5 "$TMP/$LAST_NAME.err")"
+	fi
+}
+
+# run NAME WANT CMD...: a whydrop run in the foreground, output in
+# $TMP/NAME.out and .err; its exit status must be WANT.
+run() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	rc=$?
+	[ "$rc" -eq "$want" ] && return 0
+	fail "$name: exit $want" "exit $rc: $(tail -n 3 "$TMP/$name.err")"
+	return 1
 }
 
 # jq-free JSON query: sum of count for a reason (and optional function).
@@ -67,8 +94,7 @@ before=$(udp_noports "$NS")
 send "$NS" 123 4 udp 9 && send "$NS" 45 6 udp 9 && send "$NS" 17 4 tcp 9
 send "$NS2" 50 4 udp 9
 after=$(udp_noports "$NS")
-stop "$LAST"
-check "count: exit 0 on SIGINT" test $? -eq 0
+finish
 check "NO_SOCKET in __udp4_lib_rcv = 123" test "$(json_count "$TMP/count.out" NO_SOCKET __udp4_lib_rcv)" -eq 123
 check "NO_SOCKET in __udp6_lib_rcv = 45" test "$(json_count "$TMP/count.out" NO_SOCKET __udp6_lib_rcv)" -eq 45
 check "NO_SOCKET in tcp_v4_rcv = 17 SYNs" test "$(json_count "$TMP/count.out" NO_SOCKET tcp_v4_rcv)" -eq 17
@@ -79,25 +105,37 @@ check "the other namespace's 50 drops are not counted" \
 echo "-- reason filter"
 start filt count --json --netns "$NS" -r udp_csum,no_socket || true
 send "$NS" 9 4 udp 9
-stop "$LAST"
+finish
 check "-r NO_SOCKET: 9 counted" test "$(json_count "$TMP/filt.out" NO_SOCKET)" -eq 9
 start filt2 count --json --netns "$NS" -r TCP_CSUM || true
 send "$NS" 9 4 udp 9
-stop "$LAST"
+finish
 check "-r TCP_CSUM: NO_SOCKET drops filtered out in the kernel" \
 	test "$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"])' "$TMP/filt2.out")" -eq 0
+# A reason's number, as `reasons --json` prints it ("code"), selects as its name does.
+run codes 0 "$W" reasons --json
+code=$($PY -c 'import json,sys
+print(next(r["code"] for r in json.load(open(sys.argv[1]))["reasons"] if r["name"] == "NO_SOCKET"))' \
+	"$TMP/codes.out")
+start filtn count --json --netns "$NS" -r "${code:-none}" || true
+send "$NS" 6 4 udp 9
+finish
+check "-r $code (NO_SOCKET's code here): 6 NO_SOCKET counted" \
+	test "$(json_count "$TMP/filtn.out" NO_SOCKET)" -eq 6
+check "-r $code: nothing else counted" \
+	test "$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"])' "$TMP/filtn.out")" -eq 6
 
 echo "-- pcap filter expressions decide what is counted"
 start pf count --json --netns "$NS" 'udp dst port 9 or (ip6 and udp)' || true
 send "$NS" 40 4 udp 9 && send "$NS" 25 4 udp 10 && send "$NS" 6 6 udp 10 && send "$NS" 8 4 tcp 9
-stop "$LAST"
+finish
 check "filter: 40 IPv4 to port 9 counted" test "$(json_count "$TMP/pf.out" NO_SOCKET __udp4_lib_rcv)" -eq 40
 check "filter: 6 IPv6 to port 10 counted" test "$(json_count "$TMP/pf.out" NO_SOCKET __udp6_lib_rcv)" -eq 6
 check "filter: port 10 over IPv4 and TCP excluded" test "$(json_count "$TMP/pf.out" NO_SOCKET)" -eq 46
 start pfw watch --json --netns "$NS" 'tcp[tcpflags] & tcp-syn != 0 and dst port 9' || true
 send "$NS" 4 4 tcp 9 && send "$NS" 5 4 udp 9
 sleep 0.3
-stop "$LAST"
+finish
 check "filter in watch: only the 4 SYNs shown" test "$(grep -c '"tcp_flags": "S"' "$TMP/pfw.out")" -eq 4
 check "filter in watch: nothing else shown" test "$(wc -l <"$TMP/pfw.out")" -eq 4
 
@@ -108,21 +146,21 @@ ip netns exec "$NS" $PY -c 'import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for n in (1, 1, 1, 16, 16, 16, 16):
     s.sendto(b"x" * n, ("127.0.0.1", 9))'
-stop "$LAST"
+finish
 check "filter 'len > 40': the four 44-byte packets, not the 29-byte ones" \
 	test "$(json_count "$TMP/pfl.out" NO_SOCKET)" -eq 4
 
 echo "-- interface filter"
 start ifl count --json --netns "$NS" -i lo || true
 send "$NS" 11 4 udp 9
-stop "$LAST"
+finish
 check "-i lo: 11 counted" test "$(json_count "$TMP/ifl.out" NO_SOCKET)" -eq 11
 
 echo "-- flood: delivered + not delivered = exact count"
 start flood watch --json --netns "$NS" --rate 2000 || true
 send "$NS" 30000 4 udp 9
 sleep 0.5
-stop "$LAST"
+finish
 lines=$(grep -c '"reason": "NO_SOCKET"' "$TMP/flood.out")
 summary_line=$(grep 'drops counted' "$TMP/flood.err")
 read -r seen shown missed <<<"$(sed -E 's/^whydrop: ([0-9]+) drops counted, ([0-9]+) records shown, ([0-9]+) not shown.*/\1 \2 \3/' <<<"$summary_line")"
@@ -134,37 +172,64 @@ check "the rate limit held back some records" test "${missed:-0}" -gt 0
 check "watch JSON decodes the flow" grep -q '"src": "127.0.0.1", "sport": [0-9]*, "dst": "127.0.0.1", "dport": 9' "$TMP/flood.out"
 check "watch names the interface" grep -q '"ifname": "lo"' "$TMP/flood.out"
 
+echo "-- --rate 0: no limit, every drop shown"
+start rate0 watch --json --netns "$NS" --rate 0 || true
+send "$NS" 2000 4 udp 9
+# wait (up to 10 s) until watch has printed them, then stop it
+records_ge() { [ "$(grep -c '"reason": "NO_SOCKET"' "$1")" -ge "$2" ]; }
+poll_until 10 records_ge "$TMP/rate0.out" 2000
+finish
+lines=$(grep -c '"reason": "NO_SOCKET"' "$TMP/rate0.out")
+summary_line=$(grep 'drops counted' "$TMP/rate0.err")
+read -r seen shown missed <<<"$(sed -E 's/^whydrop: ([0-9]+) drops counted, ([0-9]+) records shown, ([0-9]+) not shown.*/\1 \2 \3/' <<<"$summary_line")"
+echo "   $summary_line"
+check "--rate 0: all 2000 drops shown ($lines lines)" test "$lines" -eq 2000
+check "--rate 0: 2000 counted" test "${seen:-0}" -eq 2000
+check "--rate 0: records shown = lines printed" test "${shown:-x}" -eq "$lines"
+check "--rate 0: counted = shown + not shown" test "$((${shown:-0} + ${missed:-0}))" -eq "${seen:-x}"
+check "--rate 0: none over --rate" grep -q '(0 over --rate' "$TMP/rate0.err"
+
 echo "-- a full counting map spills into the overflow bucket, no count lost"
 start ovf count --json --netns "$NS" --map-size 1 || true
-# Alternate the kind of drop packet by packet, so that every drop ends the
-# CPU's run of identical drops and goes to the (one-key) hash.
-ip netns exec "$NS" $PY -c 'import socket
+# 96 kinds of drop (IP_NOPROTO with as many protocol numbers: the key has
+# the L4 protocol), more than a CPU's runs hold (src/bpf/counting.h), so
+# runs end in the (one-key) hash and the rest in the overflow bucket; then
+# UDP v4/v6 alternating and TCP.
+ip netns exec "$NS" $PY -c 'import socket, struct
+r = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+for proto in range(150, 246):
+    hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 24, 0, 0, 64, proto, 0,
+                      socket.inet_aton("127.0.0.1"), socket.inet_aton("127.0.0.1"))
+    r.sendto(hdr + b"abcd", ("127.0.0.1", 0))
 a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 b = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 for _ in range(25):
     a.sendto(b"x", ("127.0.0.1", 9))
     b.sendto(b"x", ("::1", 9))'
 send "$NS" 5 4 tcp 9
-stop "$LAST"
+finish
 check "overflow: all 55 NO_SOCKET counted" test "$(json_count "$TMP/ovf.out" NO_SOCKET)" -eq 55
+check "overflow: all 96 IP_NOPROTO counted" test "$(json_count "$TMP/ovf.out" IP_NOPROTO)" -eq 96
 check "overflow: the bucket is reported" grep -q '"function": "(overflow)"' "$TMP/ovf.out"
 
 echo "-- raw_tp fallback"
 WHYDROP_ATTACH=raw_tp start raw count --json --netns "$NS" || true
 send "$NS" 7 6 udp 9
-stop "$LAST"
+finish
 check "raw_tp: attached through the raw tracepoint" grep -q '(raw_tp)' "$TMP/raw.err"
 check "raw_tp: 7 NO_SOCKET in __udp6_lib_rcv" test "$(json_count "$TMP/raw.out" NO_SOCKET __udp6_lib_rcv)" -eq 7
 
 echo "-- explain shows the live MIB counter, and it moved as much as whydrop counted"
+# mib NAME: UdpRcvbufErrors as explain --json shows it in the namespace.
 mib() {
-	ip netns exec "$NS" "$W" explain SOCKET_RCVBUFF --json -i0 | $PY -c 'import json,sys
-r=json.load(sys.stdin)["reasons"][0]
-print({c["name"]: c["value"] for c in r["counter_values"]}["UdpRcvbufErrors"])'
+	run "$1" 0 ip netns exec "$NS" "$W" explain SOCKET_RCVBUFF --json -i0 || return
+	$PY -c 'import json,sys
+r=json.load(open(sys.argv[1]))["reasons"][0]
+print({c["name"]: c["value"] for c in r["counter_values"]}["UdpRcvbufErrors"])' "$TMP/$1.out"
 }
-check "explain shows net.core.rmem_max live" \
-	sh -c "ip netns exec $NS $W explain SOCKET_RCVBUFF -i0 | grep -q 'net.core.rmem_max *= *[0-9]'"
-mib_before=$(mib)
+run explain 0 ip netns exec "$NS" "$W" explain SOCKET_RCVBUFF -i0
+check "explain shows net.core.rmem_max live" grep -q 'net.core.rmem_max *= *[0-9]' "$TMP/explain.out"
+mib_before=$(mib mib_before)
 start rcv count --json --netns "$NS" -r SOCKET_RCVBUFF || true
 udp_drops=$(ip netns exec "$NS" $PY - <<'PYEOF'
 import socket
@@ -180,8 +245,8 @@ for line in open("/proc/net/udp"):
         print(f[-1])
 PYEOF
 )
-stop "$LAST"
-mib_after=$(mib)
+finish
+mib_after=$(mib mib_after)
 traced=$(json_count "$TMP/rcv.out" SOCKET_RCVBUFF)
 echo "   SOCKET_RCVBUFF: whydrop $traced, /proc/net/udp drops $udp_drops, UdpRcvbufErrors +$((mib_after - mib_before))"
 check "SOCKET_RCVBUFF: some of 300 datagrams dropped" test "$traced" -gt 0
@@ -192,7 +257,7 @@ check "SOCKET_RCVBUFF: whydrop = UdpRcvbufErrors delta shown by explain" \
 echo "-- without kernel BTF: arguments only, counts by reason and location"
 WHYDROP_ATTACH=nobtf start nobtf count --json -r NO_SOCKET || true
 send "$NS" 13 6 udp 9
-stop "$LAST"
+finish
 check "no BTF: says what is lost" grep -q 'no BTF: by reason and location only' "$TMP/nobtf.err"
 check "no BTF: 13 NO_SOCKET in __udp6_lib_rcv (no namespace filter possible)" \
 	test "$(json_count "$TMP/nobtf.out" NO_SOCKET __udp6_lib_rcv)" -eq 13
@@ -207,17 +272,17 @@ if cc -O2 -o "$TMP/old_btf" tests/system/old_btf.c -lbpf 2>"$TMP/old_btf.err" &&
 	"$TMP/old_btf" /sys/kernel/btf/vmlinux "$TMP/old.btf" 2>>"$TMP/old_btf.err"; then
 	OLD=(env WHYDROP_BTF="$TMP/old.btf")
 	OLD_ONCE='has no drop reason (before 5.17): counting by drop location only'
-	"${OLD[@]}" "$W" reasons >"$TMP/oldr.out" 2>&1
+	run oldr 0 "${OLD[@]}" "$W" reasons
 	check "pre-5.17: reasons says the tracepoint carries none" \
-		grep -q 'carries no drop reason' "$TMP/oldr.out"
-	"${OLD[@]}" "$W" reasons --json >"$TMP/oldr.json"
+		grep -q 'carries no drop reason' "$TMP/oldr.out" "$TMP/oldr.err"
+	run oldrj 0 "${OLD[@]}" "$W" reasons --json
 	check "pre-5.17: reasons --json: has_reason false, no reasons" $PY -c 'import json,sys
-d=json.load(open(sys.argv[1])); sys.exit(d["has_reason"] or d["reasons"] != [])' "$TMP/oldr.json"
+d=json.load(open(sys.argv[1])); sys.exit(d["has_reason"] or d["reasons"] != [])' "$TMP/oldrj.out"
 	OLD_START=1
 	WHYDROP_BTF="$TMP/old.btf" start old count --json --netns "$NS" || OLD_START=0
 	send "$NS" 7 4 udp 9
 	send "$NS" 5 4 tcp 9
-	stop "$LAST"
+	finish
 	check "pre-5.17: count attached" test "$OLD_START" = 1
 	check "pre-5.17: says so once" test "$(grep -c "$OLD_ONCE" "$TMP/old.err")" -eq 1
 	check "pre-5.17: 7 UDP at __udp4_lib_rcv, 5 TCP at tcp_v4_rcv, no reason field" \
@@ -231,7 +296,7 @@ sys.exit(not (c.get("__udp4_lib_rcv")==7 and c.get("tcp_v4_rcv")==5))' "$TMP/old
 	WHYDROP_BTF="$TMP/old.btf" start oldw watch --json --netns "$NS" || true
 	send "$NS" 3 4 udp 9
 	sleep 0.3
-	stop "$LAST"
+	finish
 	check "pre-5.17: watch: 3 records, flows decoded, no reason" $PY -c 'import json,sys
 r=[json.loads(l) for l in open(sys.argv[1])]
 ok=len(r)==3 and all("reason" not in x and x["function"]=="__udp4_lib_rcv" and x["dport"]==9
@@ -254,5 +319,6 @@ for sig in TERM HUP; do
 		test "$(json_count "$TMP/sig$sig.out" NO_SOCKET)" -eq 3
 done
 check "none of the ${#OURS[@]} programs these runs loaded is left" progs_gone "${OURS[@]}"
+check "no sanitizer report from any run" sh -c "! grep -l -e 'Sanitizer' -e 'runtime error' '$TMP'/*.err"
 
 summary
