@@ -98,8 +98,8 @@ int cmd_count(int argc, char **argv)
 		goto out;
 	if (wd_watch_begin(&w, &o))
 		fprintf(stderr, "whydrop: going on without the kernel's counters\n");
-	/* From here on only --netns needs a privilege: setns() to read its counters. */
-	if (wd_session_drop_privileges(&s, o.netns ? WD_CAP(WD_CAP_SYS_ADMIN) : 0)) {
+	/* The counters' files and sockets were opened in the namespace already. */
+	if (wd_session_drop_privileges(&s)) {
 		status = 1;
 		goto close;
 	}

@@ -447,8 +447,7 @@ int cmd_record(int argc, char **argv)
 		/* said why; records still pending are counted as not written */
 		r.w.err = r.w.err ? r.w.err : EIO;
 		r.reported = true;
-	} else if (wd_session_drop_privileges(&s, WD_CAP(WD_CAP_SYS_ADMIN))) {
-		/* interface names of other namespaces in the comments: setns() */
+	} else if (wd_session_drop_privileges(&s)) {
 		r.w.err = EPERM;
 		r.reported = true;
 	} else {

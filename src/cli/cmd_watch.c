@@ -111,12 +111,11 @@ int cmd_watch(int argc, char **argv)
 	w.o = &o;
 	status = wd_session_open(&s, &o, true, on_event, &w);
 	if (status)
-		return status;
-	/* Naming an interface of another namespace takes setns(): CAP_SYS_ADMIN. */
-	if (wd_session_drop_privileges(&s, WD_CAP(WD_CAP_SYS_ADMIN))) {
-		wd_session_close(&s);
-		return 1;
-	}
+		goto out;
+	/* Interface names come from sockets opened in each namespace at start. */
+	status = 1;
+	if (wd_session_drop_privileges(&s))
+		goto close;
 	t0 = s.t_attached;
 	while (wd_session_poll(&s, 100))
 		if (o.duration && wd_now() - t0 >= o.duration)
@@ -131,10 +130,14 @@ int cmd_watch(int argc, char **argv)
 			wd_report_explain(&s, t, n, stdout);
 		free(t);
 	}
-	wd_session_close(&s);
+	status = 0;
 	if (w.out_failed) {
 		wd_output_report("watch", stdout, w.out_errno);
-		return 1;
+		status = 1;
 	}
-	return 0;
+close:
+	wd_session_close(&s);
+out:
+	wd_opts_free(&o);
+	return status;
 }

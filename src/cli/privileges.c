@@ -46,12 +46,29 @@ static int capset_bits(uint64_t permitted, uint64_t effective)
 	return (int)syscall(SYS_capset, &h, d);
 }
 
-void wd_privileges_seal(void)
+/* What wd_privileges_reduce left: in effect (CAP_BPF or nothing), permitted. */
+static uint64_t base_effective, kept_permitted;
+
+int wd_privileges_seal(void)
 {
-	for (int cap = 0; cap <= LAST_CAP; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno == EINVAL)
-			break;
+	uint64_t permitted, effective;
+
 	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	for (int cap = 0; cap <= LAST_CAP; cap++) {
+		if (!prctl(PR_CAPBSET_DROP, cap, 0, 0, 0))
+			continue;
+		if (errno == EINVAL)
+			break;	/* past the kernel's last capability */
+		/*
+		 * EPERM: no CAP_SETPCAP (started with file capabilities, say).
+		 * no_new_privs, set next, still keeps execve from granting any.
+		 */
+		if (errno == EPERM && !capget_bits(&permitted, &effective) &&
+		    !(effective & WD_CAP(WD_CAP_SETPCAP)))
+			return 0;
+		return -1;
+	}
+	return 0;
 }
 
 static bool map_readable(int map_fd)
@@ -66,17 +83,21 @@ static int keep_only(const char *who, uint64_t keep, int map_fd, bool *kept_bpf)
 	uint64_t with_bpf = keep | WD_CAP(WD_CAP_BPF);
 
 	*kept_bpf = false;
-	/* Try without CAP_BPF in effect, still permitted so it can come back. */
-	if (capset_bits(with_bpf, keep))
-		capset_bits(keep, keep);
+	base_effective = 0;
+	kept_permitted = keep;
+	/* Try with nothing in effect, CAP_BPF still permitted so it can come back. */
+	if (capset_bits(with_bpf, 0))
+		capset_bits(keep, 0);
 	if (map_fd < 0 || map_readable(map_fd))
-		return capset_bits(keep, keep);
-	if (capset_bits(with_bpf, with_bpf) || !map_readable(map_fd)) {
+		return capset_bits(keep, 0);
+	if (capset_bits(with_bpf, WD_CAP(WD_CAP_BPF)) || !map_readable(map_fd)) {
 		fprintf(stderr, "%s: this kernel lets only CAP_BPF read BPF maps, "
 				"and it could not be kept\n", who);
 		return -1;
 	}
 	*kept_bpf = true;
+	base_effective = WD_CAP(WD_CAP_BPF);
+	kept_permitted = with_bpf;
 	return 0;
 }
 
@@ -89,7 +110,11 @@ int wd_privileges_reduce(const char *who, uint64_t keep, int map_fd, bool *kept_
 		return -1;
 	}
 	keep &= permitted;
-	wd_privileges_seal();
+	if (wd_privileges_seal()) {
+		fprintf(stderr, "%s: cannot empty the capability bounding set: %s\n", who,
+			strerror(errno));
+		return -1;
+	}
 	if (keep_only(who, keep, map_fd, kept_bpf))
 		return -1;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
@@ -97,6 +122,20 @@ int wd_privileges_reduce(const char *who, uint64_t keep, int map_fd, bool *kept_
 		return -1;
 	}
 	return 0;
+}
+
+int wd_privileges_raise(uint64_t caps)
+{
+	if ((caps & kept_permitted) != caps) {
+		errno = EPERM;
+		return -1;
+	}
+	return capset_bits(kept_permitted, base_effective | caps);
+}
+
+void wd_privileges_lower(void)
+{
+	capset_bits(kept_permitted, base_effective);
 }
 
 int wd_privileges_user(const char *who, const char *name, uid_t *uid, gid_t *gid)

@@ -73,9 +73,10 @@ int wd_watch_begin(struct wd_counter_watch *w, const struct wd_opts *o)
 {
 	char err[512];
 	uint32_t ino;
+	int ns_fd = -1, ret;
 
 	memset(w, 0, sizeof(*w));
-	w->netns_fd = -1;
+	wd_netstats_init(&w->src);
 	wd_counters_init(&w->start);
 	wd_counters_init(&w->now);
 	snprintf(w->scope, sizeof(w->scope), "whydrop's network namespace");
@@ -87,15 +88,18 @@ int wd_watch_begin(struct wd_counter_watch *w, const struct wd_opts *o)
 			return WD_EXIT_USAGE;
 		}
 		snprintf(w->scope, sizeof(w->scope), "network namespace %s", o->netns);
-		/* Now, while privileged: later opens of /proc/PID/ns/net are refused. */
-		w->netns_fd = open(w->netns_path, O_RDONLY | O_CLOEXEC);
-		if (w->netns_fd < 0) {
+		ns_fd = open(w->netns_path, O_RDONLY | O_CLOEXEC);
+		if (ns_fd < 0) {
 			snprintf(err, sizeof(err), "cannot open the network namespace %s: %s",
 				 w->netns_path, strerror(errno));
 			goto fail;
 		}
 	}
-	if (wd_netstats_sample(&w->start, w->netns_fd, err, sizeof(err)))
+	/* Now, while privileged: the samples after it need no capability. */
+	ret = wd_netstats_open(&w->src, ns_fd, err, sizeof(err));
+	if (ns_fd >= 0)
+		close(ns_fd);
+	if (ret || wd_netstats_sample(&w->start, &w->src, err, sizeof(err)))
 		goto fail;
 	w->ok = true;
 	return 0;
@@ -113,7 +117,7 @@ int wd_watch_sample(struct wd_counter_watch *w)
 		return -1;
 	wd_counters_free(&w->now);
 	w->have_now = false;
-	if (wd_netstats_sample(&w->now, w->netns_fd, err, sizeof(err))) {
+	if (wd_netstats_sample(&w->now, &w->src, err, sizeof(err))) {
 		fprintf(stderr, "whydrop: %s\n", err);
 		snprintf(w->error, sizeof(w->error), "%s", err);
 		return -1;
@@ -126,9 +130,7 @@ void wd_watch_end(struct wd_counter_watch *w)
 {
 	wd_counters_free(&w->start);
 	wd_counters_free(&w->now);
-	if (w->netns_fd >= 0)
-		close(w->netns_fd);
-	w->netns_fd = -1;
+	wd_netstats_close(&w->src);
 	w->ok = false;
 }
 

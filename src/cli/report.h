@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "counters.h"
+#include "netstats.h"
 #include "session.h"
 
 /* Exact totals as a table or the `count --json` document. */
@@ -25,7 +26,7 @@ void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n,
 struct wd_counter_watch {
 	struct wd_counters start, now;
 	char netns_path[300];		/* "": whydrop's own namespace */
-	int netns_fd;			/* netns_path opened while privileged, or -1 */
+	struct wd_netstats_src src;	/* opened there while privileged */
 	char scope[400];
 	char error[512];		/* why there are no counters, "" if there are */
 	bool ok;			/* start sample taken */

@@ -22,6 +22,7 @@
 #include <linux/net_dropmon.h>
 
 #include "decode.h"
+#include "privileges.h"
 #include "session.h"
 #include "source_dropmon.h"
 
@@ -459,18 +460,28 @@ int wd_dm_source_open(struct wd_session *s, const struct wd_opts *o, bool detail
 	return 0;
 }
 
-void wd_dm_source_close(struct wd_session *s)
+/* STOP needs CAP_NET_ADMIN: kept permitted for this alone once attached. */
+static void stop_trace(struct wd_dm_source *d)
 {
-	struct wd_dm_source *d = s->dm;
-	int err;
+	bool raised = !wd_privileges_raise(WD_CAP(WD_CAP_NET_ADMIN));
+	int err = wd_dm_stop(&d->dm, d->sw_on, d->hw_on);
 
-	if (!d)
-		return;
-	err = d->sw_on || d->hw_on ? wd_dm_stop(&d->dm, d->sw_on, d->hw_on) : 0;
+	if (raised)
+		wd_privileges_lower();
 	if (err)
 		fprintf(stderr, "whydrop: stopping drop_monitor failed: %s%s%s\n",
 			strerror(-err), d->dm.ext_msg[0] ? ": " : "", d->dm.ext_msg);
 	d->sw_on = d->hw_on = false;
+}
+
+void wd_dm_source_close(struct wd_session *s)
+{
+	struct wd_dm_source *d = s->dm;
+
+	if (!d)
+		return;
+	if (d->sw_on || d->hw_on)
+		stop_trace(d);
 	disown(d);
 	wd_dm_close(&d->dm);
 	pthread_mutex_destroy(&d->lock);
@@ -487,7 +498,6 @@ void wd_dm_source_detach(struct wd_session *s)
 	/* Packet alerts leave their queue at once; summaries once a second. */
 	double quiet_s = d->packet_mode ? 0.15 : 1.3, last = wd_now(), t0 = last;
 	uint64_t seen = d->received;
-	int err;
 
 	if (!d->sw_on && !d->hw_on)
 		return;
@@ -501,11 +511,7 @@ void wd_dm_source_detach(struct wd_session *s)
 	/* STOP discards what is still queued: losses are read before it. */
 	if (!wd_dm_stats_get(&d->dm, &d->last))
 		d->have_stats = true;
-	err = wd_dm_stop(&d->dm, d->sw_on, d->hw_on);
-	if (err)
-		fprintf(stderr, "whydrop: stopping drop_monitor failed: %s%s%s\n",
-			strerror(-err), d->dm.ext_msg[0] ? ": " : "", d->dm.ext_msg);
-	d->sw_on = d->hw_on = false;
+	stop_trace(d);
 	disown(d);
 }
 

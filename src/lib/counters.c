@@ -2,10 +2,12 @@
 /* Reader of network MIB counters and sysctls; see counters.h. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "counters.h"
 
@@ -172,18 +174,21 @@ int wd_counters_parse_softnet(struct wd_counters *c, const char *text)
 	return err;
 }
 
-/* Whole file into a malloc'd string; NULL with errno set on failure. */
-static char *slurp(const char *path)
+char *wd_slurp_fd(int fd)
 {
-	size_t cap = 16384, n = 0, r;
-	FILE *f = fopen(path, "r");
-	char *buf, *tmp;
+	size_t cap = 16384, n = 0;
+	char *buf = malloc(cap + 1), *tmp;
+	ssize_t r;
 
-	if (!f)
-		return NULL;
-	buf = malloc(cap + 1);
-	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
+	/* pread from 0: a /proc seq_file kept open is generated afresh */
+	while (buf && (r = pread(fd, buf + n, cap - n, (off_t)n)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return NULL;
+		}
+		n += (size_t)r;
 		if (n < cap)
 			continue;
 		cap *= 2;
@@ -192,7 +197,6 @@ static char *slurp(const char *path)
 			free(buf);
 		buf = tmp;
 	}
-	fclose(f);
 	if (!buf) {
 		errno = ENOMEM;
 		return NULL;
@@ -201,36 +205,41 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static int read_file(struct wd_counters *c, const char *root, const char *rel,
-		     int (*parse)(struct wd_counters *, const char *))
-{
-	char path[PATH_LEN];
-	char *text;
-	int err;
+/* The files of /proc/net wd_counters_read() takes, and their shapes. */
+const char *const wd_counters_proc_files[] = {
+	"snmp", "netstat", "snmp6", "xfrm_stat", "softnet_stat", NULL,
+};
 
-	snprintf(path, sizeof(path), "%s/%s", root ? root : "", rel);
-	text = slurp(path);
-	if (!text)
-		return errno == ENOMEM ? -ENOMEM : 0;
-	err = parse(c, text);
-	free(text);
-	return err;
+int wd_counters_add_text(struct wd_counters *c, const char *file, const char *text)
+{
+	if (!strcmp(file, "snmp") || !strcmp(file, "netstat"))
+		return wd_counters_parse_table(c, text);
+	if (!strcmp(file, "softnet_stat"))
+		return wd_counters_parse_softnet(c, text);
+	return wd_counters_parse_flat(c, text);
 }
 
 int wd_counters_read(struct wd_counters *c, const char *root)
 {
-	int err;
+	char path[PATH_LEN];
+	char *text;
+	int err = 0, fd;
 
-	err = read_file(c, root, "proc/net/snmp", wd_counters_parse_table);
-	if (!err)
-		err = read_file(c, root, "proc/net/netstat", wd_counters_parse_table);
-	if (!err)
-		err = read_file(c, root, "proc/net/snmp6", wd_counters_parse_flat);
-	if (!err)
-		err = read_file(c, root, "proc/net/xfrm_stat", wd_counters_parse_flat);
-	if (!err)
-		err = read_file(c, root, "proc/net/softnet_stat",
-				wd_counters_parse_softnet);
+	for (size_t i = 0; !err && wd_counters_proc_files[i]; i++) {
+		snprintf(path, sizeof(path), "%s/proc/net/%s", root ? root : "",
+			 wd_counters_proc_files[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;	/* no IPv6, no xfrm: nothing to add */
+		text = wd_slurp_fd(fd);
+		close(fd);
+		if (!text) {
+			err = errno == ENOMEM ? -ENOMEM : 0;
+			continue;
+		}
+		err = wd_counters_add_text(c, wd_counters_proc_files[i], text);
+		free(text);
+	}
 	return err;
 }
 

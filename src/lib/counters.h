@@ -41,6 +41,12 @@ int wd_counters_parse_softnet(struct wd_counters *c, const char *text);
  * allocation failures.
  */
 int wd_counters_read(struct wd_counters *c, const char *root);
+/* Those files' names in /proc/net, NULL-terminated ("snmp", "netstat", ...). */
+extern const char *const wd_counters_proc_files[];
+/* Parse the text of one of them (@file: its name there) into @c. */
+int wd_counters_add_text(struct wd_counters *c, const char *file, const char *text);
+/* All of an open file, from offset 0, NUL-terminated; NULL with errno set. */
+char *wd_slurp_fd(int fd);
 /* Add "netdev:STAT", the sum of sys/class/net/ * /statistics/STAT. */
 int wd_counters_add_netdev(struct wd_counters *c, const char *root, const char *stat);
 

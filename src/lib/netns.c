@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
@@ -126,73 +127,83 @@ int wd_ifindex_in(const char *ns_path, const char *ifname, uint32_t *ifindex)
 	return *ifindex ? 0 : -1;
 }
 
-/* Find a path for a namespace inode: ours, or one of `ip netns`. */
-static int netns_path_of(uint32_t inode, char *path, size_t len)
+static bool have_sock(const struct wd_ifnames *c, uint32_t netns)
 {
-	struct dirent *de;
-	struct stat st;
-	DIR *d;
-
-	if (inode == wd_netns_self()) {
-		snprintf(path, len, "/proc/self/ns/net");
-		return 0;
-	}
-	d = opendir(WD_NETNS_RUN_DIR);
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, len, "%s/%s", WD_NETNS_RUN_DIR, de->d_name);
-		if (!stat(path, &st) && (uint32_t)st.st_ino == inode) {
-			closedir(d);
-			return 0;
-		}
-	}
-	closedir(d);
-	return -1;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->socks[i].netns == netns)
+			return true;
+	return false;
 }
 
-static void lookup_name(struct wd_ifname_entry *e)
+/* A datagram socket made inside the namespace at @path (NULL: ours). */
+static void add_sock(struct wd_ifnames *c, const char *path)
 {
-	char path[300], name[IF_NAMESIZE] = "";
-	int saved = -1;
-	bool own = e->netns == wd_netns_self();
+	struct wd_ns_sock *tmp;
+	struct stat st;
+	int saved = -1, fd;
 
-	if (netns_path_of(e->netns, path, sizeof(path)))
+	if (c->n >= WD_IFNAMES_MAX_NS || stat(path ? path : "/proc/self/ns/net", &st) ||
+	    have_sock(c, (uint32_t)st.st_ino))
 		return;
-	if (!own && wd_netns_enter(path, &saved))
+	if (path && wd_netns_enter(path, &saved))
 		return;
-	if (if_indextoname(e->ifindex, name))
-		snprintf(e->name, sizeof(e->name), "%s", name);
-	if (!own && wd_netns_leave(saved))
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (path && wd_netns_leave(saved)) {
 		perror("whydrop: cannot return to the original network namespace");
+		exit(1);
+	}
+	if (fd < 0)
+		return;
+	tmp = realloc(c->socks, (c->n + 1) * sizeof(*tmp));
+	if (!tmp) {
+		close(fd);
+		return;
+	}
+	c->socks = tmp;
+	c->socks[c->n++] = (struct wd_ns_sock){ .netns = (uint32_t)st.st_ino, .fd = fd };
+}
+
+size_t wd_ifnames_open(struct wd_ifnames *c, const char *ns_path)
+{
+	char path[300];
+	struct dirent *de;
+	DIR *d;
+
+	add_sock(c, NULL);
+	if (ns_path)
+		add_sock(c, ns_path);
+	d = opendir(WD_NETNS_RUN_DIR);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", WD_NETNS_RUN_DIR, de->d_name);
+		add_sock(c, path);
+	}
+	if (d)
+		closedir(d);
+	return c->n;
 }
 
 const char *wd_ifname(struct wd_ifnames *c, uint32_t netns, uint32_t ifindex)
 {
-	struct wd_ifname_entry *tmp, *e;
+	struct ifreq ifr = { .ifr_ifindex = (int)ifindex };
 
 	if (!ifindex)
 		return NULL;
-	for (size_t i = 0; i < c->n; i++)
-		if (c->v[i].netns == netns && c->v[i].ifindex == ifindex)
-			return c->v[i].name[0] ? c->v[i].name : NULL;
-	tmp = realloc(c->v, (c->n + 1) * sizeof(*tmp));
-	if (!tmp)
-		return NULL;
-	c->v = tmp;
-	e = &tmp[c->n++];
-	memset(e, 0, sizeof(*e));
-	e->netns = netns;
-	e->ifindex = ifindex;
-	lookup_name(e);
-	return e->name[0] ? e->name : NULL;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->socks[i].netns != netns || ioctl(c->socks[i].fd, SIOCGIFNAME, &ifr))
+			continue;
+		snprintf(c->name, sizeof(c->name), "%.*s", IFNAMSIZ, ifr.ifr_name);
+		return c->name;
+	}
+	return NULL;
 }
 
 void wd_ifnames_free(struct wd_ifnames *c)
 {
-	free(c->v);
-	c->v = NULL;
+	for (size_t i = 0; i < c->n; i++)
+		close(c->socks[i].fd);
+	free(c->socks);
+	c->socks = NULL;
 	c->n = 0;
 }

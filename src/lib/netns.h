@@ -30,18 +30,32 @@ uint32_t wd_netns_self(void);
 /* ifindex of ifname inside the namespace at ns_path (NULL: our own). */
 int wd_ifindex_in(const char *ns_path, const char *ifname, uint32_t *ifindex);
 
-/* Cache of (netns inode, ifindex) -> interface name for output. */
-struct wd_ifname_entry {
-	uint32_t netns, ifindex;
-	char name[16];		/* "" when it could not be resolved */
+/*
+ * Interface names by (netns inode, ifindex) without privileges: a socket
+ * opened inside each namespace while whydrop could still enter it, then
+ * SIOCGIFNAME on it, which needs no capability and no setns(). Names are
+ * looked up when asked, so a renamed interface shows its name of now.
+ */
+#define WD_IFNAMES_MAX_NS	256	/* namespaces given a socket at start */
+
+struct wd_ns_sock {
+	uint32_t netns;
+	int fd;
 };
 
 struct wd_ifnames {
-	struct wd_ifname_entry *v;
+	struct wd_ns_sock *socks;
 	size_t n;
+	char name[16];		/* of the last wd_ifname() */
 };
 
-/* Name of ifindex in netns, NULL when unknown (namespace not reachable). */
+/*
+ * While privileged: sockets in our own namespace, in the one at @ns_path
+ * (NULL: none) and in every `ip netns` one (up to WD_IFNAMES_MAX_NS).
+ * Namespaces it cannot enter are left out; returns how many it has.
+ */
+size_t wd_ifnames_open(struct wd_ifnames *c, const char *ns_path);
+/* Name of ifindex in netns (valid until the next call), NULL when unknown. */
 const char *wd_ifname(struct wd_ifnames *c, uint32_t netns, uint32_t ifindex);
 void wd_ifnames_free(struct wd_ifnames *c);
 

@@ -144,25 +144,42 @@ static int store(struct wd_counters *c, const struct link_sums *l, const struct 
 	return err;
 }
 
-int wd_netstats_read(struct wd_counters *c)
+/* netdev:* and qdisc:* over an rtnetlink socket bound in the namespace */
+static int read_rtnl(struct wd_counters *c, struct mnl_socket *nl)
 {
 	struct link_sums l = { 0 };
 	struct qdisc_sums q = { 0 };
-	struct mnl_socket *nl;
 	int err;
 
-	nl = mnl_socket_open(NETLINK_ROUTE);
-	if (!nl)
-		return -errno;
-	err = mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) ? -errno : 0;
-	if (!err)
-		err = dump(nl, RTM_GETLINK, sizeof(struct ifinfomsg), link_cb, &l);
+	err = dump(nl, RTM_GETLINK, sizeof(struct ifinfomsg), link_cb, &l);
 	if (!err)
 		err = dump(nl, RTM_GETQDISC, sizeof(struct tcmsg), qdisc_cb, &q);
-	mnl_socket_close(nl);
 	if (err)
 		return err;
 	return store(c, &l, &q);
+}
+
+static struct mnl_socket *open_rtnl(void)
+{
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
+
+	if (nl && mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID)) {
+		mnl_socket_close(nl);
+		return NULL;
+	}
+	return nl;
+}
+
+int wd_netstats_read(struct wd_counters *c)
+{
+	struct mnl_socket *nl = open_rtnl();
+	int err;
+
+	if (!nl)
+		return -errno;
+	err = read_rtnl(c, nl);
+	mnl_socket_close(nl);
+	return err;
 }
 
 /* -------------------------------------------------------- socket tables */
@@ -191,105 +208,142 @@ int wd_sock_drops_parse(const char *text, uint64_t *sum)
 	return 0;
 }
 
-static int add_file(const char *path, uint64_t *sum)
+/*
+ * The /proc/net files a sample reads: the MIB files of counters.c, then the
+ * socket tables whose last column is a per-socket drop count.
+ */
+static const char *const sock_files[] = { "udp", "udp6", "raw", "raw6" };
+
+static void close_fds(int *fd, size_t n)
 {
-	char *text = NULL;
-	size_t cap = 0, n = 0, r;
-	uint64_t v = 0;
-	FILE *f = fopen(path, "r");
+	for (size_t i = 0; i < n; i++) {
+		if (fd[i] >= 0)
+			close(fd[i]);
+		fd[i] = -1;
+	}
+}
+
+/* In the namespace to read: each file, and a bound rtnetlink socket. */
+static int open_here(struct wd_netstats_src *src)
+{
+	char path[64];
+
+	for (size_t i = 0; wd_counters_proc_files[i] && i < WD_NETSTATS_MIB_FILES; i++) {
+		/* thread-self: the namespace of this thread, the one that entered */
+		snprintf(path, sizeof(path), "/proc/thread-self/net/%s", wd_counters_proc_files[i]);
+		src->mib[i] = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	for (size_t i = 0; i < WD_NETSTATS_SOCK_FILES; i++) {
+		snprintf(path, sizeof(path), "/proc/thread-self/net/%s", sock_files[i]);
+		src->sock[i] = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (src->mib[0] < 0)
+		return -errno;	/* no /proc/net/snmp: /proc is not there */
+	src->nl = open_rtnl();	/* none (seccomp, odd sandbox): /proc is still worth it */
+	return 0;
+}
+
+void wd_netstats_init(struct wd_netstats_src *src)
+{
+	memset(src->mib, -1, sizeof(src->mib));
+	memset(src->sock, -1, sizeof(src->sock));
+	src->nl = NULL;
+}
+
+int wd_netstats_open(struct wd_netstats_src *src, int netns_fd, char *err, size_t errlen)
+{
+	int saved = -1, e;
+
+	wd_netstats_init(src);
+	if (netns_fd >= 0 && wd_netns_enter_fd(netns_fd, &saved)) {
+		snprintf(err, errlen, "cannot enter the network namespace to read its counters: "
+			 "%s%s", strerror(errno),
+			 errno == EPERM ? " (needs root or CAP_SYS_ADMIN)" : "");
+		return -1;
+	}
+	e = open_here(src);
+	if (netns_fd >= 0 && wd_netns_leave(saved)) {
+		snprintf(err, errlen, "cannot return to whydrop's own network namespace: %s",
+			 strerror(errno));
+		wd_netstats_close(src);
+		return -1;
+	}
+	if (e) {
+		snprintf(err, errlen, "cannot open the kernel's counters (/proc/net/snmp): %s",
+			 strerror(-e));
+		wd_netstats_close(src);
+		return -1;
+	}
+	return 0;
+}
+
+void wd_netstats_close(struct wd_netstats_src *src)
+{
+	close_fds(src->mib, WD_NETSTATS_MIB_FILES);
+	close_fds(src->sock, WD_NETSTATS_SOCK_FILES);
+	if (src->nl)
+		mnl_socket_close(src->nl);
+	src->nl = NULL;
+}
+
+static int read_mibs(struct wd_counters *c, const struct wd_netstats_src *src)
+{
 	int err = 0;
 
-	if (!f)
-		return 0;	/* no IPv6, no raw: nothing to add */
-	do {
-		if (cap - n < LINE_LEN) {
-			char *tmp = realloc(text, cap ? cap * 2 : 65536);
+	for (size_t i = 0; !err && wd_counters_proc_files[i] && i < WD_NETSTATS_MIB_FILES; i++) {
+		char *text = src->mib[i] >= 0 ? wd_slurp_fd(src->mib[i]) : NULL;
 
-			if (!tmp) {
-				err = -ENOMEM;
-				goto out;
-			}
-			text = tmp;
-			cap = cap ? cap * 2 : 65536;
+		if (!text) {
+			err = src->mib[i] >= 0 ? -errno : 0;
+			continue;
 		}
-		r = fread(text + n, 1, cap - n - 1, f);
-		n += r;
-	} while (r > 0);
-	text[n] = '\0';
-	if (!wd_sock_drops_parse(text, &v))
-		*sum += v;
-out:
-	free(text);
-	fclose(f);
+		err = wd_counters_add_text(c, wd_counters_proc_files[i], text);
+		free(text);
+	}
 	return err;
 }
 
-static int read_sockets(struct wd_counters *c)
+static int read_sockets(struct wd_counters *c, const struct wd_netstats_src *src)
 {
-	uint64_t udp = 0, raw = 0;
+	uint64_t sum[2] = { 0 }, v;	/* udp, raw */
 	int err;
 
-	err = add_file("/proc/net/udp", &udp);
+	for (size_t i = 0; i < WD_NETSTATS_SOCK_FILES; i++) {
+		char *text = src->sock[i] >= 0 ? wd_slurp_fd(src->sock[i]) : NULL;
+
+		if (!text) {
+			if (src->sock[i] >= 0)
+				return -errno;
+			continue;	/* no IPv6, no raw: nothing to add */
+		}
+		if (!wd_sock_drops_parse(text, &v))
+			sum[i / 2] += v;
+		free(text);
+	}
+	err = wd_counters_set(c, "sockets:udp_drops", sum[0]);
 	if (!err)
-		err = add_file("/proc/net/udp6", &udp);
-	if (!err)
-		err = add_file("/proc/net/raw", &raw);
-	if (!err)
-		err = add_file("/proc/net/raw6", &raw);
-	if (!err)
-		err = wd_counters_set(c, "sockets:udp_drops", udp);
-	if (!err)
-		err = wd_counters_set(c, "sockets:raw_drops", raw);
+		err = wd_counters_set(c, "sockets:raw_drops", sum[1]);
 	return err;
 }
 
-/* ------------------------------------------------------------- sampling */
-
-static int enter(int netns_fd, int *saved, char *err, size_t errlen)
+int wd_netstats_sample(struct wd_counters *c, const struct wd_netstats_src *src,
+		       char *err, size_t errlen)
 {
-	if (!wd_netns_enter_fd(netns_fd, saved))
-		return 0;
-	snprintf(err, errlen, "cannot enter the network namespace to read its counters: %s%s",
-		 strerror(errno), errno == EPERM ? " (needs root or CAP_SYS_ADMIN)" : "");
-	return -1;
-}
-
-static int leave(int saved, char *err, size_t errlen)
-{
-	if (!wd_netns_leave(saved))
-		return 0;
-	snprintf(err, errlen, "cannot return to whydrop's own network namespace: %s",
-		 strerror(errno));
-	return -1;
-}
-
-static int read_all(struct wd_counters *c, char *err, size_t errlen)
-{
-	int e = wd_counters_read(c, NULL);
+	int e = read_mibs(c, src);
 
 	if (!e)
-		e = read_sockets(c);
+		e = read_sockets(c, src);
 	if (e) {
 		snprintf(err, errlen, "cannot read the kernel's counters: %s", strerror(-e));
 		return -1;
 	}
-	e = wd_netstats_read(c);
+	if (!src->nl)
+		return 0;
+	e = read_rtnl(c, src->nl);
 	if (e == -ENOMEM) {
 		snprintf(err, errlen, "cannot read interface and qdisc counters: %s",
 			 strerror(-e));
 		return -1;
 	}
-	return 0;	/* no rtnetlink (seccomp, odd sandbox): /proc is still worth it */
-}
-
-int wd_netstats_sample(struct wd_counters *c, int netns_fd, char *err, size_t errlen)
-{
-	int saved = -1, ret;
-
-	if (netns_fd >= 0 && enter(netns_fd, &saved, err, errlen))
-		return -1;
-	ret = read_all(c, err, errlen);
-	if (netns_fd >= 0 && leave(saved, err, errlen))
-		ret = -1;	/* worse than a failed read: say this one */
-	return ret;
+	return 0;
 }

@@ -11,8 +11,8 @@
  *   qdisc:ingress_drops  ingress/clsact qdiscs (tc filters that drop)
  *   sockets:udp_drops  sockets:raw_drops  (open sockets only)
  *
- * No privileges needed. Values are those of the caller's network namespace;
- * wd_netstats_sample() reads everything inside another one.
+ * No privileges needed. Values are those of the caller's network namespace,
+ * or of the one a struct wd_netstats_src was opened in.
  */
 #ifndef WD_NETSTATS_H
 #define WD_NETSTATS_H
@@ -22,19 +22,43 @@
 
 #include "counters.h"
 
+struct mnl_socket;
+
 /* netdev:* and qdisc:* over rtnetlink; 0 or a negative errno. */
 int wd_netstats_read(struct wd_counters *c);
 
 /* Sum of the "drops" column (the last) of /proc/net/udp-style text. */
 int wd_sock_drops_parse(const char *text, uint64_t *sum);
 
+#define WD_NETSTATS_MIB_FILES	8	/* room for wd_counters_proc_files */
+#define WD_NETSTATS_SOCK_FILES	4	/* udp, udp6, raw, raw6 */
+
+/*
+ * What a sample reads in one network namespace, opened there once: the
+ * /proc/net files (a kept /proc/net file goes on showing the namespace it
+ * was opened in) and an rtnetlink socket bound in it. Sampling afterwards
+ * needs no capability and no setns(), so whydrop can give up its own.
+ */
+struct wd_netstats_src {
+	int mib[WD_NETSTATS_MIB_FILES];		/* wd_counters_proc_files, -1 if absent */
+	int sock[WD_NETSTATS_SOCK_FILES];
+	struct mnl_socket *nl;			/* NULL: no rtnetlink here */
+};
+
+/*
+ * Open them inside the namespace open at @netns_fd (an nsfs file; -1: the
+ * caller's own), which needs CAP_SYS_ADMIN, and come back. 0, or -1 with a
+ * message in err.
+ */
+int wd_netstats_open(struct wd_netstats_src *src, int netns_fd, char *err, size_t errlen);
+/* Nothing open: wd_netstats_close() is then harmless. */
+void wd_netstats_init(struct wd_netstats_src *src);
 /*
  * One full sample: the /proc/net files of wd_counters_read(), the socket
- * drop columns and wd_netstats_read(), inside the network namespace open
- * at netns_fd (an nsfs file; -1: the caller's own). Entering another
- * namespace needs CAP_SYS_ADMIN; whydrop goes back to its own afterwards.
- * Returns 0, or -1 with a message in err.
+ * drop columns and the rtnetlink counters. 0, or -1 with a message in err.
  */
-int wd_netstats_sample(struct wd_counters *c, int netns_fd, char *err, size_t errlen);
+int wd_netstats_sample(struct wd_counters *c, const struct wd_netstats_src *src,
+		       char *err, size_t errlen);
+void wd_netstats_close(struct wd_netstats_src *src);
 
 #endif /* WD_NETSTATS_H */

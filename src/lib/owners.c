@@ -205,6 +205,8 @@ void wd_owners_scan(struct wd_owners *o)
 
 	o->last_scan = now_s();
 	o->scans++;
+	if (o->around_scan)
+		o->around_scan(true);
 	/*
 	 * Merge with what earlier scans found: once unprivileged, a scan sees
 	 * less, and a name must not change under a running exporter.
@@ -214,16 +216,15 @@ void wd_owners_scan(struct wd_owners *o)
 	if (!stat(path, &st))
 		host_ns = st.st_ino;
 	d = opendir(o->proc);
-	if (!d) {
-		settle(o);
-		return;
-	}
-	while ((de = readdir(d))) {
+	while (d && (de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		scan_process(o, (pid_t)atoi(de->d_name), host_ns);
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	if (o->around_scan)
+		o->around_scan(false);
 	settle(o);
 }
 

@@ -9,6 +9,7 @@
 #ifndef WD_OWNERS_H
 #define WD_OWNERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -31,6 +32,8 @@ struct wd_owners {
 	size_t n, cap;
 	double last_scan;	/* monotonic seconds, 0 before the first */
 	unsigned int scans;
+	/* called with true before a scan, false after: raise what it needs */
+	void (*around_scan)(bool begin);
 };
 
 /* NULL roots mean the real /proc and /run/netns. */
