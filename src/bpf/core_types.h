@@ -26,9 +26,11 @@ typedef _Bool bool;
 enum bpf_map_type {
 	BPF_MAP_TYPE_HASH = 1,
 	BPF_MAP_TYPE_ARRAY = 2,
+	BPF_MAP_TYPE_PROG_ARRAY = 3,
 	BPF_MAP_TYPE_PERCPU_HASH = 5,
 	BPF_MAP_TYPE_PERCPU_ARRAY = 6,
 	BPF_MAP_TYPE_STACK_TRACE = 7,
+	BPF_MAP_TYPE_ARRAY_OF_MAPS = 12,
 	BPF_MAP_TYPE_RINGBUF = 27,
 };
 
@@ -36,6 +38,16 @@ enum {
 	BPF_ANY = 0,
 	BPF_NOEXIST = 1,
 	BPF_EXIST = 2,
+};
+
+/* bpf_ringbuf_submit() flags and bpf_ringbuf_query() questions */
+enum {
+	BPF_RB_NO_WAKEUP = 1,
+	BPF_RB_FORCE_WAKEUP = 2,
+};
+
+enum {
+	BPF_RB_AVAIL_DATA = 0,
 };
 
 struct bpf_raw_tracepoint_args {
@@ -117,6 +129,7 @@ struct sk_buff {
 	unsigned long _skb_refdst;
 	struct sock *sk;
 	unsigned int len;
+	unsigned int data_len;
 	int skb_iif;
 	__be16 protocol;
 	__u16 network_header;

@@ -10,11 +10,24 @@
 const volatile bool filter_reasons;
 const volatile __u64 reason_bits[WD_REASON_BITMAP_WORDS];
 
-struct {
+/*
+ * The counting hash of the current generation, reached through a one-slot
+ * array of maps: user space can swap in an empty one (the update waits for
+ * every program still running) and read the old one whole, so keys that
+ * went idle leave the kernel without losing a count (src/cli/counts.c).
+ */
+struct wd_counts_map {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, struct wd_key);
 	__type(value, __u64);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct wd_counts_map);
 } counts SEC(".maps");
 
 /* Where counts go when the hash is full: indexed by reason, never lost. */
@@ -58,34 +71,44 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct wd_pending);
-} pending SEC(".maps");
+	__type(value, struct wd_runs);
+} runs SEC(".maps");
 
 #define compiler_barrier() asm volatile("" ::: "memory")
 
-static __always_inline void add_to_hash(const struct wd_key *key, __u64 n)
+static __always_inline void add_to_overflow(const struct wd_key *key, __u64 n)
 {
-	__u64 *val;
-	__u32 slot;
+	__u32 slot = key->reason < WD_OVERFLOW_SLOTS ? key->reason : WD_OVERFLOW_SLOTS - 1;
+	__u64 *val = bpf_map_lookup_elem(&overflow, &slot);
 
-	val = bpf_map_lookup_elem(&counts, key);
-	if (val) {
-		*val += n;
-		return;
-	}
-	if (!bpf_map_update_elem(&counts, key, &n, BPF_NOEXIST))
-		return;
-	/* Another CPU may have inserted the key meanwhile. */
-	val = bpf_map_lookup_elem(&counts, key);
-	if (val) {
-		*val += n;
-		return;
-	}
-	slot = key->reason < WD_OVERFLOW_SLOTS ? key->reason : WD_OVERFLOW_SLOTS - 1;
-	val = bpf_map_lookup_elem(&overflow, &slot);
 	if (val)
 		*val += n;
 	stat_inc(WD_STAT_OVERFLOW);
+}
+
+static __always_inline void add_to_hash(const struct wd_key *key, __u64 n)
+{
+	__u32 zero = 0;
+	void *hash = bpf_map_lookup_elem(&counts, &zero);
+	__u64 *val;
+
+	if (!hash)
+		goto full;	/* not set up: cannot happen once attached */
+	val = bpf_map_lookup_elem(hash, key);
+	if (val) {
+		*val += n;
+		return;
+	}
+	if (!bpf_map_update_elem(hash, key, &n, BPF_NOEXIST))
+		return;
+	/* Another CPU may have inserted the key meanwhile. */
+	val = bpf_map_lookup_elem(hash, key);
+	if (val) {
+		*val += n;
+		return;
+	}
+full:
+	add_to_overflow(key, n);
 }
 
 static __always_inline bool same_key(const struct wd_key *a, const struct wd_key *b)
@@ -95,39 +118,62 @@ static __always_inline bool same_key(const struct wd_key *a, const struct wd_key
 	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 
+/* The set of a key: multiply-xor of its three words, top bits. */
+static __always_inline __u32 run_set(const struct wd_key *k)
+{
+	const __u64 *x = (const __u64 *)k;
+	__u64 h = x[0] * 0x9E3779B97F4A7C15ULL ^ x[1] * 0xC2B2AE3D27D4EB4FULL ^
+		  x[2] * 0x165667B19E3779F9ULL;
+
+	return (__u32)(h >> 60) & (WD_RUN_SETS - 1);
+}
+
+/* A new run in slot r; the old one leaves the slot before it enters the hash. */
+static __always_inline void replace_run(struct wd_run *r, const struct wd_key *key)
+{
+	struct wd_key old = r->key;
+	__u64 n = r->n;
+
+	r->seq++;
+	compiler_barrier();
+	r->key = *key;
+	r->n = 1;
+	compiler_barrier();
+	r->seq++;
+	if (n)
+		add_to_hash(&old, n);
+}
+
 /*
  * Add one to the key's count; the key must be zeroed before it was filled.
- * A drop like the previous one on this CPU only bumps the pending run;
- * another kind moves the run into the hash. The run leaves `pending` before
- * it enters the hash, so a reader that reads the hash first and `pending`
- * second can miss a run in flight but never counts one twice.
+ * A drop like a recent one on this CPU only bumps its run; another kind
+ * takes the way of its set with the shorter run, whose count moves into
+ * the hash. A reader that reads the hash first and the runs second can
+ * miss a run in flight but never counts one twice.
  */
 static __always_inline void count_key(const struct wd_key *key)
 {
-	struct wd_pending *p;
-	struct wd_key old;
-	__u32 zero = 0;
-	__u64 n;
+	struct wd_run *a, *b;
+	struct wd_runs *rs;
+	__u32 zero = 0, set;
 
-	p = bpf_map_lookup_elem(&pending, &zero);
-	if (!p) {
+	rs = bpf_map_lookup_elem(&runs, &zero);
+	if (!rs) {
 		add_to_hash(key, 1);
 		return;
 	}
-	if (p->n && same_key(&p->key, key)) {
-		p->n++;
+	set = run_set(key);
+	a = &rs->slot[set * WD_RUN_WAYS];
+	b = &rs->slot[set * WD_RUN_WAYS + 1];
+	if (a->n && same_key(&a->key, key)) {
+		a->n++;
 		return;
 	}
-	n = p->n;
-	old = p->key;
-	p->seq++;
-	compiler_barrier();
-	p->key = *key;
-	p->n = 1;
-	compiler_barrier();
-	p->seq++;
-	if (n)
-		add_to_hash(&old, n);
+	if (b->n && same_key(&b->key, key)) {
+		b->n++;
+		return;
+	}
+	replace_run(a->n <= b->n ? a : b, key);
 }
 
 #endif /* WHYDROP_COUNTING_H */

@@ -2,13 +2,18 @@
 /*
  * whydrop kernel side: one program on the skb:kfree_skb tracepoint.
  *
- * Every drop that passes the filters is counted exactly in a per-CPU hash;
- * a rate-limited sample of drops is copied, with the first bytes of the
+ * Every drop that passes the filters is counted exactly (counting.h); a
+ * rate-limited sample of drops is copied, with the first bytes of the
  * network header, into a ring buffer. The tp_btf program reads the skb with
  * direct (BTF-checked) loads; the raw_tp twin does the same through
  * bpf_probe_read_kernel for kernels where tp_btf cannot attach. The shape
  * of the tracepoint (reason since 5.17, rx_sk since 6.11) is taken from the
  * kernel's BTF at load time, never from its version.
+ *
+ * A pcap filter is not in this file: user space translates its classic BPF
+ * into a program of its own (src/lib/cbpf_ebpf.c), which this one
+ * tail-calls; on a match it tail-calls kfree_skb_matched_*, which counts.
+ * Without a filter none of that is loaded.
  */
 #include "core_types.h"
 #include <bpf/bpf_helpers.h>
@@ -16,31 +21,38 @@
 #include <bpf/bpf_endian.h>
 #include "whydrop.h"
 #include "counting.h"
-#include "cbpf.h"
 #include "stacks.h"
 #include "sock_owner.h"
 
 #define ETH_P_IP	0x0800
 #define ETH_P_IPV6	0x86DD
 #define NSEC_PER_SEC	1000000000ULL
+#define NO_LIMIT	0xffffffffU	/* detail_budget of --rate 0 */
+#define WAKEUP_BYTES	(64 * 1024)	/* wake the reader once this much waits */
 
 /* Set by user space before load; the verifier treats them as constants. */
 const volatile __u32 filter_netns;
 const volatile __u32 filter_ifindex;
 const volatile __u32 detail_budget;	/* records per second, 0 = none */
+const volatile bool has_filter;		/* a translated pcap filter is loaded */
+const volatile bool direct_pkt;		/* tp_btf may load packet bytes directly */
+const volatile __u32 jiffies_hz;	/* HZ, from the coarse clock's resolution; 0: unknown */
 
-struct rate_window {
-	__u64 start_ns;
-	__u64 used;
-};
-
-/* Shared by all CPUs so that --rate holds whichever CPUs drop. */
+/* --rate: records of this second, for all CPUs: (second << 32) | used. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct rate_window);
+	__type(value, __u64);
 } rate SEC(".maps");
+
+/* The second in which this CPU found the budget spent: it stops asking. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} rate_spent SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -54,14 +66,40 @@ struct drop {
 	__u32 netns;
 	__u32 ifindex;
 	__u32 len;
+	__u32 linear;		/* bytes from nh to the end of the linear data */
+	__u32 nonlinear;	/* skb->data_len: bytes in paged data */
 	__u16 l3proto;
-	__u16 caplen;
+	__u16 caplen;		/* min(linear, WD_HDR_BYTES) */
+	__u8 l4proto;
+	__u8 pad[7];
 	void *ctx;		/* the program's context, for the stack */
 	unsigned char *nh;	/* network header, NULL when unknown */
 	struct net_device *dev;	/* NULL when skb->dev is not a device */
 	struct sk_buff *skb;	/* read further only for sampled records */
 	struct sock *rx_sk;	/* the receiving socket (6.11+), else NULL */
 };
+
+/* Between the program, the translated filter and kfree_skb_matched_*. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct wd_filter_ctx);
+} filter_ctx SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct drop);
+} filter_drop SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, __u32);
+} filter_progs SEC(".maps");
 
 static __always_inline bool tp_has_reason(void)
 {
@@ -73,16 +111,35 @@ static __always_inline bool tp_has_rx_sk(void)
 	return bpf_core_field_exists(struct trace_event_raw_kfree_skb, rx_sk);
 }
 
+/*
+ * A byte of the packet. tp_btf on kernels that allow it (direct_pkt, probed
+ * by user space) loads it directly; elsewhere it is a helper call.
+ */
+static __always_inline __u8 pkt_byte(const struct drop *d, __u32 off, bool btf)
+{
+	__u8 v = 0;
+
+	if (btf && direct_pkt)
+		return d->nh[off];
+	bpf_probe_read_kernel(&v, 1, d->nh + off);
+	return v;
+}
+
 /* Header offsets are only meaningful for IP packets with a set header. */
 static __always_inline void locate_header(struct drop *d, unsigned char *head,
-					  __u16 nh_off, __u32 tail)
+					  __u16 nh_off, __u32 tail, bool btf)
 {
+	int proto_off = d->l3proto == ETH_P_IP ? 9 : 6;
+
 	if (d->l3proto != ETH_P_IP && d->l3proto != ETH_P_IPV6)
 		return;
 	if (nh_off == (__u16)~0U || !head || tail <= nh_off)
 		return;
 	d->nh = head + nh_off;
-	d->caplen = tail - nh_off > WD_HDR_BYTES ? WD_HDR_BYTES : tail - nh_off;
+	d->linear = tail - nh_off;
+	d->caplen = d->linear > WD_HDR_BYTES ? WD_HDR_BYTES : d->linear;
+	if (d->linear > proto_off)
+		d->l4proto = pkt_byte(d, proto_off, btf);
 }
 
 #define SKB_DST_PTRMASK	~1UL
@@ -102,8 +159,22 @@ static __always_inline bool kernel_ptr(const void *p)
  * not a pointer) and with rbnode.rb_left (an skb taken off an rbtree, e.g.
  * the TCP out-of-order queue: a kernel pointer, to another skb). A device's
  * namespace has a loopback device in that same namespace; garbage has not.
+ * tp_btf: direct loads, which the kernel guards against faults like
+ * bpf_probe_read_kernel but at the cost of a plain load.
  */
-static __always_inline struct net *device_net(const struct net_device *dev)
+static __always_inline struct net *device_net_btf(const struct net_device *dev)
+{
+	struct net *net;
+
+	if (!kernel_ptr(dev))
+		return NULL;
+	net = dev->nd_net.net;
+	if (!kernel_ptr(net) || net->loopback_dev->nd_net.net != net)
+		return NULL;
+	return net;
+}
+
+static __always_inline struct net *device_net_raw(const struct net_device *dev)
 {
 	struct net *net;
 
@@ -126,19 +197,8 @@ static __always_inline __u32 netns_from_dst(unsigned long refdst)
 
 	if (!dst)
 		return 0;
-	net = device_net(BPF_CORE_READ(dst, dev));
+	net = device_net_raw(BPF_CORE_READ(dst, dev));
 	return net ? BPF_CORE_READ(net, ns.inum) : 0;
-}
-
-static __always_inline __u8 l4_proto(const struct drop *d)
-{
-	__u8 proto = 0;
-	int off = d->l3proto == ETH_P_IP ? 9 : 6;
-
-	if (!d->nh || d->caplen <= off)
-		return 0;
-	bpf_probe_read_kernel(&proto, 1, d->nh + off);
-	return proto;
 }
 
 static __always_inline void count(const struct drop *d)
@@ -151,30 +211,53 @@ static __always_inline void count(const struct drop *d)
 	key.location = d->location;
 	key.ifindex = d->ifindex;
 	key.l3proto = d->l3proto;
-	key.l4proto = l4_proto(d);
+	key.l4proto = d->l4proto;
 	count_key(&key);
 }
 
 /*
- * One-second window shared by all CPUs. Once the budget is spent, a drop
- * only reads the shared line: no atomic, so a storm stays cheap. A racing
- * reset may let a few extra records through; none is lost uncounted.
+ * The second, from jiffies where HZ is known: a tracing program may not use
+ * bpf_ktime_get_coarse_ns(), and the precise clock costs more per drop.
  */
-static __always_inline bool detail_allowed(__u64 now)
+static __always_inline __u64 this_second(void)
 {
-	__u32 zero = 0;
-	struct rate_window *w = bpf_map_lookup_elem(&rate, &zero);
-	__u64 start;
+	if (jiffies_hz)
+		return bpf_jiffies64() / jiffies_hz;
+	return bpf_ktime_get_ns() / NSEC_PER_SEC;
+}
 
-	if (!w)
+/*
+ * --rate for all CPUs together: a shared (second, used) word, taken with a
+ * compare-and-swap only while the second's budget lasts. A CPU that finds
+ * it spent remembers the second in its own slot and, until the next one,
+ * decides with no shared access and no precise clock: a storm past the
+ * budget costs each drop a per-CPU read. Losing a race is one record not
+ * shown; what is not shown is the count minus what was (user space).
+ */
+static __always_inline bool detail_allowed(void)
+{
+	__u64 sec = this_second(), old, new, *word, *spent;
+	__u32 zero = 0;
+
+	if (detail_budget == NO_LIMIT)
+		return true;
+	spent = bpf_map_lookup_elem(&rate_spent, &zero);
+	word = bpf_map_lookup_elem(&rate, &zero);
+	if (!spent || !word || *spent == sec + 1)
 		return false;
-	start = w->start_ns;
-	if (now - start >= NSEC_PER_SEC &&
-	    __sync_val_compare_and_swap(&w->start_ns, start, now) == start)
-		w->used = 0;
-	if (*(volatile __u64 *)&w->used >= detail_budget)
-		return false;
-	return __sync_fetch_and_add(&w->used, 1) < detail_budget;
+	old = *(volatile __u64 *)word;
+	if (old >> 32 != (__u32)sec)
+		new = (__u64)(__u32)sec << 32 | 1;
+	else if ((__u32)old < detail_budget)
+		new = old + 1;
+	else
+		goto spent;
+	if (__sync_val_compare_and_swap(word, old, new) == old)
+		return true;
+	return false;
+spent:
+	*spent = sec + 1;	/* +1: the slot starts at 0, which is a second too */
+	return false;
 }
 
 /* The sender's socket (skb->sk), else the receiver's (rx_sk). */
@@ -189,21 +272,16 @@ static __always_inline struct sock *skb_sock(const struct drop *d)
 static __always_inline void emit(const struct drop *d, __s32 stack_id)
 {
 	struct wd_event *ev;
-	__u64 now;
+	__u64 flags;
 
-	if (!detail_budget)
+	if (!detail_budget || !detail_allowed())
 		return;
-	now = bpf_ktime_get_ns();
-	if (!detail_allowed(now)) {
-		stat_inc(WD_STAT_RATE_LIMITED);
-		return;
-	}
 	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
 	if (!ev) {
 		stat_inc(WD_STAT_RING_FULL);
 		return;
 	}
-	ev->ts_ns = now;
+	ev->ts_ns = bpf_ktime_get_ns();
 	ev->location = d->location;
 	ev->reason = d->reason;
 	ev->netns = d->netns;
@@ -221,20 +299,16 @@ static __always_inline void emit(const struct drop *d, __s32 stack_id)
 	ev->stack_id = stack_id;
 	ev->reserved = 0;
 	sock_fill(&ev->sock, skb_sock(d), tp_has_rx_sk());
-	bpf_ringbuf_submit(ev, 0);
+	/* No wake-up per record: the reader polls, or is woken when much waits. */
+	flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= WAKEUP_BYTES ?
+		BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	bpf_ringbuf_submit(ev, flags);
 	stat_inc(WD_STAT_EMITTED);
 }
 
-static __always_inline int handle(const struct drop *d)
+/* A drop that passed every filter. */
+static __always_inline int counted(const struct drop *d)
 {
-	if (filter_netns && d->netns != filter_netns)
-		return 0;
-	if (filter_ifindex && d->ifindex != filter_ifindex)
-		return 0;
-	if (!reason_wanted(d->reason))
-		return 0;
-	if (cbpf_len && !cbpf_match(d->nh, d->caplen, d->len))
-		return 0;
 	count(d);
 	if (count_by_socket)
 		sock_count(skb_sock(d), d->reason, d->netns);
@@ -242,12 +316,79 @@ static __always_inline int handle(const struct drop *d)
 	return 0;
 }
 
+/* pcap's len: the IP header's own length (UDP may have pulled its header). */
+static __always_inline __u32 ip_length(const struct drop *d, bool btf)
+{
+	__u8 v = d->linear >= 6 ? pkt_byte(d, 0, btf) >> 4 : 0;
+
+	if (v == 4)
+		return (__u32)pkt_byte(d, 2, btf) << 8 | pkt_byte(d, 3, btf);
+	if (v == 6)
+		return 40 + ((__u32)pkt_byte(d, 4, btf) << 8 | pkt_byte(d, 5, btf));
+	return d->len;
+}
+
+/*
+ * Hand the drop to the translated filter. The drop waits in filter_drop;
+ * its pointers become plain numbers there, which the counting side only
+ * passes to bpf_probe_read_kernel.
+ */
+static __always_inline int run_filter(const struct drop *d, bool btf)
+{
+	struct wd_filter_ctx *fc;
+	struct drop *saved;
+	__u32 zero = 0;
+
+	if (!d->nh)
+		return 0;	/* not IP, or no header: a filter cannot match */
+	fc = bpf_map_lookup_elem(&filter_ctx, &zero);
+	saved = bpf_map_lookup_elem(&filter_drop, &zero);
+	if (!fc || !saved)
+		return 0;
+	*saved = *d;
+	saved->ctx = NULL;
+	fc->nh = (__u64)d->nh;
+	fc->linear = d->linear;
+	fc->wirelen = ip_length(d, btf);
+	if (d->nonlinear && fc->wirelen > d->linear + d->nonlinear)
+		fc->wirelen = d->linear + d->nonlinear;
+	bpf_tail_call(d->ctx, &filter_progs, WD_FILTER_PROG);
+	return 0;
+}
+
+static __always_inline int handle(const struct drop *d, bool btf)
+{
+	if (filter_netns && d->netns != filter_netns)
+		return 0;
+	if (filter_ifindex && d->ifindex != filter_ifindex)
+		return 0;
+	if (!reason_wanted(d->reason))
+		return 0;
+	if (has_filter)
+		return run_filter(d, btf);
+	return counted(d);
+}
+
+/* After a match: the drop the filter accepted, with this program's context. */
+static __always_inline int matched(void *ctx)
+{
+	struct drop *saved, d;
+	__u32 zero = 0;
+
+	saved = bpf_map_lookup_elem(&filter_drop, &zero);
+	if (!saved)
+		return 0;
+	d = *saved;
+	d.ctx = ctx;
+	return counted(&d);
+}
+
 SEC("tp_btf/kfree_skb")
 int kfree_skb_btf(__u64 *ctx)
 {
 	struct sk_buff *skb = (struct sk_buff *)ctx[0];
 	struct net_device *dev = skb->dev;
-	struct net *net = device_net(dev);
+	struct net *net = device_net_btf(dev);
 	struct drop d = { .ctx = ctx };
 
 	d.location = ctx[1];
@@ -257,11 +398,12 @@ int kfree_skb_btf(__u64 *ctx)
 	if (tp_has_reason())
 		d.reason = (__u32)ctx[2];
 	d.len = skb->len;
+	d.nonlinear = skb->data_len;
 	d.l3proto = bpf_ntohs(skb->protocol);
 	if (net) {
 		d.dev = dev;
 		d.ifindex = dev->ifindex;
-		d.netns = BPF_CORE_READ(net, ns.inum);
+		d.netns = net->ns.inum;
 	} else {
 		struct sock *sk = skb->sk;
 
@@ -273,8 +415,8 @@ int kfree_skb_btf(__u64 *ctx)
 		else
 			d.netns = netns_from_dst(skb->_skb_refdst);
 	}
-	locate_header(&d, skb->head, skb->network_header, skb->tail);
-	return handle(&d);
+	locate_header(&d, skb->head, skb->network_header, skb->tail, true);
+	return handle(&d, true);
 }
 
 SEC("raw_tp/kfree_skb")
@@ -282,7 +424,7 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct sk_buff *skb = (struct sk_buff *)ctx->args[0];
 	struct net_device *dev = BPF_CORE_READ(skb, dev);
-	struct net *net = device_net(dev);
+	struct net *net = device_net_raw(dev);
 	struct drop d = { .ctx = ctx };
 
 	d.location = ctx->args[1];
@@ -292,6 +434,7 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 	if (tp_has_reason())
 		d.reason = (__u32)ctx->args[2];
 	d.len = BPF_CORE_READ(skb, len);
+	d.nonlinear = BPF_CORE_READ(skb, data_len);
 	d.l3proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
 	if (net) {
 		d.dev = dev;
@@ -308,10 +451,22 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 		else
 			d.netns = netns_from_dst(BPF_CORE_READ(skb, _skb_refdst));
 	}
-	locate_header(&d, BPF_CORE_READ(skb, head),
-		      BPF_CORE_READ(skb, network_header),
-		      BPF_CORE_READ(skb, tail));
-	return handle(&d);
+	locate_header(&d, BPF_CORE_READ(skb, head), BPF_CORE_READ(skb, network_header),
+		      BPF_CORE_READ(skb, tail), false);
+	return handle(&d, false);
+}
+
+/* Tail-called by the filter on a match; loaded only with a filter. */
+SEC("tp_btf/kfree_skb")
+int kfree_skb_matched_btf(__u64 *ctx)
+{
+	return matched(ctx);
+}
+
+SEC("raw_tp/kfree_skb")
+int kfree_skb_matched_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return matched(ctx);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -19,6 +19,28 @@
 #define WD_STACK_MAP_ENTRIES	16384	/* distinct stacks stored */
 #define WD_STACK_NONE		(-0x7fffffff)	/* no stack taken: --stacks is off */
 
+#define WD_FILTER_BUF		256	/* packet bytes a filter copies at once */
+#define WD_FILTER_MEMWORDS	16	/* M[] of classic BPF (BPF_MEMWORDS) */
+#define WD_FILTER_PROG		0	/* filter_progs: the translated filter */
+#define WD_FILTER_MATCHED	1	/* filter_progs: counting, after a match */
+
+/*
+ * Per-CPU state of a pcap filter (map filter_ctx, key 0). The program on
+ * the tracepoint fills nh, linear and wirelen, then tail-calls the filter
+ * translated from classic BPF at load time (src/lib/cbpf_ebpf.c), which
+ * copies the first bytes into buf[] itself and, on a match, tail-calls
+ * WD_FILTER_MATCHED (returning 1 if that is absent, 0 on no match).
+ */
+struct wd_filter_ctx {
+	__u64 nh;		/* kernel address of the network header */
+	__u32 linear;		/* bytes from nh to the end of the linear data */
+	__u32 wirelen;		/* the IP packet's length: pcap's len */
+	__u64 nonlinear;	/* drops left unmatched: a load needed paged data */
+	__u32 mem[WD_FILTER_MEMWORDS];	/* M[] */
+	__u8 tmp[8];		/* a load past buf[] lands here */
+	__u8 buf[WD_FILTER_BUF];	/* the first min(linear, WD_FILTER_BUF) bytes */
+};
+
 /* A classic BPF instruction of a compiled pcap filter (struct sock_filter). */
 struct wd_cbpf_insn {
 	__u16 code;
@@ -39,15 +61,23 @@ struct wd_key {
 };
 
 /*
- * The current run of identical keys on one CPU, counted here before it
- * reaches the hash: a storm of one kind of drop costs no hash lookup. seq
- * is odd while the run is being replaced, so a reader on another CPU can
- * tell a consistent copy (see src/cli/counts.c).
+ * Runs of identical drops, counted per CPU before they reach the hash: a
+ * storm of a few kinds of drop costs no hash lookup. WD_RUN_SETS sets of
+ * two ways each, indexed by a hash of the key. seq is odd while a slot is
+ * being replaced, so a reader on another CPU can tell a consistent copy
+ * (see src/cli/counts.c).
  */
-struct wd_pending {
+#define WD_RUN_SETS		16	/* a power of two */
+#define WD_RUN_WAYS		2
+
+struct wd_run {
 	__u64 seq;
 	struct wd_key key;
-	__u64 n;
+	__u64 n;		/* 0: the slot is free */
+};
+
+struct wd_runs {
+	struct wd_run slot[WD_RUN_SETS * WD_RUN_WAYS];
 };
 
 /*
@@ -111,7 +141,7 @@ struct wd_event {
 /* Slots of the per-CPU statistics array. */
 enum wd_stat {
 	WD_STAT_EMITTED,	/* detail records written to the ring buffer */
-	WD_STAT_RATE_LIMITED,	/* detail records skipped by the rate limit */
+	WD_STAT_RATE_LIMITED,	/* not counted here: user space derives it (session.c) */
 	WD_STAT_RING_FULL,	/* detail records lost: ring buffer full */
 	WD_STAT_OVERFLOW,	/* counts that went to the overflow bucket */
 	WD_STAT_STACK_COLLISION, /* --stacks: bucket held another stack (-EEXIST) */

@@ -1,47 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Reading the kernel's exact counts: the counting hash, the per-reason
- * overflow bucket, and each CPU's pending run of identical drops.
+ * Reading the kernel's exact counts: the counting hash of this generation,
+ * those of swapped-out generations (kept here), the per-reason overflow
+ * bucket, and each CPU's runs of identical drops (src/bpf/counting.h).
  *
- * While the program runs, a run moves from `pending` into the hash. It
- * leaves `pending` first, and the hash is read before `pending`, so a live
+ * While the program runs, a run moves from its slot into the hash. It
+ * leaves the slot first, and the hash is read before the runs, so a live
  * read can miss a run in flight but never counts one twice. Each key's
  * total is then never allowed below what an earlier read returned: live
  * totals only grow (Prometheus counters, top's rates) and never exceed the
  * truth; once detached, a read is exact.
+ *
+ * Generations: once the hash holds half of --map-size keys, an empty one
+ * takes its place. Updating the array that holds it waits for every
+ * program still running (the kernel does that for arrays of maps), so the
+ * old hash is then read whole and exactly, folded into `retired`, and
+ * freed: keys that went idle (namespaces and interfaces come and go)
+ * leave the kernel without losing a count, and the hash never fills up
+ * from churn alone.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "session.h"
 #include "source_dropmon.h"
 
-#define PENDING_TRIES 100
-
-struct key_vec {
-	struct wd_key_total *v;
-	size_t n, cap;
-};
-
-static int push(struct key_vec *kv, const struct wd_key *key, uint64_t count)
-{
-	if (kv->n == kv->cap) {
-		size_t ncap = kv->cap ? kv->cap * 2 : 256;
-		struct wd_key_total *tmp = realloc(kv->v, ncap * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		kv->v = tmp;
-		kv->cap = ncap;
-	}
-	kv->v[kv->n].key = *key;
-	kv->v[kv->n].count = count;
-	kv->n++;
-	return 0;
-}
+#define RUNS_TRIES	100
+#define BATCH_KEYS	256
 
 static uint64_t sum(const uint64_t *vals, int ncpu)
 {
@@ -52,7 +41,8 @@ static uint64_t sum(const uint64_t *vals, int ncpu)
 	return s;
 }
 
-static int read_hash(int fd, struct key_vec *kv, uint64_t *vals, int ncpu)
+/* Key by key, for kernels without batch operations (before 5.6). */
+static int read_hash_slow(int fd, struct wd_keyset *kv, uint64_t *vals, int ncpu)
 {
 	struct wd_key key, next, *prev = NULL;
 
@@ -60,14 +50,45 @@ static int read_hash(int fd, struct key_vec *kv, uint64_t *vals, int ncpu)
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, vals))
-			continue;	/* cannot vanish: nothing deletes */
-		if (push(kv, &key, sum(vals, ncpu)))
+			continue;	/* only a swap deletes, and not under a read */
+		if (wd_keyset_push(kv, &key, sum(vals, ncpu)))
 			return -ENOMEM;
 	}
 	return errno == ENOENT ? 0 : -errno;
 }
 
-static int read_overflow(int fd, struct key_vec *kv, uint64_t *vals, int ncpu)
+/* BATCH_KEYS keys and their per-CPU values per system call. */
+static int read_hash(int fd, struct wd_keyset *kv, int ncpu)
+{
+	struct wd_key *keys = calloc(BATCH_KEYS, sizeof(*keys));
+	uint64_t *vals = calloc((size_t)BATCH_KEYS * ncpu, sizeof(*vals));
+	__u64 batch = 0;
+	bool first = true, done = false;
+	int err = -ENOMEM;
+
+	while (keys && vals && !done) {
+		__u32 n = BATCH_KEYS;
+
+		err = bpf_map_lookup_batch(fd, first ? NULL : &batch, &batch, keys, vals, &n,
+					   NULL);
+		if (err && errno != ENOENT)
+			break;
+		done = err != 0;	/* ENOENT: this was the last batch */
+		err = 0;
+		first = false;
+		for (__u32 i = 0; !err && i < n; i++)
+			err = wd_keyset_push(kv, &keys[i], sum(vals + (size_t)i * ncpu, ncpu));
+	}
+	if (err && first && (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP))
+		err = read_hash_slow(fd, kv, vals, ncpu);
+	else if (err && err != -ENOMEM)
+		err = -errno;
+	free(keys);
+	free(vals);
+	return err;
+}
+
+static int read_overflow(int fd, struct wd_keyset *kv, uint64_t *vals, int ncpu)
 {
 	for (uint32_t slot = 0; slot < WD_OVERFLOW_SLOTS; slot++) {
 		struct wd_key key = { .reason = slot };
@@ -76,116 +97,48 @@ static int read_overflow(int fd, struct key_vec *kv, uint64_t *vals, int ncpu)
 		if (bpf_map_lookup_elem(fd, &slot, vals))
 			continue;
 		n = sum(vals, ncpu);
-		if (n && push(kv, &key, n))
+		if (n && wd_keyset_push(kv, &key, n))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
 /*
- * A seqcount read: copies a, b, c of every CPU's run; b is consistent where
- * a and c carry the same even sequence number. A CPU that never settles is
- * left out (an undercount the monotonic clamp absorbs).
+ * Runs are read by seqcount: three copies of every CPU's slots, taken
+ * where consistent (src/lib/keyset.c). A slot that never settles is left
+ * out, an undercount the monotonic clamp absorbs.
  */
-static int read_pending(int fd, struct key_vec *kv, int ncpu)
+static int read_runs(int fd, struct wd_keyset *kv, int ncpu)
 {
-	struct wd_pending *a = calloc((size_t)ncpu * 3, sizeof(*a)), *b, *c;
-	bool *done = calloc((size_t)ncpu, sizeof(*done));
+	const size_t slots = WD_RUN_SETS * WD_RUN_WAYS;
+	struct wd_runs *a = calloc((size_t)ncpu * 3, sizeof(*a));
+	bool *taken = calloc((size_t)ncpu * slots, sizeof(*taken));
 	uint32_t zero = 0;
-	int err = 0, left = ncpu;
+	long left = 1;
+	int err = 0;
 
-	if (!a || !done) {
+	if (!a || !taken) {
 		err = -ENOMEM;
 		goto out;
 	}
-	b = a + ncpu;
-	c = b + ncpu;
-	for (int t = 0; t < PENDING_TRIES && left; t++) {
-		if (bpf_map_lookup_elem(fd, &zero, a) || bpf_map_lookup_elem(fd, &zero, b) ||
-		    bpf_map_lookup_elem(fd, &zero, c)) {
+	for (int t = 0; t < RUNS_TRIES && left > 0; t++) {
+		if (bpf_map_lookup_elem(fd, &zero, a) ||
+		    bpf_map_lookup_elem(fd, &zero, a + ncpu) ||
+		    bpf_map_lookup_elem(fd, &zero, a + 2 * ncpu)) {
 			err = -errno;
 			goto out;
 		}
-		for (int i = 0; i < ncpu; i++) {
-			if (done[i] || a[i].seq != c[i].seq || (a[i].seq & 1))
-				continue;
-			done[i] = true;
-			left--;
-			if (b[i].n && push(kv, &b[i].key, b[i].n)) {
-				err = -ENOMEM;
-				goto out;
-			}
-		}
+		left = wd_runs_take(a, a + ncpu, a + 2 * ncpu, ncpu, taken, kv);
+		if (left < 0)
+			err = (int)left;
 	}
 out:
 	free(a);
-	free(done);
+	free(taken);
 	return err;
 }
 
-static int cmp_key(const void *x, const void *y)
-{
-	return memcmp(&((const struct wd_key_total *)x)->key,
-		      &((const struct wd_key_total *)y)->key, sizeof(struct wd_key));
-}
-
-/* Sort by key and add up equal keys (a key in the hash and pending). */
-static void merge_equal(struct key_vec *kv)
-{
-	size_t out = 0;
-
-	if (!kv->n)
-		return;
-	qsort(kv->v, kv->n, sizeof(*kv->v), cmp_key);
-	for (size_t i = 1; i < kv->n; i++) {
-		if (!cmp_key(&kv->v[out], &kv->v[i]))
-			kv->v[out].count += kv->v[i].count;
-		else
-			kv->v[++out] = kv->v[i];
-	}
-	kv->n = out + 1;
-}
-
-/* Union of the new read and the previous one, each key at its maximum. */
-static int clamp(struct wd_session *s, struct key_vec *cur)
-{
-	struct key_vec res = { 0 };
-	size_t i = 0, j = 0;
-	int d, err = 0;
-
-	while (!err && (i < cur->n || j < s->n_last_keys)) {
-		if (i == cur->n)
-			d = 1;
-		else if (j == s->n_last_keys)
-			d = -1;
-		else
-			d = cmp_key(&cur->v[i], &s->last_keys[j]);
-		if (d < 0) {
-			err = push(&res, &cur->v[i].key, cur->v[i].count);
-			i++;
-		} else if (d > 0) {
-			err = push(&res, &s->last_keys[j].key, s->last_keys[j].count);
-			j++;
-		} else {
-			uint64_t n = cur->v[i].count;
-
-			if (s->last_keys[j].count > n)
-				n = s->last_keys[j].count;
-			err = push(&res, &cur->v[i].key, n);
-			i++;
-			j++;
-		}
-	}
-	if (err) {
-		free(res.v);
-		return err;
-	}
-	free(cur->v);
-	*cur = res;
-	return 0;
-}
-
-static int remember(struct wd_session *s, const struct key_vec *kv)
+static int remember(struct wd_session *s, const struct wd_keyset *kv)
 {
 	struct wd_key_total *copy = malloc((kv->n ? kv->n : 1) * sizeof(*copy));
 
@@ -199,30 +152,83 @@ static int remember(struct wd_session *s, const struct key_vec *kv)
 	return 0;
 }
 
+int wd_counts_map_create(struct wd_session *s)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "wd_counts", sizeof(struct wd_key),
+				sizeof(uint64_t), s->map_size, NULL);
+
+	return fd < 0 ? -errno : fd;
+}
+
+void wd_counts_free(struct wd_session *s)
+{
+	free(s->retired);
+	s->retired = NULL;
+	s->n_retired = 0;
+	free(s->last_keys);
+	s->last_keys = NULL;
+	s->n_last_keys = 0;
+}
+
+/*
+ * Put an empty hash in place of the current one and fold the old one into
+ * `retired`. The update returns once no program can still be writing to
+ * the old hash, so reading it now is exact. On any failure the current
+ * hash simply stays (and fills up into the overflow bucket, as before).
+ */
+static int swap_generation(struct wd_session *s, int ncpu)
+{
+	struct wd_keyset kv = { .v = s->retired, .n = s->n_retired, .cap = s->n_retired };
+	int fd = wd_counts_map_create(s), err;
+	__u32 zero = 0;
+
+	if (fd < 0)
+		return 0;
+	if (bpf_map_update_elem(s->counts_outer_fd, &zero, &fd, BPF_ANY)) {
+		close(fd);
+		return 0;
+	}
+	err = read_hash(s->counts_fd, &kv, ncpu);
+	close(s->counts_fd);
+	s->counts_fd = fd;
+	s->gen_keys = 0;
+	s->generations++;
+	wd_keyset_merge(&kv);
+	s->retired = kv.v;
+	s->n_retired = kv.n;
+	return err;
+}
+
 int wd_session_keys(struct wd_session *s, struct wd_key_total **out, size_t *n)
 {
 	int ncpu = libbpf_num_possible_cpus();
-	struct key_vec kv = { 0 };
+	struct wd_keyset kv = { 0 };
 	uint64_t *vals;
-	int err;
+	int err = 0;
 
 	if (s->dm)
 		return wd_dm_source_keys(s, out, n);
 	if (ncpu <= 0)
 		return ncpu ? ncpu : -EINVAL;
+	if (s->link && s->gen_keys >= s->map_size / 2)
+		err = swap_generation(s, ncpu);
 	vals = calloc((size_t)ncpu, sizeof(*vals));
 	if (!vals)
 		return -ENOMEM;
-	/* Order matters: hash and overflow before the pending runs. */
-	err = read_hash(s->counts_fd, &kv, vals, ncpu);
+	for (size_t i = 0; !err && i < s->n_retired; i++)
+		err = wd_keyset_push(&kv, &s->retired[i].key, s->retired[i].count);
+	/* Order matters: hash and overflow before the runs. */
+	if (!err)
+		err = read_hash(s->counts_fd, &kv, ncpu);
+	s->gen_keys = kv.n - s->n_retired;
 	if (!err)
 		err = read_overflow(s->overflow_fd, &kv, vals, ncpu);
 	if (!err)
-		err = read_pending(s->pending_fd, &kv, ncpu);
+		err = read_runs(s->runs_fd, &kv, ncpu);
 	free(vals);
 	if (!err) {
-		merge_equal(&kv);
-		err = clamp(s, &kv);
+		wd_keyset_merge(&kv);
+		err = wd_keyset_clamp(&kv, s->last_keys, s->n_last_keys);
 	}
 	if (!err)
 		err = remember(s, &kv);

@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cbpf_ebpf.h"
 #include "pcapfilter.h"
 #include "privileges.h"
 #include "session.h"
@@ -160,26 +161,51 @@ static int resolve_filters(struct wd_session *s, const struct wd_opts *o)
 	return 0;
 }
 
-static int configure(struct wd_session *s, const struct wd_opts *o, bool details,
-		     struct whydrop_bpf *skel, bool btf_attach)
+/* The kernel's HZ: the coarse clocks advance once a tick. 0 if implausible. */
+static __u32 kernel_hz(void)
 {
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec || !res.tv_nsec ||
+	    1000000000L % res.tv_nsec)
+		return 0;
+	return (__u32)(1000000000L / res.tv_nsec);
+}
+
+/* What the session created beside the skeleton: a counting map, the filter. */
+static void close_owned_fds(struct wd_session *s)
+{
+	if (s->counts_fd >= 0)
+		close(s->counts_fd);
+	if (s->filter_fd >= 0)
+		close(s->filter_fd);
+	s->counts_fd = s->filter_fd = -1;
+}
+
+static int configure(struct wd_session *s, const struct wd_opts *o, bool details,
+		     struct whydrop_bpf *skel, enum wd_flavour fl)
+{
+	bool btf = fl != WD_RAW_TP;
 	int status;
 
 	skel->rodata->filter_netns = s->netns_ino;
 	skel->rodata->filter_ifindex = s->ifindex;
 	/* --rate 0 is no limit, as tcpdump users expect; the kernel side's 0 is "no records". */
-	if (details)
+	if (details) {
 		skel->rodata->detail_budget = o->rate ? o->rate : UINT32_MAX;
+		skel->rodata->jiffies_hz = kernel_hz();
+	}
 	if (o->reasons) {
 		status = set_reason_filter(s, o->reasons, skel->rodata->reason_bits,
 					   &skel->rodata->filter_reasons);
 		if (status)
 			return status;
 	}
-	skel->rodata->cbpf_len = (__u32)s->filter_len;
+	skel->rodata->has_filter = s->filter_len > 0;
+	skel->rodata->direct_pkt = fl == WD_TP_BTF_DIRECT;
 	skel->rodata->count_by_socket = o->group_by == WD_GROUP_CGROUP ||
 					o->group_by == WD_GROUP_PROCESS;
-	bpf_map__set_max_entries(skel->maps.counts, o->map_size);
+	s->map_size = o->map_size;
 	/* Without --stacks the stack maps take no memory worth naming. */
 	skel->rodata->want_stacks = o->stacks;
 	if (!o->stacks) {
@@ -190,40 +216,111 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 		bpf_map__set_max_entries(skel->maps.stackmap, o->stack_map_size);
 		bpf_map__set_max_entries(skel->maps.stack_counts, o->map_size);
 	}
-	bpf_program__set_autoload(skel->progs.kfree_skb_btf, btf_attach);
-	bpf_program__set_autoload(skel->progs.kfree_skb_raw, !btf_attach);
+	bpf_program__set_autoload(skel->progs.kfree_skb_btf, btf);
+	bpf_program__set_autoload(skel->progs.kfree_skb_raw, !btf);
+	bpf_program__set_autoload(skel->progs.kfree_skb_matched_btf, btf && s->filter_len);
+	bpf_program__set_autoload(skel->progs.kfree_skb_matched_raw, !btf && s->filter_len);
 	return 0;
 }
 
-static int load_filter(struct wd_session *s, struct whydrop_bpf *skel)
+/*
+ * The BTF id of the tracepoint, as the loaded program has it (5.19+), else
+ * from the kernel's BTF (which costs parsing it once more).
+ */
+static __u32 tracepoint_btf_id(int prog_fd)
 {
-	int fd = bpf_map__fd(skel->maps.cbpf_prog);
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int id;
 
-	for (__u32 i = 0; i < s->filter_len; i++)
-		if (bpf_map_update_elem(fd, &i, &s->filter[i], BPF_ANY))
-			return -1;
+	if (!bpf_obj_get_info_by_fd(prog_fd, &info, &len) && info.attach_btf_id)
+		return info.attach_btf_id;
+	id = libbpf_find_vmlinux_btf_id("kfree_skb", BPF_TRACE_RAW_TP);
+	return id > 0 ? (__u32)id : 0;
+}
+
+/*
+ * The pcap filter, translated from classic BPF into a program of its own
+ * that the tracepoint program tail-calls; on a match it tail-calls the
+ * counting program. Only with a filter: nothing of it loads otherwise.
+ */
+static int load_filter(struct wd_session *s, struct whydrop_bpf *skel, bool btf)
+{
+	int progs = bpf_map__fd(skel->maps.filter_progs), fd, matched, err;
+	struct bpf_insn *insns = NULL;
+	char msg[512] = "";
+	__u32 slot, attach_id = 0;
+	size_t n;
+
+	if (!s->filter_len)
+		return 0;
+	err = wd_cbpf_to_ebpf(s->filter, s->filter_len, bpf_map__fd(skel->maps.filter_ctx),
+			      progs, &insns, &n, msg, sizeof(msg));
+	if (!err && btf) {
+		attach_id = tracepoint_btf_id(bpf_program__fd(skel->progs.kfree_skb_btf));
+		err = attach_id ? 0 : -ENOENT;
+	}
+	fd = err ? err : wd_filter_prog_load(btf ? BPF_PROG_TYPE_TRACING :
+					     BPF_PROG_TYPE_RAW_TRACEPOINT, attach_id,
+					     insns, n, msg, sizeof(msg));
+	free(insns);
+	if (fd < 0) {
+		snprintf(libbpf_log + strlen(libbpf_log), sizeof(libbpf_log) - strlen(libbpf_log),
+			 "the filter expression's program: %s\n", msg);
+		return fd;
+	}
+	s->filter_fd = fd;
+	matched = bpf_program__fd(btf ? skel->progs.kfree_skb_matched_btf :
+				  skel->progs.kfree_skb_matched_raw);
+	slot = WD_FILTER_PROG;
+	if (bpf_map_update_elem(progs, &slot, &fd, BPF_ANY))
+		return -errno;
+	slot = WD_FILTER_MATCHED;
+	if (bpf_map_update_elem(progs, &slot, &matched, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/* The first generation of the counting hash (src/cli/counts.c swaps them). */
+static int first_counts(struct wd_session *s, struct whydrop_bpf *skel)
+{
+	__u32 zero = 0;
+
+	s->counts_outer_fd = bpf_map__fd(skel->maps.counts);
+	s->counts_fd = wd_counts_map_create(s);
+	if (s->counts_fd < 0)
+		return s->counts_fd;
+	if (bpf_map_update_elem(s->counts_outer_fd, &zero, &s->counts_fd, BPF_ANY))
+		return -errno;
 	return 0;
 }
 
 /* Load and attach one flavour; 0 on success, <0 to try the next, >0 exit status. */
-static int load_attach(struct wd_session *s, const struct wd_opts *o, bool details, bool btf)
+static int load_attach(struct wd_session *s, const struct wd_opts *o, bool details,
+		       enum wd_flavour fl)
 {
 	/* WHYDROP_BTF: relocate against other types (tests: a kernel before 5.17) */
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = getenv("WHYDROP_BTF"));
 	struct whydrop_bpf *skel = whydrop_bpf__open_opts(&open_opts);
+	bool btf = fl != WD_RAW_TP;
 	struct bpf_program *prog;
 	struct bpf_link *link;
 	int status;
 
 	if (!skel)
 		return -errno;
-	status = configure(s, o, details, skel, btf);
+	status = configure(s, o, details, skel, fl);
 	if (status) {
 		whydrop_bpf__destroy(skel);
 		return status;
 	}
-	if (whydrop_bpf__load(skel) || load_filter(s, skel))
+	if (whydrop_bpf__load(skel))
 		goto fail;
+	status = first_counts(s, skel);
+	if (!status)
+		status = load_filter(s, skel, btf);
+	if (status)
+		goto fail_status;
 	prog = btf ? skel->progs.kfree_skb_btf : skel->progs.kfree_skb_raw;
 	link = btf ? bpf_program__attach(prog)
 		   : bpf_program__attach_raw_tracepoint(prog, "kfree_skb");
@@ -231,11 +328,11 @@ static int load_attach(struct wd_session *s, const struct wd_opts *o, bool detai
 		goto fail;
 	s->skel = skel;
 	s->link = link;
-	s->counts_fd = bpf_map__fd(skel->maps.counts);
 	s->overflow_fd = bpf_map__fd(skel->maps.overflow);
-	s->pending_fd = bpf_map__fd(skel->maps.pending);
+	s->runs_fd = bpf_map__fd(skel->maps.runs);
 	s->stats_fd = bpf_map__fd(skel->maps.stats);
 	s->by_socket_fd = bpf_map__fd(skel->maps.by_socket);
+	s->filter_ctx_fd = s->filter_len ? bpf_map__fd(skel->maps.filter_ctx) : -1;
 	s->prog_fd = bpf_program__fd(prog);
 	s->stacks = o->stacks;
 	s->stackmap_fd = bpf_map__fd(skel->maps.stackmap);
@@ -244,9 +341,11 @@ static int load_attach(struct wd_session *s, const struct wd_opts *o, bool detai
 	s->attach_mode = btf ? "tp_btf" : "raw_tp";
 	return 0;
 fail:
-	status = -errno;
+	status = errno ? -errno : -EINVAL;
+fail_status:
+	close_owned_fds(s);
 	whydrop_bpf__destroy(skel);
-	return status ? status : -EINVAL;
+	return status;
 }
 
 static bool kernel_has_btf(void)
@@ -287,17 +386,21 @@ static int load_attach_nobtf(struct wd_session *s, const struct wd_opts *o, bool
 					   &skel->rodata->filter_reasons);
 	if (status)
 		goto out;
-	bpf_map__set_max_entries(skel->maps.counts, o->map_size);
+	s->map_size = o->map_size;
 	status = -EINVAL;
 	if (whydrop_nobtf_bpf__load(skel))
+		goto out;
+	s->counts_outer_fd = bpf_map__fd(skel->maps.counts);
+	s->counts_fd = wd_counts_map_create(s);
+	if (s->counts_fd < 0 || bpf_map_update_elem(s->counts_outer_fd, &(__u32){ 0 },
+						     &s->counts_fd, BPF_ANY))
 		goto out;
 	s->link = bpf_program__attach_raw_tracepoint(skel->progs.kfree_skb_nobtf, "kfree_skb");
 	if (!s->link)
 		goto out;
 	s->nobtf = skel;
-	s->counts_fd = bpf_map__fd(skel->maps.counts);
 	s->overflow_fd = bpf_map__fd(skel->maps.overflow);
-	s->pending_fd = bpf_map__fd(skel->maps.pending);
+	s->runs_fd = bpf_map__fd(skel->maps.runs);
 	s->stats_fd = bpf_map__fd(skel->maps.stats);
 	s->prog_fd = bpf_program__fd(skel->progs.kfree_skb_nobtf);
 	s->attach_mode = "raw_tp, no BTF: by reason and location only";
@@ -305,11 +408,16 @@ static int load_attach_nobtf(struct wd_session *s, const struct wd_opts *o, bool
 out:
 	if (status < 0 && errno)
 		status = -errno;
+	close_owned_fds(s);
 	whydrop_nobtf_bpf__destroy(skel);
 	return status;
 }
 
-/* tp_btf first, raw_tp where it cannot attach, arguments only without BTF. */
+/*
+ * tp_btf with direct packet loads (kernels that allow them), tp_btf, raw_tp
+ * where it cannot attach, arguments only without BTF. Which loads is tried,
+ * not guessed from the kernel's version.
+ */
 static int attach_best(struct wd_session *s, const struct wd_opts *o, bool details)
 {
 	const char *forced = getenv("WHYDROP_ATTACH");
@@ -319,11 +427,16 @@ static int attach_best(struct wd_session *s, const struct wd_opts *o, bool detai
 		return -EPERM;	/* tests: the fallback to drop_monitor */
 	if (!kernel_has_btf())
 		return load_attach_nobtf(s, o, details);
-	if (!forced || strcmp(forced, "raw_tp"))
-		status = load_attach(s, o, details, true);
+	if (!forced || strcmp(forced, "raw_tp")) {
+		status = load_attach(s, o, details, WD_TP_BTF_DIRECT);
+		if (status < 0) {
+			libbpf_log[0] = '\0';
+			status = load_attach(s, o, details, WD_TP_BTF);
+		}
+	}
 	if (status < 0) {
 		libbpf_log[0] = '\0';
-		status = load_attach(s, o, details, false);
+		status = load_attach(s, o, details, WD_RAW_TP);
 	}
 	return status;
 }
@@ -409,11 +522,12 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	int status;
 
 	memset(s, 0, sizeof(*s));
-	s->by_socket_fd = -1;
+	s->by_socket_fd = s->counts_fd = s->filter_fd = s->filter_ctx_fd = -1;
 	verbose = o->verbose;
 	libbpf_set_print(libbpf_print);
 	s->on_event = fn;
 	s->event_ctx = ctx;
+	s->details = details;
 	if (!uname(&u))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
 	status = o->source == WD_SOURCE_DROPMON ? 0 : check_privileges();
@@ -452,9 +566,12 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	status = load_symbols(s);
 	if (status)
 		goto fail;
-	/* Before privileges go: /proc/PID/fd of every user is readable now. */
+	/* Before privileges go: /proc/PID/fd of every user is readable now, */
 	if (details || o->group_by || o->netns_names)
 		wd_who_init(&s->who, o->processes);
+	/* and namespaces can be entered to name their interfaces later. */
+	if (s->skel && (details || o->group_by == WD_GROUP_INTERFACE))
+		wd_ifnames_open(&s->ifnames, o->netns ? s->netns_path : NULL);
 	return 0;
 fail:
 	wd_session_close(s);
@@ -472,6 +589,8 @@ void wd_session_close(struct wd_session *s)
 	s->skel = NULL;
 	whydrop_nobtf_bpf__destroy(s->nobtf);
 	s->nobtf = NULL;
+	close_owned_fds(s);
+	wd_counts_free(s);
 	wd_reasons_free(&s->reasons);
 	wd_ksyms_free(&s->ksyms);
 	wd_ifnames_free(&s->ifnames);
@@ -479,9 +598,6 @@ void wd_session_close(struct wd_session *s)
 	wd_who_free(&s->who);
 	free(s->filter);
 	s->filter = NULL;
-	free(s->last_keys);
-	s->last_keys = NULL;
-	s->n_last_keys = 0;
 }
 
 /* On stderr, once: what drop_monitor could not deliver or say. */
@@ -513,19 +629,32 @@ void wd_session_detach(struct wd_session *s)
 		ring_buffer__consume(s->rb);
 }
 
-int wd_session_drop_privileges(struct wd_session *s, uint64_t keep)
+#define PROC_SCAN_CAPS	(WD_CAP(WD_CAP_DAC_READ_SEARCH) | WD_CAP(WD_CAP_SYS_PTRACE))
+
+/* -p: like ss -p, read every process's socket links in /proc, now and then */
+static void around_proc_scan(bool begin)
 {
+	if (!begin)
+		wd_privileges_lower();
+	else if (wd_privileges_raise(PROC_SCAN_CAPS))
+		perror("whydrop: cannot raise CAP_DAC_READ_SEARCH to name processes");
+}
+
+int wd_session_drop_privileges(struct wd_session *s)
+{
+	uint64_t keep = 0;
 	char caps[64];
 	bool kept_bpf;
 
-	/* drop_monitor: STOP on exit needs CAP_NET_ADMIN; there is no BPF map. */
+	/* Kept permitted, not in effect: raised only around their work. */
 	if (s->dm)
-		keep |= WD_CAP(WD_CAP_NET_ADMIN);
-	/* -p: like ss -p, read every process's socket links in /proc */
+		keep |= WD_CAP(WD_CAP_NET_ADMIN);	/* drop_monitor's STOP on exit */
 	if (s->who.processes)
-		keep |= WD_CAP(WD_CAP_DAC_READ_SEARCH) | WD_CAP(WD_CAP_SYS_PTRACE);
+		keep |= PROC_SCAN_CAPS;
 	if (wd_privileges_reduce("whydrop", keep, s->dm ? -1 : s->stats_fd, &kept_bpf))
 		return 1;
+	if (s->who.processes)
+		s->who.owners.around_scan = around_proc_scan;
 	if (verbose || kept_bpf)
 		fprintf(stderr, "whydrop: attached; going on with %s%s\n",
 			wd_privileges_describe(caps, sizeof(caps)),
@@ -542,8 +671,11 @@ bool wd_session_poll(struct wd_session *s, int ms)
 	if (wd_stop)
 		return false;
 	if (s->rb) {
+		/* Records do not wake us one by one: take what waits after the poll. */
 		int err = ring_buffer__poll(s->rb, ms);
 
+		if (err >= 0 || err == -EINTR)
+			err = ring_buffer__consume(s->rb);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "whydrop: reading records failed: %s\n", strerror(-err));
 			wd_stop = 1;
@@ -552,6 +684,30 @@ bool wd_session_poll(struct wd_session *s, int ms)
 		nanosleep(&ts, NULL);
 	}
 	return !wd_stop;
+}
+
+/*
+ * What the program does not count itself, to keep a storm cheap: drops over
+ * --rate are those counted minus those recorded or lost to a full ring
+ * (0 while a live read of the counts lags the records), and the filter's
+ * drops left unmatched for want of paged data, from its per-CPU state.
+ */
+static void derive_stats(struct wd_session *s, struct wd_stats *st)
+{
+	uint64_t done = st->v[WD_STAT_EMITTED] + st->v[WD_STAT_RING_FULL];
+	int ncpu = libbpf_num_possible_cpus();
+	struct wd_filter_ctx *fc;
+	__u32 zero = 0;
+
+	if (s->details)
+		st->v[WD_STAT_RATE_LIMITED] = st->seen > done ? st->seen - done : 0;
+	if (s->filter_ctx_fd < 0 || ncpu <= 0)
+		return;
+	fc = calloc((size_t)ncpu, sizeof(*fc));
+	if (fc && !bpf_map_lookup_elem(s->filter_ctx_fd, &zero, fc))
+		for (int c = 0; c < ncpu; c++)
+			st->filter_nonlinear += fc[c].nonlinear;
+	free(fc);
 }
 
 int wd_session_stats(struct wd_session *s, struct wd_stats *st)
@@ -584,6 +740,7 @@ int wd_session_stats(struct wd_session *s, struct wd_stats *st)
 			for (int c = 0; c < ncpu; c++)
 				st->v[i] += vals[c];
 	free(vals);
+	derive_stats(s, st);
 	if (!bpf_obj_get_info_by_fd(s->prog_fd, &info, &len))
 		st->recursion_misses = info.recursion_misses;
 	return 0;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "format.h"
+#include "keyset.h"
 #include "ksym.h"
 #include "netns.h"
 #include "options.h"
@@ -28,13 +29,29 @@ struct wd_dm_source;
 
 typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
 
+/* How the program reads the skb, best first (src/cli/session.c). */
+enum wd_flavour {
+	WD_TP_BTF_DIRECT,	/* tp_btf, packet bytes by direct loads (newer kernels) */
+	WD_TP_BTF,		/* tp_btf, packet bytes by bpf_probe_read_kernel */
+	WD_RAW_TP,		/* raw_tp, everything by bpf_probe_read_kernel */
+};
+
 struct wd_session {
 	struct whydrop_bpf *skel;		/* the CO-RE program, or */
 	struct whydrop_nobtf_bpf *nobtf;	/* the fallback without kernel BTF */
 	struct bpf_link *link;
-	int counts_fd, overflow_fd, pending_fd, stats_fd, prog_fd;
+	int counts_outer_fd;		/* the one-slot array holding the counting hash */
+	int counts_fd;			/* that hash, this generation (ours to close) */
+	int overflow_fd, runs_fd, stats_fd, prog_fd;
+	uint32_t map_size;		/* --map-size: keys per generation */
 	bool stacks;				/* --stacks: the maps below are live */
 	int stackmap_fd, stack_counts_fd, stack_overflow_fd;
+	int filter_fd;			/* the translated pcap filter, -1 if none */
+	int filter_ctx_fd;		/* its per-CPU state (nonlinear drops), -1 if none */
+	struct wd_key_total *retired;	/* counts of swapped-out generations, by key */
+	size_t n_retired;
+	size_t gen_keys;		/* keys in this generation at the last read */
+	unsigned int generations;	/* swaps so far */
 	struct wd_key_total *last_keys;	/* the previous read, for monotonic totals */
 	size_t n_last_keys;
 	struct ring_buffer *rb;
@@ -59,12 +76,7 @@ struct wd_session {
 	void *event_ctx;
 	char kernel[65];
 	struct wd_dm_source *dm;	/* drop_monitor instead of BPF (source_dropmon.c) */
-};
-
-/* One key of the counting map, summed over CPUs (location 0: overflow). */
-struct wd_key_total {
-	struct wd_key key;
-	uint64_t count;
+	bool details;			/* records asked for (watch, record) */
 };
 
 /* A (reason, location) total, summed over CPUs and the rest of the key. */
@@ -78,6 +90,7 @@ struct wd_stats {
 	uint64_t seen;			/* drops counted: the sum of all counts */
 	uint64_t v[WD_STAT_MAX];
 	uint64_t recursion_misses;	/* drops the kernel could not run us for */
+	uint64_t filter_nonlinear;	/* left unmatched: the filter needed paged data */
 };
 
 /* A (reason, location, stack) total of --stacks (src/cli/stacks.c). */
@@ -98,10 +111,12 @@ void wd_session_close(struct wd_session *s);
 void wd_session_detach(struct wd_session *s);
 
 /*
- * Once attached and set up: keep only @keep of the capabilities (plus
- * CAP_BPF where the kernel demands it to read maps). 0, or 1 after saying why.
+ * Once attached and set up: no capability in effect from here on (CAP_BPF
+ * where the kernel demands it to read maps); what -p and drop_monitor need
+ * now and then stays permitted, raised only around it. 0, or 1 after
+ * saying why.
  */
-int wd_session_drop_privileges(struct wd_session *s, uint64_t keep);
+int wd_session_drop_privileges(struct wd_session *s);
 /* Sleep up to ms, delivering records; false once asked to stop. */
 bool wd_session_poll(struct wd_session *s, int ms);
 /*
@@ -113,6 +128,10 @@ int wd_session_keys(struct wd_session *s, struct wd_key_total **out, size_t *n);
 /* By (reason, location), sorted by count; caller frees *out. */
 int wd_session_totals(struct wd_session *s, struct wd_total **out, size_t *n);
 int wd_session_stats(struct wd_session *s, struct wd_stats *st);
+/* An empty counting hash of --map-size keys; its fd or -errno. */
+int wd_counts_map_create(struct wd_session *s);
+/* Free what counts.c keeps between reads. */
+void wd_counts_free(struct wd_session *s);
 /* Resolve a record into a view; names live in the buffers given. */
 void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_drop_view *v,
 		     char *reason, char *function, char *location, size_t len);

@@ -2,8 +2,8 @@
 /*
  * --stacks: the (reason, location, stack) counts and the stacks themselves.
  * Nothing here runs in the kernel's hot path (that is src/bpf/stacks.h).
- * The counting map has no pending cache, and nothing deletes keys, so a
- * read after detaching is exact.
+ * Its counting map has no runs cache (unlike src/bpf/counting.h's), and
+ * nothing deletes keys, so a read after detaching is exact.
  */
 #include <errno.h>
 #include <stdlib.h>

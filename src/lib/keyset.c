@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Sets of exact counts by key; see keyset.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keyset.h"
+
+#define RUN_SLOTS	(WD_RUN_SETS * WD_RUN_WAYS)
+
+int wd_keyset_push(struct wd_keyset *ks, const struct wd_key *key, uint64_t count)
+{
+	if (ks->n == ks->cap) {
+		size_t ncap = ks->cap ? ks->cap * 2 : 256;
+		struct wd_key_total *tmp = realloc(ks->v, ncap * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		ks->v = tmp;
+		ks->cap = ncap;
+	}
+	ks->v[ks->n].key = *key;
+	ks->v[ks->n].count = count;
+	ks->n++;
+	return 0;
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+	return memcmp(&((const struct wd_key_total *)x)->key,
+		      &((const struct wd_key_total *)y)->key, sizeof(struct wd_key));
+}
+
+void wd_keyset_merge(struct wd_keyset *ks)
+{
+	size_t out = 0;
+
+	if (!ks->n)
+		return;
+	qsort(ks->v, ks->n, sizeof(*ks->v), cmp_key);
+	for (size_t i = 1; i < ks->n; i++) {
+		if (!cmp_key(&ks->v[out], &ks->v[i]))
+			ks->v[out].count += ks->v[i].count;
+		else
+			ks->v[++out] = ks->v[i];
+	}
+	ks->n = out + 1;
+}
+
+int wd_keyset_clamp(struct wd_keyset *cur, const struct wd_key_total *prev, size_t n_prev)
+{
+	struct wd_keyset res = { 0 };
+	size_t i = 0, j = 0;
+	int d, err = 0;
+
+	while (!err && (i < cur->n || j < n_prev)) {
+		if (i == cur->n)
+			d = 1;
+		else if (j == n_prev)
+			d = -1;
+		else
+			d = cmp_key(&cur->v[i], &prev[j]);
+		if (d < 0) {
+			err = wd_keyset_push(&res, &cur->v[i].key, cur->v[i].count);
+			i++;
+		} else if (d > 0) {
+			err = wd_keyset_push(&res, &prev[j].key, prev[j].count);
+			j++;
+		} else {
+			uint64_t n = cur->v[i].count > prev[j].count ? cur->v[i].count :
+								       prev[j].count;
+
+			err = wd_keyset_push(&res, &cur->v[i].key, n);
+			i++;
+			j++;
+		}
+	}
+	if (err) {
+		free(res.v);
+		return err;
+	}
+	free(cur->v);
+	*cur = res;
+	return 0;
+}
+
+void wd_keyset_free(struct wd_keyset *ks)
+{
+	free(ks->v);
+	memset(ks, 0, sizeof(*ks));
+}
+
+long wd_runs_take(const struct wd_runs *a, const struct wd_runs *b, const struct wd_runs *c,
+		  int ncpu, bool *taken, struct wd_keyset *out)
+{
+	long left = 0;
+
+	for (size_t i = 0; i < (size_t)ncpu * RUN_SLOTS; i++) {
+		const struct wd_run *ra = &a[i / RUN_SLOTS].slot[i % RUN_SLOTS];
+		const struct wd_run *rb = &b[i / RUN_SLOTS].slot[i % RUN_SLOTS];
+		const struct wd_run *rc = &c[i / RUN_SLOTS].slot[i % RUN_SLOTS];
+
+		if (taken[i])
+			continue;
+		if (ra->seq != rc->seq || (ra->seq & 1) || rb->seq != ra->seq) {
+			left++;
+			continue;
+		}
+		taken[i] = true;
+		if (rb->n && wd_keyset_push(out, &rb->key, rb->n))
+			return -ENOMEM;
+	}
+	return left;
+}
