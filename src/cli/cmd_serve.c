@@ -314,6 +314,8 @@ static void interface_name(struct serve *sv, uint32_t netns, uint32_t ifindex, c
 
 struct scrape {
 	struct wd_prom_family drops, by_if, by_ns, by_cg;
+	struct wd_key_total *keys;	/* this scrape's read of the counts */
+	size_t n_keys;
 };
 
 struct row_names {
@@ -394,14 +396,12 @@ static int fill_cgroups(struct serve *sv, struct scrape *sc)
 
 static int fill(struct serve *sv, struct scrape *sc)
 {
-	struct wd_key_total *kt = NULL;
-	size_t n = 0;
 	int err;
 
-	err = wd_session_keys(&sv->s, &kt, &n);
-	for (size_t i = 0; !err && i < n; i++)
-		err = add_key(sv, sc, &kt[i]);
-	free(kt);
+	/* One read per scrape: render_info sums the same keys. */
+	err = wd_session_keys(&sv->s, &sc->keys, &sc->n_keys);
+	for (size_t i = 0; !err && i < sc->n_keys; i++)
+		err = add_key(sv, sc, &sc->keys[i]);
 	if (err)
 		return err;
 	wd_prom_merge(&sc->drops);
@@ -435,11 +435,11 @@ static void render_folded(struct serve *sv, struct wd_prom_buf *b, const struct 
 			       sc->by_cg.name, sv->cap_cg.folded);
 }
 
-static void render_info(struct serve *sv, struct wd_prom_buf *b)
+static void render_info(struct serve *sv, struct wd_prom_buf *b, const struct scrape *sc)
 {
 	struct wd_stats st;
 
-	if (wd_session_stats(&sv->s, &st))
+	if (wd_session_stats_of(&sv->s, &st, sc->keys, sc->n_keys))
 		memset(&st, 0, sizeof(st));
 	wd_prom_render_value(b, "whydrop_lost_events_total", "counter",
 			     "Drops the kernel could not run whydrop's program for "
@@ -519,9 +519,10 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 		if (sv->so.per_cgroup)
 			wd_prom_render_family(b, &sc.by_cg);
 		render_folded(sv, b, &sc);
-		render_info(sv, b);
+		render_info(sv, b, &sc);
 	}
 	pthread_mutex_unlock(&sv->lock);
+	free(sc.keys);
 	wd_prom_family_clear(&sc.drops);
 	wd_prom_family_clear(&sc.by_if);
 	wd_prom_family_clear(&sc.by_ns);

@@ -93,6 +93,9 @@ static void summary(struct watch *w)
 	fputc(')', stderr);
 	if (st.recursion_misses)
 		fprintf(stderr, ", %" PRIu64 " drops not traced (nested)", st.recursion_misses);
+	if (st.filter_nonlinear)
+		fprintf(stderr, ", %" PRIu64 " left out unmatched: the filter needed bytes in "
+			"paged data", st.filter_nonlinear);
 	fputc('\n', stderr);
 }
 

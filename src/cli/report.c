@@ -542,6 +542,8 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 	doc.rows = rows;
 	doc.n_rows = n;
 	doc.lost_events = st.recursion_misses;
+	doc.has_filter = s->filter_len > 0;
+	doc.filter_paged = st.filter_nonlinear;
 	doc.location_only = !s->reasons.has_reason;
 	if (s->dm)
 		doc.source = dropmon_source(s, &src, &doc.lost_events);

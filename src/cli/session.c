@@ -710,15 +710,13 @@ static void derive_stats(struct wd_session *s, struct wd_stats *st)
 	free(fc);
 }
 
-int wd_session_stats(struct wd_session *s, struct wd_stats *st)
+int wd_session_stats_of(struct wd_session *s, struct wd_stats *st,
+			const struct wd_key_total *k, size_t n)
 {
 	int fd = s->stats_fd, ncpu = libbpf_num_possible_cpus();
 	uint64_t *vals = calloc((size_t)ncpu, sizeof(*vals));
 	struct bpf_prog_info info = {};
 	uint32_t len = sizeof(info);
-	struct wd_key_total *k;
-	size_t n;
-	int err;
 
 	if (s->dm) {
 		free(vals);
@@ -727,14 +725,8 @@ int wd_session_stats(struct wd_session *s, struct wd_stats *st)
 	if (!vals)
 		return -ENOMEM;
 	memset(st, 0, sizeof(*st));
-	err = wd_session_keys(s, &k, &n);
-	if (err) {
-		free(vals);
-		return err;
-	}
 	for (size_t i = 0; i < n; i++)
 		st->seen += k[i].count;
-	free(k);
 	for (uint32_t i = 0; i < WD_STAT_MAX; i++)
 		if (!bpf_map_lookup_elem(fd, &i, vals))
 			for (int c = 0; c < ncpu; c++)
@@ -744,6 +736,18 @@ int wd_session_stats(struct wd_session *s, struct wd_stats *st)
 	if (!bpf_obj_get_info_by_fd(s->prog_fd, &info, &len))
 		st->recursion_misses = info.recursion_misses;
 	return 0;
+}
+
+int wd_session_stats(struct wd_session *s, struct wd_stats *st)
+{
+	struct wd_key_total *k = NULL;
+	size_t n = 0;
+	int err = s->dm ? 0 : wd_session_keys(s, &k, &n);
+
+	if (!err)
+		err = wd_session_stats_of(s, st, k, n);
+	free(k);
+	return err;
 }
 
 static void names(struct wd_session *s, uint32_t code, uint64_t location,

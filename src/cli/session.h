@@ -128,6 +128,9 @@ int wd_session_keys(struct wd_session *s, struct wd_key_total **out, size_t *n);
 /* By (reason, location), sorted by count; caller frees *out. */
 int wd_session_totals(struct wd_session *s, struct wd_total **out, size_t *n);
 int wd_session_stats(struct wd_session *s, struct wd_stats *st);
+/* The same with the counts already read (seen is their sum). */
+int wd_session_stats_of(struct wd_session *s, struct wd_stats *st,
+			const struct wd_key_total *k, size_t n);
 /* An empty counting hash of --map-size keys; its fd or -errno. */
 int wd_counts_map_create(struct wd_session *s);
 /* Free what counts.c keeps between reads. */

@@ -406,6 +406,8 @@ void wd_print_count_json(FILE *f, const struct wd_count_doc *doc)
 	} else {
 		wd_json_uint(&j, "total", doc->total);
 		wd_json_uint(&j, "lost_events", doc->lost_events);
+		if (doc->has_filter)
+			wd_json_uint(&j, "filter_paged_unmatched", doc->filter_paged);
 		if (doc->location_only)
 			wd_json_bool(&j, "location_only", true);
 		if (doc->source)
@@ -557,6 +559,9 @@ void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 	fprintf(f, "%" PRIu64 " drops in %.1f s", doc->total, doc->duration_s);
 	if (doc->lost_events)
 		fprintf(f, ", %" PRIu64 " not counted (see lost_events)", doc->lost_events);
+	if (doc->filter_paged)
+		fprintf(f, ", %" PRIu64 " left out unmatched: the filter needed bytes in paged "
+			"data, which whydrop cannot read", doc->filter_paged);
 	fputc('\n', f);
 	if (doc->source)
 		print_source_text(f, doc->source);

@@ -127,6 +127,9 @@ struct wd_count_doc {
 	uint64_t total;
 	uint64_t lost_events;
 	bool location_only;
+	/* Additive: a filter expression was given; drops it could not read. */
+	bool has_filter;
+	uint64_t filter_paged;	/* left unmatched: it needed bytes in paged data */
 	const struct wd_count_row *rows;
 	size_t n_rows;
 	/* Additive: kernel counters (printed only when has_counters). */

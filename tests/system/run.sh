@@ -150,6 +150,46 @@ finish
 check "filter 'len > 40': the four 44-byte packets, not the 29-byte ones" \
 	test "$(json_count "$TMP/pfl.out" NO_SOCKET)" -eq 4
 
+# Past the linear data: TCP keeps a segment's payload in page fragments, which
+# a tracing program cannot read. A filter that needs those bytes leaves the
+# drop unmatched and says how many; one that reads only headers matches.
+ip netns exec "$NS" nft -f - <<'NFT'
+table inet wdsys_paged {
+	chain input {
+		type filter hook input priority 0;
+		tcp dport 5555 meta length > 1000 drop
+	}
+}
+NFT
+start pgd_all count --json --netns "$NS" -r NETFILTER_DROP || true
+P_ALL=$LAST
+start pgd_hdr count --json --netns "$NS" 'tcp dst port 5555' || true
+P_HDR=$LAST
+start pgd_pay count --json --netns "$NS" 'tcp dst port 5555 and tcp[100] = 0x41' || true
+ip netns exec "$NS" $PY -c 'import socket, time
+srv = socket.socket()
+srv.bind(("127.0.0.1", 5555))
+srv.listen(8)
+cs = []
+for _ in range(3):
+    c = socket.create_connection(("127.0.0.1", 5555))
+    c.send(b"A" * 3000)
+    cs.append(c)
+time.sleep(0.05)'
+# before the first retransmission (200 ms): each segment dropped once
+kill -INT "$P_ALL" "$P_HDR" "$LAST" 2>/dev/null
+for p in "$P_ALL" "$P_HDR"; do wait "$p"; done
+finish
+ip netns exec "$NS" nft delete table inet wdsys_paged
+check "paged: the 3 segments dropped by nft" test "$(json_count "$TMP/pgd_all.out" NETFILTER_DROP)" -eq 3
+check "paged: a header-only filter matches them" \
+	test "$(json_count "$TMP/pgd_hdr.out" NETFILTER_DROP)" -eq 3
+check "paged: a filter on payload bytes matches none of them" \
+	test "$(json_count "$TMP/pgd_pay.out" NETFILTER_DROP)" -eq 0
+check "paged: ... and counts them as unmatched for want of paged data (3)" $PY -c '
+import json, sys
+sys.exit(json.load(open(sys.argv[1])).get("filter_paged_unmatched") != 3)' "$TMP/pgd_pay.out"
+
 echo "-- interface filter"
 start ifl count --json --netns "$NS" -i lo || true
 send "$NS" 11 4 udp 9
