@@ -162,18 +162,32 @@ static __always_inline void count_key(const struct wd_key *key)
 		add_to_hash(key, 1);
 		return;
 	}
-	set = run_set(key);
-	a = &rs->slot[set * WD_RUN_WAYS];
-	b = &rs->slot[set * WD_RUN_WAYS + 1];
+	/* A storm repeats one kind of drop: its run first, no hashing. */
+	a = &rs->slot[rs->last & (WD_RUN_SETS * WD_RUN_WAYS - 1)];
 	if (a->n && same_key(&a->key, key)) {
 		a->n++;
 		return;
 	}
-	if (b->n && same_key(&b->key, key)) {
-		b->n++;
+	set = run_set(key) * WD_RUN_WAYS;
+	a = &rs->slot[set];
+	b = &rs->slot[set + 1];
+	if (a->n && same_key(&a->key, key)) {
+		a->n++;
+		rs->last = set;
 		return;
 	}
-	replace_run(a->n <= b->n ? a : b, key);
+	if (b->n && same_key(&b->key, key)) {
+		b->n++;
+		rs->last = set + 1;
+		return;
+	}
+	if (a->n <= b->n) {
+		replace_run(a, key);
+		rs->last = set;
+	} else {
+		replace_run(b, key);
+		rs->last = set + 1;
+	}
 }
 
 #endif /* WHYDROP_COUNTING_H */

@@ -37,6 +37,8 @@ const volatile __u32 detail_budget;	/* records per second, 0 = none */
 const volatile bool has_filter;		/* a translated pcap filter is loaded */
 const volatile bool direct_pkt;		/* tp_btf may load packet bytes directly */
 const volatile __u32 jiffies_hz;	/* HZ, from the coarse clock's resolution; 0: unknown */
+/* record -s beyond WD_HDR_BYTES: packet bytes per record (<= WD_COPY_MAX); else 0 */
+const volatile __u32 record_bytes;
 
 /* --rate: records of this second, for all CPUs: (second << 32) | used. */
 struct {
@@ -56,22 +58,43 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 21);
+	__uint(max_entries, WD_RING_BYTES);	/* WD_RING_BYTES_LONG with record_bytes */
 } events SEC(".maps");
 
-/* What the two attach flavours extract from their arguments. */
+/*
+ * A record longer than WD_HDR_BYTES is assembled here, then copied into
+ * the ring buffer: bpf_ringbuf_reserve() takes only a constant size. One
+ * slot per CPU (a plain array: per-CPU values are limited to 32 KiB),
+ * indexed by the CPU's number; one slot, unused, without record_bytes.
+ * busy is set while the slot is in use: a drop inside a drop on the same
+ * CPU (an interrupt; kernels before 6.10 do not keep the program from
+ * running nested) falls back to the short record rather than overwrite it.
+ */
+struct wd_long_event {
+	__u32 busy;
+	__u32 pad;
+	struct wd_event ev;
+	__u8 more[WD_COPY_MAX - WD_HDR_BYTES];	/* hdr[] goes on here */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* user space: the number of possible CPUs */
+	__type(key, __u32);
+	__type(value, struct wd_long_event);
+} long_events SEC(".maps");
+
+/*
+ * What the two attach flavours extract from their arguments. The counting
+ * key is filled in place (zeroed with the rest), so counting copies nothing.
+ */
 struct drop {
-	__u64 location;
-	__u32 reason;
-	__u32 netns;
-	__u32 ifindex;
+	struct wd_key key;	/* reason, netns, location, ifindex, l3proto, l4proto */
 	__u32 len;
 	__u32 linear;		/* bytes from nh to the end of the linear data */
 	__u32 nonlinear;	/* skb->data_len: bytes in paged data */
-	__u16 l3proto;
 	__u16 caplen;		/* min(linear, WD_HDR_BYTES) */
-	__u8 l4proto;
-	__u8 pad[7];
+	__u16 pad;
 	void *ctx;		/* the program's context, for the stack */
 	unsigned char *nh;	/* network header, NULL when unknown */
 	struct net_device *dev;	/* NULL when skb->dev is not a device */
@@ -129,9 +152,9 @@ static __always_inline __u8 pkt_byte(const struct drop *d, __u32 off, bool btf)
 static __always_inline void locate_header(struct drop *d, unsigned char *head,
 					  __u16 nh_off, __u32 tail, bool btf)
 {
-	int proto_off = d->l3proto == ETH_P_IP ? 9 : 6;
+	int proto_off = d->key.l3proto == ETH_P_IP ? 9 : 6;
 
-	if (d->l3proto != ETH_P_IP && d->l3proto != ETH_P_IPV6)
+	if (d->key.l3proto != ETH_P_IP && d->key.l3proto != ETH_P_IPV6)
 		return;
 	if (nh_off == (__u16)~0U || !head || tail <= nh_off)
 		return;
@@ -139,7 +162,7 @@ static __always_inline void locate_header(struct drop *d, unsigned char *head,
 	d->linear = tail - nh_off;
 	d->caplen = d->linear > WD_HDR_BYTES ? WD_HDR_BYTES : d->linear;
 	if (d->linear > proto_off)
-		d->l4proto = pkt_byte(d, proto_off, btf);
+		d->key.l4proto = pkt_byte(d, proto_off, btf);
 }
 
 #define SKB_DST_PTRMASK	~1UL
@@ -201,20 +224,6 @@ static __always_inline __u32 netns_from_dst(unsigned long refdst)
 	return net ? BPF_CORE_READ(net, ns.inum) : 0;
 }
 
-static __always_inline void count(const struct drop *d)
-{
-	struct wd_key key;
-
-	__builtin_memset(&key, 0, sizeof(key));
-	key.reason = d->reason;
-	key.netns = d->netns;
-	key.location = d->location;
-	key.ifindex = d->ifindex;
-	key.l3proto = d->l3proto;
-	key.l4proto = d->l4proto;
-	count_key(&key);
-}
-
 /*
  * The second, from jiffies where HZ is known: a tracing program may not use
  * bpf_ktime_get_coarse_ns(), and the precise clock costs more per drop.
@@ -269,50 +278,97 @@ static __always_inline struct sock *skb_sock(const struct drop *d)
 	return sk ? sk : d->rx_sk;
 }
 
+/* Everything but the packet bytes (hdr[], caplen). */
+static __always_inline void fill_event(struct wd_event *ev, const struct drop *d,
+				       __s32 stack_id)
+{
+	ev->ts_ns = bpf_ktime_get_ns();
+	ev->location = d->key.location;
+	ev->reason = d->key.reason;
+	ev->netns = d->key.netns;
+	ev->ifindex = d->key.ifindex;
+	ev->skb_len = d->len;
+	ev->cpu = bpf_get_smp_processor_id();
+	ev->l3proto = d->key.l3proto;
+	ev->flags = d->nonlinear ? WD_EV_PAGED : 0;
+	/* The name now: the device may be renamed or gone when user space looks. */
+	ev->ifname[0] = '\0';
+	if (d->dev)
+		bpf_probe_read_kernel_str(ev->ifname, sizeof(ev->ifname), &d->dev->name);
+	ev->stack_id = stack_id;
+	sock_fill(&ev->sock, skb_sock(d), tp_has_rx_sk());
+}
+
+/* No wake-up per record: the reader polls, or is woken when much waits. */
+static __always_inline __u64 wakeup(void)
+{
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= WAKEUP_BYTES ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/*
+ * record -s beyond WD_HDR_BYTES, for a packet whose linear data is longer:
+ * up to record_bytes of it, assembled in this CPU's long_events slot. Bytes
+ * in paged fragments cannot be read here (WD_EV_PAGED says there were some).
+ * False, with nothing done, when the slot is in use.
+ */
+static __always_inline bool emit_long(const struct drop *d, __s32 stack_id)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), n;
+	struct wd_long_event *le = bpf_map_lookup_elem(&long_events, &cpu);
+	struct wd_event *ev;
+
+	if (!le || le->busy)
+		return false;
+	le->busy = 1;
+	ev = &le->ev;
+	fill_event(ev, d, stack_id);
+	n = d->linear < record_bytes ? d->linear : record_bytes;
+	if (n > WD_COPY_MAX)
+		n = WD_COPY_MAX;
+	ev->caplen = 0;
+	if (!bpf_probe_read_kernel(ev->hdr, n, d->nh))
+		ev->caplen = n;
+	n = WD_EVENT_BYTES(ev->caplen);
+	if (n > sizeof(*le) - 8)	/* for the verifier: n fits the slot after busy/pad */
+		n = sizeof(*le) - 8;
+	if (bpf_ringbuf_output(&events, ev, n, wakeup()))
+		stat_inc(WD_STAT_RING_FULL);
+	else
+		stat_inc(WD_STAT_EMITTED);
+	le->busy = 0;
+	return true;
+}
+
 static __always_inline void emit(const struct drop *d, __s32 stack_id)
 {
 	struct wd_event *ev;
-	__u64 flags;
 
 	if (!detail_budget || !detail_allowed())
+		return;
+	/* watch (record_bytes 0) never gets here: the verifier drops the branch. */
+	if (record_bytes && d->nh && d->linear > WD_HDR_BYTES && emit_long(d, stack_id))
 		return;
 	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
 	if (!ev) {
 		stat_inc(WD_STAT_RING_FULL);
 		return;
 	}
-	ev->ts_ns = bpf_ktime_get_ns();
-	ev->location = d->location;
-	ev->reason = d->reason;
-	ev->netns = d->netns;
-	ev->ifindex = d->ifindex;
-	ev->skb_len = d->len;
-	ev->cpu = bpf_get_smp_processor_id();
-	ev->l3proto = d->l3proto;
+	fill_event(ev, d, stack_id);
 	ev->caplen = 0;
 	if (d->nh && !bpf_probe_read_kernel(ev->hdr, sizeof(ev->hdr), d->nh))
 		ev->caplen = d->caplen;
-	/* The name now: the device may be renamed or gone when user space looks. */
-	ev->ifname[0] = '\0';
-	if (d->dev)
-		bpf_probe_read_kernel_str(ev->ifname, sizeof(ev->ifname), &d->dev->name);
-	ev->stack_id = stack_id;
-	ev->reserved = 0;
-	sock_fill(&ev->sock, skb_sock(d), tp_has_rx_sk());
-	/* No wake-up per record: the reader polls, or is woken when much waits. */
-	flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= WAKEUP_BYTES ?
-		BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-	bpf_ringbuf_submit(ev, flags);
+	bpf_ringbuf_submit(ev, wakeup());
 	stat_inc(WD_STAT_EMITTED);
 }
 
 /* A drop that passed every filter. */
 static __always_inline int counted(const struct drop *d)
 {
-	count(d);
+	count_key(&d->key);
 	if (count_by_socket)
-		sock_count(skb_sock(d), d->reason, d->netns);
-	emit(d, stacks_count(d->ctx, d->reason, d->location));
+		sock_count(skb_sock(d), d->key.reason, d->key.netns);
+	emit(d, stacks_count(d->ctx, d->key.reason, d->key.location));
 	return 0;
 }
 
@@ -358,11 +414,11 @@ static __always_inline int run_filter(const struct drop *d, bool btf)
 
 static __always_inline int handle(const struct drop *d, bool btf)
 {
-	if (filter_netns && d->netns != filter_netns)
+	if (filter_netns && d->key.netns != filter_netns)
 		return 0;
-	if (filter_ifindex && d->ifindex != filter_ifindex)
+	if (filter_ifindex && d->key.ifindex != filter_ifindex)
 		return 0;
-	if (!reason_wanted(d->reason))
+	if (!reason_wanted(d->key.reason))
 		return 0;
 	if (has_filter)
 		return run_filter(d, btf);
@@ -391,29 +447,32 @@ int kfree_skb_btf(__u64 *ctx)
 	struct net *net = device_net_btf(dev);
 	struct drop d = { .ctx = ctx };
 
-	d.location = ctx[1];
+	d.key.location = ctx[1];
 	d.skb = skb;
 	if (tp_has_rx_sk())
 		d.rx_sk = (struct sock *)ctx[3];
 	if (tp_has_reason())
-		d.reason = (__u32)ctx[2];
-	d.len = skb->len;
-	d.nonlinear = skb->data_len;
-	d.l3proto = bpf_ntohs(skb->protocol);
+		d.key.reason = (__u32)ctx[2];
+	/* What only records and filters use is not read for counting alone. */
+	if (detail_budget || has_filter) {
+		d.len = skb->len;
+		d.nonlinear = skb->data_len;
+	}
+	d.key.l3proto = bpf_ntohs(skb->protocol);
 	if (net) {
 		d.dev = dev;
-		d.ifindex = dev->ifindex;
-		d.netns = net->ns.inum;
+		d.key.ifindex = dev->ifindex;
+		d.key.netns = net->ns.inum;
 	} else {
 		struct sock *sk = skb->sk;
 
-		d.ifindex = skb->skb_iif;
+		d.key.ifindex = skb->skb_iif;
 		if (!sk)
 			sk = d.rx_sk;
 		if (sk)
-			d.netns = sk->__sk_common.skc_net.net->ns.inum;
+			d.key.netns = sk->__sk_common.skc_net.net->ns.inum;
 		else
-			d.netns = netns_from_dst(skb->_skb_refdst);
+			d.key.netns = netns_from_dst(skb->_skb_refdst);
 	}
 	locate_header(&d, skb->head, skb->network_header, skb->tail, true);
 	return handle(&d, true);
@@ -427,29 +486,31 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 	struct net *net = device_net_raw(dev);
 	struct drop d = { .ctx = ctx };
 
-	d.location = ctx->args[1];
+	d.key.location = ctx->args[1];
 	d.skb = skb;
 	if (tp_has_rx_sk())
 		d.rx_sk = (struct sock *)ctx->args[3];
 	if (tp_has_reason())
-		d.reason = (__u32)ctx->args[2];
-	d.len = BPF_CORE_READ(skb, len);
-	d.nonlinear = BPF_CORE_READ(skb, data_len);
-	d.l3proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
+		d.key.reason = (__u32)ctx->args[2];
+	if (detail_budget || has_filter) {
+		d.len = BPF_CORE_READ(skb, len);
+		d.nonlinear = BPF_CORE_READ(skb, data_len);
+	}
+	d.key.l3proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
 	if (net) {
 		d.dev = dev;
-		d.ifindex = BPF_CORE_READ(dev, ifindex);
-		d.netns = BPF_CORE_READ(net, ns.inum);
+		d.key.ifindex = BPF_CORE_READ(dev, ifindex);
+		d.key.netns = BPF_CORE_READ(net, ns.inum);
 	} else {
 		struct sock *sk = BPF_CORE_READ(skb, sk);
 
-		d.ifindex = BPF_CORE_READ(skb, skb_iif);
+		d.key.ifindex = BPF_CORE_READ(skb, skb_iif);
 		if (!sk)
 			sk = d.rx_sk;
 		if (sk)
-			d.netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
+			d.key.netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
 		else
-			d.netns = netns_from_dst(BPF_CORE_READ(skb, _skb_refdst));
+			d.key.netns = netns_from_dst(BPF_CORE_READ(skb, _skb_refdst));
 	}
 	locate_header(&d, BPF_CORE_READ(skb, head), BPF_CORE_READ(skb, network_header),
 		      BPF_CORE_READ(skb, tail), false);

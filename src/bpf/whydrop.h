@@ -8,6 +8,10 @@
 #define WHYDROP_H
 
 #define WD_HDR_BYTES		128	/* bytes copied from the network header */
+#define WD_SNAPLEN_MAX		262144	/* record -s: the most (tcpdump's MAXIMUM_SNAPLEN) */
+#define WD_COPY_MAX		65536	/* the most packet bytes one record carries */
+#define WD_RING_BYTES		(1 << 21)	/* ring buffer: records of WD_HDR_BYTES */
+#define WD_RING_BYTES_LONG	(1 << 24)	/* ... of more (record -s > 128) */
 #define WD_IFNAME_BYTES		16	/* IFNAMSIZ */
 #define WD_OVERFLOW_SLOTS	256	/* overflow bucket: one slot per core reason */
 #define WD_REASON_BITMAP_WORDS	8	/* 256 core reasons for the -r filter */
@@ -78,6 +82,7 @@ struct wd_run {
 
 struct wd_runs {
 	struct wd_run slot[WD_RUN_SETS * WD_RUN_WAYS];
+	__u64 last;		/* the slot counted last: checked first */
 };
 
 /*
@@ -120,7 +125,14 @@ struct wd_sock_key {
 	__u64 cgroup_id;
 };
 
-/* One sampled drop, sent through the ring buffer. */
+/* wd_event.flags */
+#define WD_EV_PAGED		1	/* the skb had paged data: none of it is in hdr[] */
+
+/*
+ * One sampled drop, sent through the ring buffer. hdr[] is last: a record
+ * of record -s beyond WD_HDR_BYTES is longer than the struct, its packet
+ * bytes going on past hdr[] (WD_EVENT_BYTES(caplen) in all).
+ */
 struct wd_event {
 	__u64 ts_ns;		/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	__u64 location;
@@ -129,14 +141,31 @@ struct wd_event {
 	__u32 ifindex;
 	__u32 skb_len;
 	__u32 cpu;
+	__u32 caplen;		/* packet bytes from hdr[0] on, at most WD_COPY_MAX */
 	__u16 l3proto;
-	__u16 caplen;		/* valid bytes in hdr[] */
+	__u16 flags;		/* WD_EV_* */
+	__s32 stack_id;		/* in the stack map, <0 error, WD_STACK_NONE: off */
 	char ifname[WD_IFNAME_BYTES];	/* skb->dev's name at the drop, "" if none */
 	struct wd_sock sock;
-	__u8 hdr[WD_HDR_BYTES];
-	__s32 stack_id;		/* in the stack map, <0 error, WD_STACK_NONE: off */
-	__u32 reserved;		/* zero; keeps the record 8-byte sized */
+	__u8 hdr[WD_HDR_BYTES];	/* the network header on, caplen bytes (here and after) */
 };
+
+/* Bytes of a record whose packet bytes are caplen: never less than the struct. */
+#define WD_EVENT_HEAD		(sizeof(struct wd_event) - WD_HDR_BYTES)
+#define WD_EVENT_BYTES(caplen)	(WD_EVENT_HEAD + ((caplen) > WD_HDR_BYTES ? (caplen) : WD_HDR_BYTES))
+
+_Static_assert(__builtin_offsetof(struct wd_event, hdr) == WD_EVENT_HEAD,
+	       "hdr[] ends struct wd_event: long records go on past it");
+
+#ifndef __bpf__
+/*
+ * User space: the packet bytes per record that `record -s` asks of the
+ * program when more than WD_HDR_BYTES, else 0; set before wd_session_open().
+ * configure() (src/cli/session.c) sizes record_bytes, long_events and the
+ * ring buffer by it.
+ */
+extern __u32 wd_record_bytes;
+#endif
 
 /* Slots of the per-CPU statistics array. */
 enum wd_stat {
