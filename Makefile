@@ -72,6 +72,28 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(BUILD)/libwhydrop.a
 	@echo "  TEST    $@"
 	$(Q)$(CC) $(WD_CFLAGS) -Itests/unit $(WD_LDFLAGS) -o $@ $< $(BUILD)/libwhydrop.a $(LDLIBS)
 
+# ---- tests/system/filter_equal (tests/system/filter_equal.sh): the pcap filter
+# translator, src/lib/cbpf_ebpf.c, against libpcap in the kernel. Built with unit-bins.
+FILTER_EQ  := $(BUILD)/system/filter_equal
+unit-bins: $(FILTER_EQ)
+
+$(BUILD)/system/filter_equal.bpf.o: tests/system/filter_equal.bpf.c tests/system/filter_equal.h \
+		src/bpf/whydrop.h src/bpf/core_types.h
+	@mkdir -p $(@D)
+	@echo "  BPF     $@"
+	$(Q)$(CLANG) $(BPF_CFLAGS) -Itests/system -c $< -o $@
+
+$(BUILD)/system/filter_equal.skel.h: $(BUILD)/system/filter_equal.bpf.o
+	@echo "  SKEL    $@"
+	$(Q)$(BPFTOOL) gen skeleton $< name filter_equal_bpf > $@.tmp && mv $@.tmp $@
+
+$(FILTER_EQ): tests/system/filter_equal.c tests/system/filter_equal.h \
+		$(BUILD)/system/filter_equal.skel.h $(BUILD)/libwhydrop.a
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(WD_CFLAGS) -Itests/system -I$(BUILD)/system $(WD_LDFLAGS) -o $@ $< \
+		$(BUILD)/libwhydrop.a $(LDLIBS)
+# ---- end of tests/system/filter_equal
+
 run: deps
 	@$(MAKE) --no-print-directory all
 	@if [ "$$(id -u)" -ne 0 ]; then echo "make run: whydrop attaches BPF programs; run as root (sudo make run)" >&2; exit 1; fi

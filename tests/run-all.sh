@@ -42,6 +42,9 @@ part "unit tests under ASan/UBSan" tests/unit/run.sh build/asan
 part "command-line behaviour" tests/cli/run.sh build/whydrop
 part "system tests (real kernel)" tests/system/run.sh build/whydrop
 part "system tests under ASan/UBSan" tests/system/run.sh build/asan/whydrop
+part "pcap filter translation = libpcap (real kernel)" tests/system/filter_equal.sh build/system/filter_equal
+part "pcap filter translation under ASan/UBSan" tests/system/filter_equal.sh build/asan/system/filter_equal
+part "filter expressions count what tcpdump matches (real kernel)" tests/system/filter_tcpdump.sh build/whydrop
 part "stacks, call sites, noise list (real kernel)" tests/system/stacks.sh build/whydrop
 part "stacks, call sites, noise list under ASan/UBSan" tests/system/stacks.sh build/asan/whydrop
 part "who a drop hurts: process, cgroup, netns, socket (real kernel)" tests/system/who.sh build/whydrop

@@ -62,6 +62,7 @@ struct state {
 	bool reach;
 	__u32 stored;		/* M[] words stored */
 	__u32 known;		/* min(linear, wirelen) is at least this */
+	__u32 xmax;		/* X is at most this (as the verifier sees it too) */
 };
 
 struct xlat {
@@ -315,15 +316,25 @@ static int check_insns(const struct wd_cbpf_insn *in, size_t n, char *err, size_
 	return 0;
 }
 
-/* The end of a packet load, which min(linear, wirelen) reaches once it succeeded. */
+static bool is_load_ind(__u16 code)
+{
+	return BPF_CLASS(code) == BPF_LD && BPF_MODE(code) == BPF_IND;
+}
+
+/*
+ * The end of a packet load, which min(linear, wirelen) reaches once it
+ * succeeded (an indexed one: at least k + size); 0 for other instructions.
+ */
 static __u32 load_end(const struct wd_cbpf_insn *p)
 {
+	__u64 end = (__u64)p->k + size_bytes(p->code);
+
 	if (BPF_CLASS(p->code) != BPF_LD && BPF_CLASS(p->code) != BPF_LDX)
 		return 0;
 	if (BPF_MODE(p->code) != BPF_ABS && BPF_MODE(p->code) != BPF_IND &&
 	    BPF_MODE(p->code) != BPF_MSH)
 		return 0;
-	return never_fits(p) ? 0 : p->k + size_bytes(p->code);
+	return end > UINT32_MAX ? 0 : (__u32)end;
 }
 
 static void merge(struct state *to, const struct state *from)
@@ -335,13 +346,38 @@ static void merge(struct state *to, const struct state *from)
 	to->stored &= from->stored;
 	if (from->known < to->known)
 		to->known = from->known;
+	if (from->xmax > to->xmax)
+		to->xmax = from->xmax;
+}
+
+/* The largest X after p: a constant, 4 * a nibble (MSH), or anything. */
+static __u32 xmax_after(const struct wd_cbpf_insn *p, __u32 xmax)
+{
+	if (p->code == (BPF_LDX | BPF_IMM))
+		return p->k;
+	if (p->code == (BPF_LDX | BPF_MSH | BPF_B))
+		return 60;
+	if (BPF_CLASS(p->code) == BPF_LDX || p->code == (BPF_MISC | BPF_TAX))
+		return UINT32_MAX;
+	return xmax;
+}
+
+/* The end of an indexed load as far as X's bound tells, 0 if unbounded. */
+static __u32 ind_end_max(const struct wd_cbpf_insn *p, __u32 xmax)
+{
+	__u64 end = (__u64)xmax + p->k + size_bytes(p->code);
+
+	return end > WD_FILTER_BUF ? 0 : (__u32)end;
 }
 
 /*
  * Forward over the classic program (its jumps only go forward): which
  * instructions run at all, which M[] words may be read before a store
  * (zeroed first, as libpcap does), which bounds checks earlier loads
- * already made, and how many bytes buf[] needs.
+ * already made, how large X can be (an indexed load with X from MSH
+ * stays within buf[] without a check), and how many bytes buf[] needs:
+ * the farthest any load can reach, WD_FILTER_BUF if an indexed one is
+ * unbounded.
  */
 static int analyse(struct xlat *x)
 {
@@ -367,14 +403,15 @@ static int analyse(struct xlat *x)
 			out.stored |= 1u << p->k;
 		if (end > out.known)
 			out.known = end;
+		out.xmax = xmax_after(p, out.xmax);
 		nt = targets(x->in, i, t);
 		for (k = 0; k < nt; k++)
 			merge(&x->st[t[k]], &out);
-		if (!end)
-			continue;
-		if (BPF_MODE(p->code) == BPF_IND)
-			ind = true;
-		else if (end <= WD_FILTER_BUF && end > x->copy)
+		if (is_load_ind(p->code)) {
+			end = ind_end_max(p, x->st[i].xmax);
+			ind |= !end;
+		}
+		if (end <= WD_FILTER_BUF && end > x->copy)
 			x->copy = end;
 	}
 	if (ind)
@@ -465,16 +502,21 @@ static void emit_load_abs(struct xlat *x, __u32 k, __u8 size, __u8 dst)
 /*
  * A = the size bytes at X + k. The end, X + k + size, is computed in 64
  * bits, so an offset that overflows 32 bits is simply past the packet.
+ * Within buf[] for every X it can be (X from MSH): no more than that.
  */
-static void emit_load_ind(struct xlat *x, __u32 k, __u8 size)
+static void emit_load_ind(struct xlat *x, const struct wd_cbpf_insn *p)
 {
-	__u64 kend = (__u64)k + size;
+	__u8 size = size_bytes(p->code);
+	__u64 kend = (__u64)p->k + size;
 	int back, big;
 
 	emit(x, BPF_ALU | BPF_MOV | BPF_X, BPF_REG_2, R_X, 0, 0);
 	emit_add64(x, BPF_REG_2, BPF_REG_3, kend);
 	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, BPF_REG_2, R_LEN, 0, fixed(x, L_OOB));
-	if (kend <= x->copy) {
+	if (ind_end_max(p, x->st[x->cur].xmax)) {
+		emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, R_FC, 0, 0);
+		emit(x, BPF_LDX | BPF_MEM | ldx_size(size), R_A, BPF_REG_2, OFF(buf) - size, 0);
+	} else if (kend <= x->copy) {
 		back = new_label(x);
 		big = add_cold(x, COLD_READ, 0, size, back);
 		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_K, BPF_REG_2, 0, (__s32)x->copy, big);
@@ -509,7 +551,7 @@ static void emit_ld(struct xlat *x, const struct wd_cbpf_insn *p)
 		emit_load_abs(x, p->k, size_bytes(p->code), R_A);
 		break;
 	case BPF_IND:
-		emit_load_ind(x, p->k, size_bytes(p->code));
+		emit_load_ind(x, p);
 		break;
 	case BPF_MSH:
 		emit_load_abs(x, p->k, 1, R_X);
@@ -761,6 +803,8 @@ static int translate(struct xlat *x, char *err, size_t errlen)
 		return ret;
 	for (i = 0; i < x->n + L_FIXED; i++)
 		new_label(x);
+	if (x->nomem)
+		return -ENOMEM;
 	emit_prologue(x, any_load(x));
 	/* code for what the code so far reaches: by falling through or a jump */
 	for (i = 0; i < x->n; i++) {
@@ -814,14 +858,20 @@ int wd_cbpf_to_ebpf(const struct wd_cbpf_insn *in, size_t n, int ctx_map_fd,
 
 #define LOAD_LOG_BYTES	(1 << 20)
 
-/* The last lines of the verifier's log, where it says why, into log. */
+/*
+ * The last lines of the verifier's log, where it says why, into log;
+ * without its closing statistics ("processed N insns ...").
+ */
 static void log_tail(const char *vlog, char *log, size_t loglen)
 {
 	size_t len = strlen(vlog);
-	const char *from = vlog;
+	const char *from = vlog, *stats;
 
 	while (len && vlog[len - 1] == '\n')
 		len--;
+	stats = memrchr(vlog, '\n', len);
+	if (stats && !strncmp(stats + 1, "processed ", 10))
+		len = (size_t)(stats - vlog);
 	if (len >= loglen) {
 		from = vlog + len - (loglen - 1);
 		if (memchr(from, '\n', len - (size_t)(from - vlog)))
@@ -846,7 +896,7 @@ int wd_filter_prog_load(enum bpf_prog_type type, __u32 attach_btf_id,
 	fd = bpf_prog_load(type, "wd_filter", "Dual BSD/GPL", insns, n, &opts);
 	if (fd >= 0)
 		return fd;
-	ret = errno ? -errno : -EINVAL;
+	ret = fd;	/* libbpf 1.x: -errno */
 	if (!log || !loglen)
 		return ret;
 	/* again for the verifier's log (level 1: the failing path only) */

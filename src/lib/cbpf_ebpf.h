@@ -3,15 +3,18 @@
  * The classic BPF of a pcap filter (libpcap, DLT_RAW: packets start at the
  * IP header) translated at load time into a standalone eBPF program, which
  * the tracepoint program tail-calls (ABI: struct wd_filter_ctx and the
- * WD_FILTER_* indexes in whydrop.h). No bpf_loop, no kfuncs: it verifies on
- * 5.10-era kernels, and so on 6.1, 6.12 and later.
+ * WD_FILTER_* indexes in whydrop.h). No bpf_loop, no kfuncs, nothing newer
+ * than 5.5 (bpf_probe_read_kernel; JMP32 is 5.1); verified on 6.1, 6.12
+ * and 6.18 (tests/system/filter_equal.c).
  *
  * The generated program, entered with r1 = the tracepoint's context:
  *   - looks up filter_ctx (key 0; NULL: returns 0);
  *   - copies the first min(linear, wirelen, C) bytes at nh into buf[] with
- *     one bpf_probe_read_kernel (C <= WD_FILTER_BUF: the farthest byte a
- *     fixed-offset load reads, or WD_FILTER_BUF with an indexed load; no
- *     copy at all for a filter that loads nothing). A failed read: 0;
+ *     one bpf_probe_read_kernel. C <= WD_FILTER_BUF is the farthest byte a
+ *     load can reach, indexed loads with X from MSH (<= 60) included;
+ *     WD_FILTER_BUF if an indexed load's X is unbounded ('tcp port 443'
+ *     copies 64 bytes; a filter that loads nothing, none). A failed read:
+ *     0. Bytes of buf[] past that are stale: only the filter uses it;
  *   - runs the filter with A and X as 32-bit registers (u32 wrap-around as
  *     in classic BPF), M[] in filter_ctx.mem, big-endian loads;
  *   - a load ending within linear and wirelen reads buf[], or past buf[]
@@ -27,6 +30,11 @@
  *
  * Registers of the generated code: r6 filter_ctx, r7 A, r8 X,
  * r9 min(linear, wirelen); the context is kept at fp-8, the key at fp-16.
+ * A load is a compare with r9 (left out when an earlier load on every path
+ * checked as far), a load from buf[] and a byte swap; jumps to a RET of a
+ * constant go straight to the end. About 2 eBPF instructions per classic
+ * one, plus some 40 of prologue and epilogue (512 classic instructions of
+ * mixed clauses: about 1100; 'tcp port 443': 23 -> 90).
  */
 #ifndef WD_CBPF_EBPF_H
 #define WD_CBPF_EBPF_H
