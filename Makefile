@@ -15,12 +15,14 @@ ifneq ($(SAN),)
 WD_CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 WD_LDFLAGS += -fsanitize=address,undefined
 endif
-WD_CFLAGS  += $(CFLAGS)
+WD_CFLAGS  += $(CPPFLAGS) $(CFLAGS)
 WD_LDFLAGS += $(LDFLAGS)
 Q          := $(if $(V),,@)
 LDLIBS     += -lbpf -lelf -lz -lm -lpcap -lmicrohttpd -lmnl
 
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -Isrc/bpf
+# -ffile-prefix-map: the BPF object (inside the binary) names no build directory
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -Isrc/bpf \
+	      -ffile-prefix-map=$(CURDIR)=.
 
 LIB_SRCS   := $(wildcard src/lib/*.c)
 CLI_SRCS   := $(wildcard src/cli/*.c)
@@ -152,13 +154,23 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libwhydrop.a $(FUZZ_CLI)
 fuzz: fuzz-bins
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# make install [PREFIX=/usr/local] [DESTDIR=] [SYSTEMDUNITDIR=/etc/systemd/system]:
+# binary, man page, bash completion, systemd unit (never enabled here). The unit's
+# ExecStart follows PREFIX. debian/rules runs this with PREFIX=/usr
+# SYSTEMDUNITDIR=/lib/systemd/system (tests/package/run.sh checks the result).
 PREFIX     ?= /usr/local
+SYSTEMDUNITDIR ?= /etc/systemd/system
 install: all
 	install -D -m 0755 $(BUILD)/whydrop $(DESTDIR)$(PREFIX)/bin/whydrop
 	install -D -m 0644 docs/whydrop.8 $(DESTDIR)$(PREFIX)/share/man/man8/whydrop.8
 	install -D -m 0644 contrib/whydrop.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/whydrop
-	install -D -m 0644 contrib/whydrop.service $(DESTDIR)/etc/systemd/system/whydrop.service
+	install -d -m 0755 $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed 's|^ExecStart=/usr/local/bin/whydrop |ExecStart=$(PREFIX)/bin/whydrop |' \
+		contrib/whydrop.service > $(DESTDIR)$(SYSTEMDUNITDIR)/whydrop.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/whydrop.service
+	@grep -q '^ExecStart=$(PREFIX)/bin/whydrop ' $(DESTDIR)$(SYSTEMDUNITDIR)/whydrop.service || \
+		{ echo "make install: contrib/whydrop.service has no 'ExecStart=/usr/local/bin/whydrop '" >&2; exit 1; }
 
 clean:
 	rm -rf build

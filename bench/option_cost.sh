@@ -8,7 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
-. tests/lib/assert.sh	# prog_ids, wait_attached
+. tests/lib/assert.sh	# prog_ids, poll_until
 DUR=${BENCH_DURATION:-3}
 ROUNDS=${ROUNDS:-${STACKS_ROUNDS:-3}}
 NAME=${1:?usage: bench/option_cost.sh NAME OPTION...}
@@ -51,24 +51,36 @@ one() {
 	local s0 s1
 	"$WHYDROP" count --netns "$NS" "$@" >"$TMP/out" 2>"$TMP/err" &
 	WD=$!
-	wait_attached "$TMP/err" || { echo "bench/option_cost.sh: whydrop did not attach" >&2; return 1; }
+	# attached, or gone (up to 60 s: a loaded machine verifies slowly)
+	poll_until 60 eval 'grep -q attached "$TMP/err" || ! kill -0 "$WD" 2>/dev/null'
+	if ! grep -q attached "$TMP/err"; then
+		echo "bench/option_cost.sh: whydrop count $* did not attach:" >&2
+		sed 's/^/  /' "$TMP/err" >&2
+		kill -KILL "$WD" 2>/dev/null; wait "$WD"; WD=
+		return 1
+	fi
 	s0=$(stats "$WD")
 	ip netns exec "$NS" "$STORM" -d "$DUR" >/dev/null 2>&1
 	s1=$(stats "$WD")
 	kill -INT "$WD"; wait "$WD"; WD=
 	$PY -c 'import sys
 t0, c0, t1, c1 = map(int, sys.argv[1:])
-print("%.1f %d" % ((t1 - t0) / max(c1 - c0, 1), c1 - c0))' $s0 $s1
+if c1 == c0:
+    sys.exit("bench/option_cost.sh: no BPF program run counted (kernel.bpf_stats_enabled?)")
+print("%.1f %d" % ((t1 - t0) / (c1 - c0), c1 - c0))' $s0 $s1
 }
 
 plain=() with=()
-for r in $(seq "$ROUNDS"); do
-	read -r ns n < <(one) && plain+=("$ns")
-	read -r ns n < <(one "${OPTS[@]}") && with+=("$ns")
+for _ in $(seq "$ROUNDS"); do
+	read -r ns _ < <(one) && plain+=("$ns")
+	read -r ns _ < <(one "${OPTS[@]}") && with+=("$ns")
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+[ ${#plain[@]} -gt 0 ] && [ ${#with[@]} -gt 0 ] ||
+	{ echo "bench/option_cost.sh: no round measured" >&2; exit 1; }
 p=$(median "${plain[@]}") s=$(median "${with[@]}")
-echo "${NAME}_rounds=$ROUNDS   # count ${OPTS[*]}"
-echo "count_ns_per_drop=$p   # rounds: ${plain[*]}"
-echo "count_${NAME}_ns_per_drop=$s   # rounds: ${with[*]}"
+echo "# count ${OPTS[*]}, per-round BPF ns per drop: without ${plain[*]}; with ${with[*]}"
+echo "${NAME}_rounds=$ROUNDS"
+echo "count_ns_per_drop=$p"
+echo "count_${NAME}_ns_per_drop=$s"
 echo "${NAME}_extra_ns_per_drop=$($PY -c "print('%.1f' % ($s - $p))")"

@@ -1,38 +1,87 @@
 #!/usr/bin/env bash
-# whydrop benchmark: a UDP drop storm (SOCKET_RCVBUFF) in a private network
-# namespace, measured with no tracer, with `whydrop count`, and with the
-# bpftrace one-liner. Prints a table and key=value lines; asserts nothing.
+# whydrop benchmark: the per-drop BPF cost of three tracers of skb:kfree_skb --
+# `whydrop count`, the bpftrace one-liner and an empty tracepoint program (the
+# floor) -- in four UDP drop storms, each in its own network namespace;
+# whydrop's exactness against the kernel's own counters; its start-up time.
+# Prints one table per storm, a summary table, then key=value lines. Asserts
+# nothing, but exits non-zero when a storm produced no drops, a tracer failed
+# to attach or died, or a BPF program of ours stayed loaded.
 #
-#   bench/run.sh                      (as root; `make bench` builds first)
-#   BENCH_DURATION=3 BENCH_ROUNDS=5 BENCH_STARTS=7 bench/run.sh
+#   bench/run.sh                                  (as root; `make bench` builds first)
+#   BENCH_DURATION=1 BENCH_ROUNDS=1 bench/run.sh  (a quick look)
 #
 # Environment:
-#   BENCH_DURATION  seconds per storm (default 3)
-#   BENCH_ROUNDS    rounds of {none, whydrop, bpftrace}, order rotated (default 5)
-#   BENCH_STARTS    whydrop starts timed for start-to-attached (default 7)
-#   BENCH_THREADS   sender threads (default: one per CPU)
-#   WHYDROP         whydrop binary (default build/whydrop)
-#   WHYDROP_PROG    name prefix of whydrop's BPF program (default kfree_skb_)
-# See docs/benchmark.md for the method.
+#   BENCH_DURATION         seconds per storm (default 3)
+#   BENCH_ROUNDS           rounds; in each, every tracer sees every storm, the order
+#                          of the tracers and of the storms rotated each round (3)
+#   BENCH_STORMS           storms to run (default: one_sender per_cpu closed_port alternating)
+#   BENCH_THREADS          sender threads of the per-CPU storms (default: one per CPU)
+#   BENCH_NO_TRACER        1: also run each storm with no tracer at all (default 0)
+#   BENCH_STARTS           starts timed for start-to-attached, per command (default 7)
+#   BENCH_FILTER           filter expression of the filtered starts ('udp dst port 9')
+#   BENCH_CONCURRENT       filtered instances started at once (default 16)
+#   BENCH_CONCURRENT_RUNS  how many times that is done (median; default 1)
+#   BENCH_OPTIONS          0: skip the option costs (--stacks, --group-by cgroup)
+#   WHYDROP                whydrop binary (default build/whydrop; copied at start)
+#   WHYDROP_PROG           name prefix of whydrop's BPF program (default kfree_skb_)
+# See bench/README.md for the method and every key=value line.
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 DUR=${BENCH_DURATION:-3}
-ROUNDS=${BENCH_ROUNDS:-5}
+ROUNDS=${BENCH_ROUNDS:-3}
 STARTS=${BENCH_STARTS:-7}
 THREADS=${BENCH_THREADS:-0}
+NO_TRACER=${BENCH_NO_TRACER:-0}
+FILTER=${BENCH_FILTER:-udp dst port 9}
+CONC=${BENCH_CONCURRENT:-16}
+CONC_RUNS=${BENCH_CONCURRENT_RUNS:-1}
+OPTIONS=${BENCH_OPTIONS:-1}
 WHYDROP=${WHYDROP:-$ROOT/build/whydrop}
 WHYDROP_PROG=${WHYDROP_PROG:-kfree_skb_}
+read -r -a STORMS <<<"${BENCH_STORMS:-one_sender per_cpu closed_port alternating}"
 BT_PROG='tracepoint:skb:kfree_skb { @[args->reason] = count(); }'
+EMPTY_PROG='tracepoint:skb:kfree_skb { }'
 OUT=$ROOT/build/bench
-NS=wdbench-$$
-NS_OTHER=wdbench-$$-other
+NSB=wdbench-$$
+NS_OTHER=$NSB-other
 
 die() { echo "bench: $*" >&2; exit 1; }
-note() { echo "bench: $*" >&2; }
+note() { echo "bench: [${SECONDS}s] $*" >&2; }
 
 [ "$(id -u)" -eq 0 ] || die "needs root (BPF, network namespaces, sysctl): sudo bench/run.sh"
+
+# --- the storms --------------------------------------------------------------------
+# name -> storm arguments, the drop reason, what it is, the kernel's counter
+declare -A S_ARGS S_REASON S_WHAT S_COUNTER
+S_ARGS[one_sender]="-t 1"
+S_ARGS[per_cpu]="-t $THREADS"
+S_ARGS[closed_port]="-m closed -t $THREADS"
+S_ARGS[alternating]="-A -t $THREADS"
+S_REASON[one_sender]=SOCKET_RCVBUFF
+S_REASON[per_cpu]=SOCKET_RCVBUFF
+S_REASON[closed_port]=NO_SOCKET
+S_REASON[alternating]=SOCKET_RCVBUFF
+S_WHAT[one_sender]="UDP into a never-read socket (minimum SO_RCVBUF), one sender thread"
+S_WHAT[per_cpu]="UDP into a never-read socket (minimum SO_RCVBUF), one sender per CPU"
+S_WHAT[closed_port]="UDP to a port with no socket (__udp4_lib_rcv), one sender per CPU"
+S_WHAT[alternating]="each sender alternates IPv4 127.0.0.1 and IPv6 ::1 datagrams into
+  never-read sockets: consecutive drops on a CPU differ in whydrop's key (L3 protocol,
+  location); one sender per CPU"
+S_COUNTER[one_sender]="/proc/net/udp drops of the socket"
+S_COUNTER[per_cpu]="/proc/net/udp drops of the socket"
+S_COUNTER[closed_port]="UdpNoPorts+Udp6NoPorts of its netns"
+S_COUNTER[alternating]="/proc/net/udp+udp6 drops of the sockets"
+for s in "${STORMS[@]}"; do
+	[ -n "${S_ARGS[$s]:-}" ] || die "unknown storm '$s' in BENCH_STORMS (one_sender per_cpu closed_port alternating)"
+done
+[ ${#STORMS[@]} -gt 0 ] || die "BENCH_STORMS is empty"
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer"
+[[ $DUR =~ ^[0-9]*\.?[0-9]+$ ]] || die "BENCH_DURATION must be a number of seconds"
+TRACERS=(empty whydrop bpftrace)
+[ "$NO_TRACER" = 1 ] && TRACERS=(none "${TRACERS[@]}")
+declare -A T_TITLE=([none]="no tracer" [empty]="empty program" [whydrop]="whydrop count" [bpftrace]="bpftrace")
 
 # --- tools -------------------------------------------------------------------
 need_pkgs=()
@@ -52,19 +101,16 @@ make -s -C bench OUT="$OUT" >&2 || die "building bench helpers failed"
 STORM=$OUT/storm
 STARTUP=$OUT/startup
 
-HAVE_WHYDROP=1
-if [ ! -x "$WHYDROP" ]; then
-	note "$WHYDROP not found (run make first): whydrop columns are skipped"
-	HAVE_WHYDROP=0
-fi
-
 # --- state and cleanup ---------------------------------------------------------
 TMP=$(mktemp -d /tmp/wdbench.XXXXXX)
 OLD_STATS=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo "")
 CHILDREN=()       # pids we started and have not reaped
 OUR_PROGS=()      # BPF program ids that belonged to our tracers
-NS_CREATED=0
-NS_OTHER_CREATED=0
+NSES=()           # namespaces we created
+FAILED=0
+FAILURES=()
+
+fail() { FAILED=1; FAILURES+=("$*"); note "$*"; }
 
 kill_child() { # pid [timeout_s]: SIGINT, wait, then SIGKILL
 	local pid=$1 t=${2:-10} i
@@ -88,12 +134,11 @@ forget_child() {
 }
 
 cleanup() {
-	local rc=$? c id i left
+	local rc=$? c id i n left=()
 	trap - EXIT
 	trap '' INT TERM	# a second Ctrl-C must not cut the clean-up short
 	for c in "${CHILDREN[@]}"; do kill_child "$c" 5; done
-	[ "$NS_CREATED" = 1 ] && ip netns del "$NS" 2>/dev/null
-	[ "$NS_OTHER_CREATED" = 1 ] && ip netns del "$NS_OTHER" 2>/dev/null
+	for n in "${NSES[@]}"; do ip netns del "$n" 2>/dev/null; done
 	[ -n "$OLD_STATS" ] && sysctl -qw kernel.bpf_stats_enabled="$OLD_STATS"
 	# Programs are freed after their last reference goes (RCU): give it 3 s.
 	for ((i = 0; i < 30; i++)); do
@@ -109,6 +154,7 @@ cleanup() {
 		[ $rc -eq 0 ] && rc=1
 	fi
 	# keep the raw outputs of the last run for a closer look
+	rm -f "$TMP/whydrop"
 	rm -rf "$OUT/last-run" && mv "$TMP" "$OUT/last-run" 2>/dev/null || rm -rf "$TMP"
 	exit $rc
 }
@@ -116,19 +162,37 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# The binary under test, copied once: others may rebuild build/whydrop during
+# the run. Wait for it (up to a minute) when it is missing or being written.
+WD=$TMP/whydrop
+HAVE_WHYDROP=0
+for ((i = 0; i < 60; i++)); do
+	if [ -x "$WHYDROP" ] && [ $(($(date +%s) - $(stat -c %Y "$WHYDROP"))) -ge 2 ] &&
+		cp "$WHYDROP" "$WD" 2>/dev/null && "$WD" --version >/dev/null 2>&1; then
+		HAVE_WHYDROP=1
+		break
+	fi
+	[ $i -eq 0 ] && note "waiting for $WHYDROP (missing, being rebuilt, or not runnable)"
+	sleep 1
+done
+[ $HAVE_WHYDROP = 1 ] || fail "$WHYDROP not found or not runnable: whydrop columns are empty"
+WD_VERSION=$("$WD" --version 2>/dev/null | head -n1)
+
 sysctl -qw kernel.bpf_stats_enabled=1 || die "cannot set kernel.bpf_stats_enabled"
-ip netns add "$NS" || die "ip netns add $NS failed"
-NS_CREATED=1
-ip -n "$NS" link set lo up || die "cannot bring lo up in $NS"
-ip netns add "$NS_OTHER" || die "ip netns add $NS_OTHER failed"
-NS_OTHER_CREATED=1
+for n in "${STORMS[@]/#/$NSB-}" "$NS_OTHER"; do
+	ip netns add "$n" || die "ip netns add $n failed"
+	NSES+=("$n")
+	ip -n "$n" link set lo up || die "cannot bring lo up in $n"
+done
 
 # --- helpers -------------------------------------------------------------------
-kv() { sed -n "s/^$2=//p" "$1" | head -n1; }
+kv() { sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n1; }
+# a key of the first storm output of a storm that has it (any tracer, round)
+storm_kv() { local f; for f in "$TMP"/*."$1".*.storm; do [ -s "$f" ] && { kv "$f" "$2"; return; }; done; }
 
 # A process and its descendants.
 pid_tree() {
-	local p c
+	local p
 	echo "$1"
 	for p in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
 		pid_tree "$p"
@@ -189,161 +253,202 @@ foreign_progs() {
 		while read -r id; do [[ $ours == *" $id "* ]] || echo "$id"; done | wc -l
 }
 
-storm() { # out-file
-	ip netns exec "$NS" "$STORM" -d "$DUR" -t "$THREADS" >"$1" 2>"$1.err" ||
-		{ cat "$1.err" >&2; die "storm failed"; }
+# Another bench run (or anyone) may turn the statistics off under us.
+STATS_RESET=0
+ensure_stats() {
+	[ "$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)" = 1 ] && return
+	note "kernel.bpf_stats_enabled was turned off by someone else: setting it to 1 again"
+	sysctl -qw kernel.bpf_stats_enabled=1
+	STATS_RESET=$((STATS_RESET + 1))
 }
 
-# Reason code of SOCKET_RCVBUFF on this kernel, for reading bpftrace's map.
-rcvbuff_code() {
+run_storm() { # storm out-file
+	# shellcheck disable=SC2086 # the storm's arguments are words
+	ip netns exec "$NSB-$1" "$STORM" -d "$DUR" ${S_ARGS[$1]} >"$2" 2>"$2.err"
+}
+
+# Reason code of a reason on this kernel, for reading bpftrace's map.
+reason_code() {
 	local f
 	for f in /sys/kernel/tracing/events/skb/kfree_skb/format \
 		/sys/kernel/debug/tracing/events/skb/kfree_skb/format; do
 		[ -r "$f" ] || continue
-		grep -o '{ *[0-9]*, *"SOCKET_RCVBUFF" *}' "$f" | grep -o '[0-9]*' | head -n1
+		grep -o "{ *[0-9]*, *\"$1\" *}" "$f" | grep -o '[0-9]*' | head -n1
 		return
 	done
 }
 
-# --- phases --------------------------------------------------------------------
-declare -A R  # results: R[key.round]
+# --- tracers ---------------------------------------------------------------------
+declare -A R  # results: R[tracer.storm.measure.round] and others
 
-phase_none() { # round
-	local r=$1
-	R[foreign.$r]=$(foreign_progs)
-	storm "$TMP/none.$r"
-	R[none_dps.$r]=$(kv "$TMP/none.$r" drops_per_s)
-	R[none_drops.$r]=$(kv "$TMP/none.$r" drops)
-	R[none_cns.$r]=$(kv "$TMP/none.$r" cpu_ns_per_datagram)
-	R[none_util.$r]=$(kv "$TMP/none.$r" cpu_util)
-}
-
-# whydrop count filtered to namespace $3, results under key prefix $1, round $2
-phase_wd_any() {
-	local k=$1 r=$2 ns=$3 pid ids s0 s1 c0 c1 ct0 json
-	"$WHYDROP" count -d $((DUR + 120)) --netns "$ns" --json \
-		>"$TMP/$k.$r.json" 2>"$TMP/$k.$r.err" &
-	pid=$!
-	CHILDREN+=("$pid")
-	ct0=$(date +%s%N)
-	if ! wait_line "$TMP/$k.$r.err" attached "$pid" 15; then
-		kill_child "$pid" 5
-		forget_child "$pid"
-		note "whydrop did not report 'attached'; its stderr:"
-		sed 's/^/  /' "$TMP/$k.$r.err" >&2
-		R[${k}_fail.$r]=1
+# start_whydrop KEY ARGS...: whydrop count ARGS in the background; sets T_PID and
+# T_IDS (its kfree_skb_* programs). Output in $TMP/KEY.json and KEY.err.
+start_whydrop() {
+	local k=$1 id name ids=()
+	shift
+	T_PID='' T_IDS=()
+	[ $HAVE_WHYDROP = 1 ] || return 1
+	"$WD" count "$@" >"$TMP/$k.json" 2>"$TMP/$k.err" &
+	T_PID=$!
+	CHILDREN+=("$T_PID")
+	if ! wait_line "$TMP/$k.err" attached "$T_PID" 60; then
+		kill_child "$T_PID" 5
+		forget_child "$T_PID"
+		note "whydrop ($k) did not report 'attached'; its stderr:"
+		sed 's/^/  /' "$TMP/$k.err" >&2
 		return 1
 	fi
-	R[${k}_attach_ms.$r]=$((($(date +%s%N) - ct0) / 1000000))
-	mapfile -t ids < <(prog_ids_of "$pid")
+	mapfile -t ids < <(prog_ids_of "$T_PID")
+	OUR_PROGS+=("${ids[@]}")
 	# only its kfree_skb_* programs (the attached one does the runs)
-	local id name keep=()
 	for id in "${ids[@]}"; do
 		name=$(bpftool prog show id "$id" --json 2>/dev/null | jq -r '.name // ""')
-		[[ $name == "$WHYDROP_PROG"* ]] && keep+=("$id")
+		[[ $name == "$WHYDROP_PROG"* ]] && T_IDS+=("$id")
 	done
-	OUR_PROGS+=("${ids[@]}")
-	R[${k}_progs.$r]=${keep[*]}
-	[ ${#keep[@]} -gt 0 ] || note "no $WHYDROP_PROG* program among whydrop's fds (${ids[*]})"
-	R[foreign.$r]=$(foreign_progs)
-	s0=$(prog_stats "${keep[@]}")
-	c0=$(proc_cpu_ms "$pid")
-	storm "$TMP/$k.$r.storm"
-	s1=$(prog_stats "${keep[@]}")
-	c1=$(proc_cpu_ms "$pid")
-	if ! kill -0 "$pid" 2>/dev/null; then
-		wait "$pid" 2>/dev/null
-		c1=$?
-		forget_child "$pid"
-		note "whydrop exited during the storm (status $c1); its stderr:"
-		sed 's/^/  /' "$TMP/$k.$r.err" >&2
-		R[${k}_fail.$r]=1
-		return 1
-	fi
-	R[${k}_cpu_ms.$r]=$((c1 - c0))
-	R[${k}_cpu_total_ms.$r]=$c1
-	R[${k}_rt.$r]=$((${s1% *} - ${s0% *}))
-	R[${k}_cnt.$r]=$((${s1#* } - ${s0#* }))
-	kill_child "$pid" 10
-	forget_child "$pid"
-	R[${k}_dps.$r]=$(kv "$TMP/$k.$r.storm" drops_per_s)
-	R[${k}_proc_drops.$r]=$(kv "$TMP/$k.$r.storm" drops)
-	R[${k}_cns.$r]=$(kv "$TMP/$k.$r.storm" cpu_ns_per_datagram)
-	R[${k}_util.$r]=$(kv "$TMP/$k.$r.storm" cpu_util)
-	json=$TMP/$k.$r.json
-	if ! jq -e . "$json" >/dev/null 2>&1; then
-		note "whydrop printed no valid JSON on SIGINT; stdout:"
-		sed 's/^/  /' "$json" >&2
-		sed 's/^/  stderr: /' "$TMP/$k.$r.err" >&2
-		R[${k}_fail.$r]=1
-		return 1
-	fi
-	R[${k}_total.$r]=$(jq '.total' "$json")
-	R[${k}_rcvbuff.$r]=$(jq '[.drops[] | select(.reason == "SOCKET_RCVBUFF") | .count] | add // 0' "$json")
-	R[${k}_lost.$r]=$(jq '.lost_events' "$json")
-	R[${k}_other.$r]=$(jq -c '[.drops[] | select(.reason != "SOCKET_RCVBUFF") | "\(.reason)@\(.function)=\(.count)"]' "$json")
+	[ ${#T_IDS[@]} -gt 0 ] && return 0
+	note "no $WHYDROP_PROG* program among whydrop's fds (${ids[*]})"
+	kill_child "$T_PID" 5
+	forget_child "$T_PID"
+	return 1
 }
 
-phase_whydrop() { phase_wd_any wd "$1" "$NS"; }
-
-# whydrop watching another (empty) namespace: every drop of the storm takes
-# the early exit of the in-kernel netns filter.
-phase_wdmiss() { phase_wd_any wm "$1" "$NS_OTHER"; }
-
-# bpftrace with program $3, results under key prefix $1, round $2
-phase_bt_any() {
-	local k=$1 r=$2 prog=$3 pid ids s0 s1 i code
-	bpftrace -e "$prog" >"$TMP/$k.$r.out" 2>"$TMP/$k.$r.err" &
-	pid=$!
-	CHILDREN+=("$pid")
-	# attached = a perf-event tracepoint attachment held by this pid
-	for ((i = 0; i < 3000; i++)); do
+# start_bpftrace KEY PROGRAM: attached once bpftool lists its perf-event
+# attachment to kfree_skb; sets T_PID and T_IDS.
+start_bpftrace() {
+	local k=$1 i
+	T_PID='' T_IDS=()
+	bpftrace -e "$2" >"$TMP/$k.out" 2>"$TMP/$k.err" &
+	T_PID=$!
+	CHILDREN+=("$T_PID")
+	for ((i = 0; i < 6000; i++)); do
 		bpftool perf show --json 2>/dev/null |
-			jq -e --argjson p "$pid" 'any(.[]; .pid == $p and .tracepoint == "kfree_skb")' \
+			jq -e --argjson p "$T_PID" 'any(.[]; .pid == $p and .tracepoint == "kfree_skb")' \
 				>/dev/null && break
-		kill -0 "$pid" 2>/dev/null || break
+		kill -0 "$T_PID" 2>/dev/null || break
 		sleep 0.01
 	done
-	mapfile -t ids < <(prog_ids_of "$pid")
-	if [ ${#ids[@]} -eq 0 ]; then
-		kill_child "$pid" 5
-		forget_child "$pid"
-		note "bpftrace did not attach; its stderr:"
-		sed 's/^/  /' "$TMP/$k.$r.err" >&2
-		R[${k}_fail.$r]=1
+	mapfile -t T_IDS < <(prog_ids_of "$T_PID")
+	OUR_PROGS+=("${T_IDS[@]}")
+	[ ${#T_IDS[@]} -gt 0 ] && kill -0 "$T_PID" 2>/dev/null && return 0
+	kill_child "$T_PID" 5
+	forget_child "$T_PID"
+	note "bpftrace ($k) did not attach; its stderr:"
+	sed 's/^/  /' "$TMP/$k.err" >&2
+	return 1
+}
+
+start_tracer() { # tracer round
+	case $1 in
+	none) T_PID='' T_IDS=() ;;
+	whydrop)
+		# its full key, no filter; --group-by netns only splits the output by
+		# namespace (same BPF program) so each storm's count can be checked
+		start_whydrop "whydrop.$2" -d "$WD_SECS" --json --show-all \
+			--group-by netns --max-groups 10000 ;;
+	bpftrace) start_bpftrace "bpftrace.$2" "$BT_PROG" ;;
+	empty) start_bpftrace "empty.$2" "$EMPTY_PROG" ;;
+	esac
+}
+
+# Counts of whydrop's JSON for each storm's namespace.
+whydrop_results() { # round
+	local r=$1 json=$TMP/whydrop.$1.json s ns reason
+	if ! jq -e '.groups' "$json" >/dev/null 2>&1; then
+		fail "whydrop, round $r: no valid JSON document with groups on SIGINT"
+		sed 's/^/  stdout: /' "$json" | head -n 20 >&2
+		sed 's/^/  stderr: /' "$TMP/whydrop.$r.err" >&2
 		return 1
 	fi
-	OUR_PROGS+=("${ids[@]}")
-	R[foreign.$r]=$(foreign_progs)
-	s0=$(prog_stats "${ids[@]}")
-	storm "$TMP/$k.$r.storm"
-	s1=$(prog_stats "${ids[@]}")
-	if ! kill -0 "$pid" 2>/dev/null; then
-		wait "$pid" 2>/dev/null
-		forget_child "$pid"
-		note "bpftrace exited during the storm; its stderr:"
-		sed 's/^/  /' "$TMP/$k.$r.err" >&2
-		R[${k}_fail.$r]=1
+	R[whydrop.lost_events.$r]=$(jq '.lost_events // 0' "$json")
+	for s in "${STORMS[@]}"; do
+		[ -n "${R[whydrop.$s.drops.$r]:-}" ] || continue
+		ns=$NSB-$s reason=${S_REASON[$s]}
+		R[whydrop.$s.counted.$r]=$(jq --arg g "$ns" --arg r "$reason" \
+			'[.groups[] | select(.group == $g and .reason == $r) | .count] | add // 0' "$json")
+		R[whydrop.$s.other.$r]=$(jq -r --arg g "$ns" --arg r "$reason" \
+			'[.groups[] | select(.group == $g and .reason != $r) | "\(.reason)=\(.count)"] | join(" ")' "$json")
+	done
+}
+
+# One tracer attached through every storm of a round (storm order rotated).
+session() { # tracer round
+	local t=$1 r=$2 s i n=${#STORMS[@]} s0 s1 c0=0 c1 out drops f st
+	if ! start_tracer "$t" "$r"; then
+		fail "$t did not attach (round $r)"
 		return 1
 	fi
-	R[${k}_rt.$r]=$((${s1% *} - ${s0% *}))
-	R[${k}_cnt.$r]=$((${s1#* } - ${s0#* }))
-	kill_child "$pid" 20
-	forget_child "$pid"
-	R[${k}_dps.$r]=$(kv "$TMP/$k.$r.storm" drops_per_s)
-	R[${k}_proc_drops.$r]=$(kv "$TMP/$k.$r.storm" drops)
-	R[${k}_cns.$r]=$(kv "$TMP/$k.$r.storm" cpu_ns_per_datagram)
-	R[${k}_util.$r]=$(kv "$TMP/$k.$r.storm" cpu_util)
-	code=$(rcvbuff_code)
-	[ -n "$code" ] && R[${k}_rcvbuff.$r]=$(sed -n "s/^@\[$code\]: //p" "$TMP/$k.$r.out")
+	for ((i = 0; i < n; i++)); do
+		s=${STORMS[$(((i + r - 1) % n))]}
+		note "round $r, ${T_TITLE[$t]}: storm $s"
+		ensure_stats
+		f=$(foreign_progs)
+		[ "$f" -gt "${R[foreign]:-0}" ] && R[foreign]=$f
+		s0=$(prog_stats "${T_IDS[@]}")
+		[ "$t" = whydrop ] && c0=$(proc_cpu_ms "$T_PID")
+		out=$TMP/$t.$s.$r.storm
+		run_storm "$s" "$out"
+		st=$?
+		s1=$(prog_stats "${T_IDS[@]}")
+		[ "$t" = whydrop ] && c1=$(proc_cpu_ms "$T_PID") &&
+			R[whydrop.$s.cpu_ms.$r]=$((c1 - c0))
+		if [ -n "$T_PID" ] && ! kill -0 "$T_PID" 2>/dev/null; then
+			wait "$T_PID" 2>/dev/null
+			st=$?
+			forget_child "$T_PID"
+			fail "$t exited during storm $s (round $r, status $st)"
+			sed 's/^/  /' "$TMP/$t.$r.err" >&2
+			return 1
+		fi
+		if [ $st -ne 0 ]; then
+			fail "storm $s failed under $t (round $r, status $st)"
+			sed 's/^/  /' "$out.err" >&2
+			continue
+		fi
+		drops=$(kv "$out" drops)
+		[ "${drops:-0}" -gt 0 ] 2>/dev/null || fail "storm $s produced no drops under $t (round $r)"
+		R[$t.$s.drops.$r]=$drops
+		R[$t.$s.dps.$r]=$(kv "$out" drops_per_s)
+		R[$t.$s.cns.$r]=$(kv "$out" cpu_ns_per_datagram)
+		R[$t.$s.util.$r]=$(kv "$out" cpu_util)
+		[ "$t" = none ] && continue
+		R[$t.$s.rt.$r]=$((${s1% *} - ${s0% *}))
+		R[$t.$s.cnt.$r]=$((${s1#* } - ${s0#* }))
+		if [ "${R[$t.$s.cnt.$r]}" -gt 0 ]; then
+			R[$t.$s.ns.$r]=$(awk -v a="${R[$t.$s.rt.$r]}" -v b="${R[$t.$s.cnt.$r]}" \
+				'BEGIN { printf "%.1f\n", a / b }')
+		else
+			fail "$t: no BPF program run counted during storm $s (round $r)"
+		fi
+	done
+	[ -z "$T_PID" ] && return 0
+	[ "$t" = whydrop ] && R[whydrop.session_cpu_ms.$r]=$(proc_cpu_ms "$T_PID")
+	# bpftrace prints its map on SIGINT; the empty program has nothing to say
+	kill_child "$T_PID" "$([ "$t" = empty ] && echo 5 || echo 20)"
+	forget_child "$T_PID"
+	[ "$t" = whydrop ] && whydrop_results "$r"
 	return 0
 }
 
-phase_bpftrace() { phase_bt_any bt "$1" "$BT_PROG"; }
-
-# An empty program on the same tracepoint: what bpf_stats itself adds to
-# run_time_ns per run (two clock reads), the floor under both programs.
-phase_floor() { phase_bt_any fl "$1" 'tracepoint:skb:kfree_skb { }'; }
+# whydrop watching another (empty) namespace during one storm: every drop
+# takes the early exit of the in-kernel netns filter.
+phase_other_netns() {
+	local s=$1 s0 s1 out=$TMP/other_netns.storm
+	if ! start_whydrop other_netns -d "$WD_SECS" --json --netns "$NS_OTHER"; then
+		fail "whydrop --netns $NS_OTHER did not attach"
+		return 1
+	fi
+	ensure_stats
+	s0=$(prog_stats "${T_IDS[@]}")
+	run_storm "$s" "$out" || fail "storm $s failed (whydrop on another netns)"
+	s1=$(prog_stats "${T_IDS[@]}")
+	kill_child "$T_PID" 20
+	forget_child "$T_PID"
+	R[other.storm]=$s
+	R[other.rt]=$((${s1% *} - ${s0% *}))
+	R[other.cnt]=$((${s1#* } - ${s0#* }))
+	R[other.total]=$(jq '.total' "$TMP/other_netns.json" 2>/dev/null)
+	[ -n "${R[other.total]}" ] || fail "whydrop --netns $NS_OTHER printed no JSON"
+}
 
 # --- run ------------------------------------------------------------------------
 KERNEL=$(uname -r)
@@ -359,201 +464,308 @@ cpu_busy_pct() {
 		if (t > 0) printf "%.0f\n", (t - idle) * 100 / t; else print 0 }'
 }
 BUSY0=$(cpu_busy_pct)
-note "kernel $KERNEL, $NCPU CPUs, load $LOAD0, CPUs ${BUSY0}% busy before start; namespace $NS; ${ROUNDS}x3 storms of ${DUR}s"
-FAILED=0
-PHASES=(none bpftrace)
-[ $HAVE_WHYDROP = 1 ] && PHASES=(none whydrop bpftrace)
+T_START=$(date +%s)
+# whydrop's -d: longer than a whole session, which SIGINT ends
+d=${DUR%.*}
+WD_SECS=$((${#STORMS[@]} * (${d:-0} + 10) + 120))
+note "kernel $KERNEL, $NCPU CPUs, load $LOAD0, CPUs ${BUSY0}% busy before start"
+note "${ROUNDS} rounds x ${#TRACERS[@]} tracers x ${#STORMS[@]} storms of ${DUR}s; namespaces $NSB-*"
 for ((r = 1; r <= ROUNDS; r++)); do
 	# rotate the order each round so slow drift of the machine spreads evenly
-	for ((i = 0; i < ${#PHASES[@]}; i++)); do
-		p=${PHASES[$(((i + r - 1) % ${#PHASES[@]}))]}
-		note "round $r: $p"
-		"phase_$p" "$r" || FAILED=1
+	for ((i = 0; i < ${#TRACERS[@]}; i++)); do
+		t=${TRACERS[$(((i + r - 1) % ${#TRACERS[@]}))]}
+		[ "$t" = whydrop ] && [ $HAVE_WHYDROP = 0 ] && continue
+		session "$t" "$r"
 	done
 done
 
-note "calibration: empty bpftrace program"
-phase_floor 1 || FAILED=1
 if [ $HAVE_WHYDROP = 1 ]; then
-	note "whydrop filtered to another namespace"
-	phase_wdmiss 1 || FAILED=1
-fi
+	s=${STORMS[0]}
+	for x in "${STORMS[@]}"; do [ "$x" = per_cpu ] && s=per_cpu; done
+	note "whydrop filtered to another namespace, storm $s"
+	phase_other_netns "$s"
 
-if [ $HAVE_WHYDROP = 1 ]; then
-	note "start-to-attached: $STARTS starts"
-	"$STARTUP" -n "$STARTS" -t 10 -- "$WHYDROP" count -d 60 --netns "$NS" --json \
-		>"$TMP/startup.out" 2>"$TMP/startup.err" || FAILED=1
-	sed 's/^/  /' "$TMP/startup.err" >&2
+	note "start-to-attached: $STARTS starts unfiltered, $STARTS with '$FILTER', $CONC at once"
+	"$STARTUP" -n "$STARTS" -t 60 -- "$WD" count -d 600 --json \
+		>"$TMP/startup.out" 2>"$TMP/startup.err" ||
+		fail "start-up timing: whydrop count failed to attach ($(kv "$TMP/startup.out" failures) of $STARTS)"
+	"$STARTUP" -n "$STARTS" -t 60 -- "$WD" count -d 600 --json "$FILTER" \
+		>"$TMP/startup_filtered.out" 2>"$TMP/startup_filtered.err" ||
+		fail "start-up timing: whydrop count '$FILTER' failed to attach ($(kv "$TMP/startup_filtered.out" failures) of $STARTS)"
+	"$STARTUP" -n "$CONC_RUNS" -c "$CONC" -t 600 -- "$WD" count -d 3600 --json "$FILTER" \
+		>"$TMP/startup_concurrent.out" 2>"$TMP/startup_concurrent.err" ||
+		fail "start-up timing: $CONC instances of whydrop count '$FILTER' at once: not all attached"
+	for f in startup startup_filtered startup_concurrent; do
+		sort -u "$TMP/$f.err" | head -n 20 | sed 's/^/  /' >&2
+	done
 fi
 LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- report ---------------------------------------------------------------------
+num() { [[ ${1:-} =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; }
+# values of R[$1.1..ROUNDS] that are set, one a line
+vals() { local r; for ((r = 1; r <= ROUNDS; r++)); do [ -n "${R[$1.$r]:-}" ] && echo "${R[$1.$r]}"; done; }
 # median of R[key.1..ROUNDS] (empty values skipped)
-median() { local k=$1 f=${2:-%.0f} r v
-	for ((r = 1; r <= ROUNDS; r++)); do
-		v=${R[$k.$r]:-}; [ -n "$v" ] && echo "$v"
-	done | sort -g | awk -v f="$f" '{ a[NR] = $1 } END { if (NR) printf f "\n", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+median() {
+	vals "$1" | sort -g | awk -v f="${2:-%.0f}" '{ a[NR] = $1 }
+		END { if (NR) printf f "\n", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 # spread of a key over the rounds: (max - min) / median, in %
-spread() { local k=$1 r v
-	for ((r = 1; r <= ROUNDS; r++)); do
-		v=${R[$k.$r]:-}; [ -n "$v" ] && echo "$v"
-	done | sort -g | awk '{ a[NR] = $1 } END { if (NR > 1) { m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; if (m > 0) printf "%.0f\n", (a[NR] - a[1]) * 100 / m } }'
+spread() {
+	vals "$1" | sort -g | awk '{ a[NR] = $1 } END { if (NR > 1) { m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; if (m > 0) printf "%.0f\n", (a[NR] - a[1]) * 100 / m } }'
 }
-sub() { num "$1" && num "$2" || { echo n/a; return; }
-	awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f\n", a - b }'; }
-sum() { local k=$1 r v s=0 n=0
-	for ((r = 1; r <= ROUNDS; r++)); do
-		v=${R[$k.$r]:-}; [ -n "$v" ] || continue; s=$((s + v)); n=$((n + 1))
+sum() { vals "$1" | awk '{ s += $1; n++ } END { if (n) printf "%.0f\n", s }'; }
+sub() { num "${1:-}" && num "${2:-}" || { echo; return; }
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", a - b }'; }
+div() { num "${1:-}" && num "${2:-}" || { echo; return; }
+	awk -v a="$1" -v b="$2" -v f="${3:-%.1f}" 'BEGIN { if (b == 0) print ""; else printf f "\n", a / b }'; }
+pct() { num "${1:-}" && num "${2:-}" || { echo; return; }
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print ""; else printf "%+.1f\n", (a - b) * 100 / b }'; }
+na() { echo "${1:-n/a}"; }
+# target state: met, not_met, n/a
+judge() { # value op limit
+	num "${1:-}" || { echo n/a; return; }
+	awk -v x="$1" -v l="$3" -v op="$2" 'BEGIN { ok = op == "<=" ? x <= l : op == "<" ? x < l : x == l
+		print ok ? "met" : "not_met" }'
+}
+shown() { case $1 in met) echo met ;; not_met) echo "NOT met" ;; *) echo n/a ;; esac; }
+
+declare -A M	# computed results: M[storm.tracer.measure], M[storm.measure]
+for s in "${STORMS[@]}"; do
+	for t in "${TRACERS[@]}"; do
+		M[$s.$t.dps]=$(median "$t.$s.dps")
+		M[$s.$t.cns]=$(median "$t.$s.cns" %.1f)
+		M[$s.$t.util]=$(median "$t.$s.util" %.2f)
+		M[$s.$t.ns]=$(median "$t.$s.ns" %.1f)
+		M[$s.$t.runs]=$(sum "$t.$s.cnt")
+		M[$s.$t.drops]=$(sum "$t.$s.drops")
 	done
-	[ $n -gt 0 ] && echo "$s"
-}
-num() { [[ $1 =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; }
-div() { num "$1" && num "$2" || { echo n/a; return; }
-	awk -v a="$1" -v b="$2" -v f="${3:-%.1f}" 'BEGIN { if (b == 0) print "n/a"; else printf f "\n", a / b }'; }
-pct() { num "$1" && num "$2" || { echo n/a; return; }
-	awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%+.1f\n", (a - b) * 100 / b }'; }
-# target state: 1 met, 0 not met, - not measured
-met() { case $1 in 1) echo "met" ;; 0) echo "NOT met" ;; *) echo "n/a" ;; esac; }
-metkv() { case $1 in 1) echo "met" ;; 0) echo "not_met" ;; *) echo "n/a" ;; esac; }
-
-NONE_DPS=$(median none_dps)
-WD_DPS=$(median wd_dps)
-BT_DPS=$(median bt_dps)
-NONE_CNS=$(median none_cns %.1f)
-WD_CNS=$(median wd_cns %.1f)
-BT_CNS=$(median bt_cns %.1f)
-WD_EXTRA=$(sub "$WD_CNS" "$NONE_CNS")
-BT_EXTRA=$(sub "$BT_CNS" "$NONE_CNS")
-NONE_SPREAD=$(spread none_dps)
-WD_NS=$(div "$(sum wd_rt)" "$(sum wd_cnt)")
-BT_NS=$(div "$(sum bt_rt)" "$(sum bt_cnt)")
-RATIO=$(div "$WD_NS" "$BT_NS" %.2f)
-FL_NS=$(div "${R[fl_rt.1]:-}" "${R[fl_cnt.1]:-}")
-WD_NET=$(sub "$WD_NS" "$FL_NS"); WD_NET=${WD_NET#+}
-BT_NET=$(sub "$BT_NS" "$FL_NS"); BT_NET=${BT_NET#+}
-RATIO_NET=$(div "$WD_NET" "$BT_NET" %.2f)
-WM_NS=$(div "${R[wm_rt.1]:-}" "${R[wm_cnt.1]:-}")
-WD_PROC=$(sum wd_proc_drops)
-WD_RCV=$(sum wd_rcvbuff)
-WD_MISSING=n/a; [ -n "$WD_PROC" ] && [ -n "$WD_RCV" ] && WD_MISSING=$((WD_PROC - WD_RCV))
-WD_LOST=$(sum wd_lost)
-WD_CPU=$(sum wd_cpu_ms)
-WD_STORM_S=$(awk -v d="$DUR" -v n="$ROUNDS" 'BEGIN { print d * n }')
+	M[$s.floor]=${M[$s.empty.ns]}
+	M[$s.whydrop.net]=$(sub "${M[$s.whydrop.ns]}" "${M[$s.floor]}")
+	M[$s.bpftrace.net]=$(sub "${M[$s.bpftrace.ns]}" "${M[$s.floor]}")
+	M[$s.ratio]=$(div "${M[$s.whydrop.net]}" "${M[$s.bpftrace.net]}" %.2f)
+	M[$s.raw_ratio]=$(div "${M[$s.whydrop.ns]}" "${M[$s.bpftrace.ns]}" %.2f)
+	M[$s.target]=$(judge "${M[$s.ratio]}" "<=" 0.5)
+	M[$s.spread]=$(spread "empty.$s.dps")
+	# exactness over the whydrop rounds: the kernel's count against whydrop's
+	M[$s.kernel]=$(sum "whydrop.$s.drops")
+	M[$s.counted]=$(sum "whydrop.$s.counted")
+	M[$s.missing]=
+	num "${M[$s.kernel]}" && num "${M[$s.counted]}" && M[$s.missing]=$((${M[$s.kernel]} - ${M[$s.counted]}))
+	M[$s.exact]=$(judge "${M[$s.missing]}" "==" 0)
+	M[$s.other]=$(for ((r = 1; r <= ROUNDS; r++)); do
+		[ -n "${R[whydrop.$s.other.$r]:-}" ] && echo "round $r: ${R[whydrop.$s.other.$r]}"; done | paste -sd';' -)
+	M[$s.cpu_ms]=$(sum "whydrop.$s.cpu_ms")
+done
+LOST_EVENTS=$(sum whydrop.lost_events)
+WD_CPU=$(for s in "${STORMS[@]}"; do echo "${M[$s.cpu_ms]:-}"; done | awk 'NF { s += $1; n++ } END { if (n) print s }')
+WD_STORM_S=$(awk -v d="$DUR" -v n="${#STORMS[@]}" -v r="$ROUNDS" 'BEGIN { print d * n * r }')
 WD_CPU_PCT=$(div "$WD_CPU" "$(awk -v s="$WD_STORM_S" 'BEGIN { print s * 10 }')")
-START_MED=$(kv "$TMP/startup.out" median_ms 2>/dev/null)
-START_MIN=$(kv "$TMP/startup.out" min_ms 2>/dev/null)
-START_MAX=$(kv "$TMP/startup.out" max_ms 2>/dev/null)
-BT_RCV=$(sum bt_rcvbuff)
-BT_PROC=$(sum bt_proc_drops)
-FOREIGN=0
-for ((r = 1; r <= ROUNDS; r++)); do
-	[ "${R[foreign.$r]:-0}" -gt "$FOREIGN" ] && FOREIGN=${R[foreign.$r]}
+WD_SESSION_CPU=$(median whydrop.session_cpu_ms)
+OTHER_NS=$(div "${R[other.rt]:-}" "${R[other.cnt]:-}")
+ST_MED=$(kv "$TMP/startup.out" median_ms) ST_MIN=$(kv "$TMP/startup.out" min_ms)
+ST_MAX=$(kv "$TMP/startup.out" max_ms)
+SF_MED=$(kv "$TMP/startup_filtered.out" median_ms) SF_MIN=$(kv "$TMP/startup_filtered.out" min_ms)
+SF_MAX=$(kv "$TMP/startup_filtered.out" max_ms)
+SC_WALL=$(kv "$TMP/startup_concurrent.out" wall_median_ms)
+SC_INST=$(kv "$TMP/startup_concurrent.out" instance_median_ms)
+SC_IMAX=$(kv "$TMP/startup_concurrent.out" instance_max_ms)
+T_ST=$(judge "$ST_MED" "<" 200)
+T_SF=$(judge "$SF_MED" "<" 200)
+# bpftrace's own counts (all namespaces) against the kernel's for our storms
+declare -A BT_CNT BT_KERNEL
+for s in "${STORMS[@]}"; do
+	reason=${S_REASON[$s]}
+	BT_KERNEL[$reason]=$(( ${BT_KERNEL[$reason]:-0} + ${M[$s.bpftrace.drops]:-0} ))
+done
+for reason in "${!BT_KERNEL[@]}"; do
+	code=$(reason_code "$reason")
+	[ -n "$code" ] || continue
+	BT_CNT[$reason]=$(cat "$TMP"/bpftrace.*.out 2>/dev/null | sed -n "s/^@\[$code\]: //p" |
+		awk '{ s += $1 } END { print s + 0 }')
 done
 
-T_COST=-; [ "$RATIO" != n/a ] && T_COST=0 && awk -v x="$RATIO" 'BEGIN { exit !(x <= 0.5) }' && T_COST=1
-T_LOST=-; [ "$WD_MISSING" != n/a ] && T_LOST=0 && [ "$WD_MISSING" = 0 ] && [ "${WD_LOST:-x}" = 0 ] && T_LOST=1
-T_START=-; [ -n "$START_MED" ] && T_START=0 && awk -v x="$START_MED" 'BEGIN { exit !(x < 200) }' && T_START=1
+cols() { # label values...: one row of a storm table
+	local label=$1 t v
+	shift
+	printf '%-36s' "$label"
+	for v in "$@"; do printf ' %14s' "$v"; done
+	echo
+}
 
 echo
-echo "whydrop benchmark: kernel $KERNEL, $NCPU CPUs, UDP drop storm (SOCKET_RCVBUFF) over loopback"
-echo "in netns $NS, $(kv "$TMP/none.1" threads) pinned sender threads, sendmmsg x$(kv "$TMP/none.1" batch),"
-echo "${DUR}s per storm, $ROUNDS rounds; CPUs ${BUSY0}% busy (by others) before start;"
-echo "load average before $LOAD0, after $LOAD1"
-[ -n "$NONE_SPREAD" ] && [ "$NONE_SPREAD" -gt 15 ] &&
-	echo "WARNING: no-tracer drops/s differ by $NONE_SPREAD% between rounds: the machine is busy;" &&
-	echo "         drops/s are indicative only; CPU ns per drop and BPF ns per drop vary less."
-[ "$FOREIGN" -gt 0 ] &&
-	echo "WARNING: $FOREIGN other kfree_skb BPF program(s) of other processes were loaded during the run;" &&
-	echo "         they run on every drop too, so drops/s are lower than on a quiet machine."
+echo "whydrop benchmark: kernel $KERNEL, $NCPU CPUs, ${WD_VERSION:-whydrop n/a}"
+echo "UDP drop storms over loopback, each in its own netns ($NSB-STORM), sendmmsg x64;"
+echo "${DUR}s per storm, $ROUNDS rounds; each round every tracer sees every storm, orders rotated."
+echo "BPF ns per drop = run_time_ns / run_cnt of the tracer's own programs (kernel.bpf_stats_enabled=1),"
+echo "median of the rounds; the empty program (bpftrace '$EMPTY_PROG', 2 instructions)"
+echo "is the floor: bpf_stats' own clock reads and the program's entry."
+echo "CPUs ${BUSY0}% busy (by others) before start; load average before $LOAD0, after $LOAD1"
+[ "${R[foreign]:-0}" -gt 0 ] &&
+	echo "WARNING: up to ${R[foreign]} other kfree_skb BPF program(s) of other processes were loaded during" &&
+	echo "         the run; they run on every drop too, so drops/s are lower than on a quiet machine."
+[ "$STATS_RESET" -gt 0 ] &&
+	echo "WARNING: kernel.bpf_stats_enabled was turned off by another process $STATS_RESET time(s) during the run"
+for s in "${STORMS[@]}"; do
+	echo
+	echo "== storm $s: ${S_WHAT[$s]}"
+	echo "   drop reason ${S_REASON[$s]}; $(storm_kv "$s" threads) sender thread(s)"
+	[ -n "${M[$s.spread]}" ] && [ "${M[$s.spread]}" -gt 15 ] &&
+		echo "   WARNING: drops/s under the empty program differ by ${M[$s.spread]}% between rounds: the machine is busy"
+	hdr=() ; for t in "${TRACERS[@]}"; do hdr+=("${T_TITLE[$t]}"); done
+	cols "" "${hdr[@]}"
+	row=(); for t in "${TRACERS[@]}"; do row+=("$(na "${M[$s.$t.dps]}")"); done
+	cols "drops/s, median" "${row[@]}"
+	row=(); for t in "${TRACERS[@]}"; do
+		[ "$t" = empty ] || [ "$t" = none ] && { row+=(""); continue; }
+		row+=("$(pct "${M[$s.$t.dps]}" "${M[$s.empty.dps]}")"); done
+	cols "  change vs empty program (%)" "${row[@]}"
+	row=(); for t in "${TRACERS[@]}"; do row+=("$(na "${M[$s.$t.cns]}")"); done
+	cols "sender CPU ns per datagram, median" "${row[@]}"
+	for ((r = 1; r <= ROUNDS; r++)); do
+		row=(); for t in "${TRACERS[@]}"; do row+=("${R[$t.$s.ns.$r]:-}"); done
+		cols "BPF ns per drop, round $r" "${row[@]}"
+	done
+	row=(); for t in "${TRACERS[@]}"; do
+		[ "$t" = none ] && { row+=(""); continue; }
+		row+=("$(na "${M[$s.$t.ns]}")"); done
+	cols "BPF ns per drop, median" "${row[@]}"
+	row=(); for t in "${TRACERS[@]}"; do
+		case $t in whydrop | bpftrace) row+=("$(na "${M[$s.$t.net]}")") ;; *) row+=("") ;; esac; done
+	cols "  minus the empty program" "${row[@]}"
+	row=(); for t in "${TRACERS[@]}"; do
+		[ "$t" = none ] && { row+=(""); continue; }
+		row+=("$(na "${M[$s.$t.runs]}")"); done
+	cols "BPF program runs counted" "${row[@]}"
+	printf '%-52s %10s   %s\n' "judged ratio (whydrop - empty) / (bpftrace - empty)" \
+		"$(na "${M[$s.ratio]}")" "target <= 0.50: $(shown "${M[$s.target]}")"
+	printf '%-52s %10s\n' "raw ratio whydrop / bpftrace" "$(na "${M[$s.raw_ratio]}")"
+	echo "${S_REASON[$s]} drops, sum of the whydrop rounds:"
+	printf '  %-50s %10s\n' "kernel: ${S_COUNTER[$s]}" "$(na "${M[$s.kernel]}")"
+	printf '  %-50s %10s\n' "whydrop count: its count in the storm's netns" "$(na "${M[$s.counted]}")"
+	printf '  %-50s %10s   %s\n' "lost counts (kernel - whydrop)" \
+		"$(na "${M[$s.missing]}")" "0: $(shown "${M[$s.exact]}")"
+	[ -n "${M[$s.other]}" ] && printf '  %-50s %s\n' "other reasons whydrop saw in the storm's netns" "${M[$s.other]}"
+done
+
 echo
-printf '%-34s %14s %14s %14s\n' "" "no tracer" "whydrop count" "bpftrace"
-for ((r = 1; r <= ROUNDS; r++)); do
-	printf '%-34s %14s %14s %14s\n' "drops/s, round $r" "${R[none_dps.$r]:-n/a}" \
-		"${R[wd_dps.$r]:-n/a}" "${R[bt_dps.$r]:-n/a}"
-done
-printf '%-34s %14s %14s %14s\n' "drops/s, median" "${NONE_DPS:-n/a}" "${WD_DPS:-n/a}" "${BT_DPS:-n/a}"
-printf '%-34s %14s %14s %14s\n' "change vs no tracer (%)" "" "$(pct "$WD_DPS" "$NONE_DPS")" "$(pct "$BT_DPS" "$NONE_DPS")"
-printf '%-34s %14s %14s %14s\n' "sender CPUs busy, median" "$(median none_util %.2f)" \
-	"$(median wd_util %.2f)" "$(median bt_util %.2f)"
-for ((r = 1; r <= ROUNDS; r++)); do
-	printf '%-34s %14s %14s %14s\n' "sender CPU ns per drop, round $r" "${R[none_cns.$r]:-n/a}" \
-		"${R[wd_cns.$r]:-n/a}" "${R[bt_cns.$r]:-n/a}"
-done
-printf '%-34s %14s %14s %14s\n' "sender CPU ns per drop, median" "$NONE_CNS" "$WD_CNS" "$BT_CNS"
-printf '%-34s %14s %14s %14s\n' "extra CPU ns per drop vs none" "" "$WD_EXTRA" "$BT_EXTRA"
-for ((r = 1; r <= ROUNDS; r++)); do
-	printf '%-34s %14s %14s %14s\n' "BPF ns per drop, round $r" "" \
-		"$(div "${R[wd_rt.$r]:-}" "${R[wd_cnt.$r]:-}")" "$(div "${R[bt_rt.$r]:-}" "${R[bt_cnt.$r]:-}")"
-done
-printf '%-34s %14s %14s %14s\n' "BPF ns per drop, all rounds" "" "$WD_NS" "$BT_NS"
-printf '%-34s %14s %14s %14s\n' "  minus empty-program floor ($FL_NS)" "" "$WD_NET" "$BT_NET"
-printf '%-34s %14s %14s %14s\n' "  drops outside whydrop's netns" "" "$WM_NS" ""
-printf '%-34s %14s %14s %14s\n' "BPF program runs counted" "" "$(sum wd_cnt)" "$(sum bt_cnt)"
-echo
-printf '%-44s %-16s %s\n' "measure" "value" "target"
-printf '%-44s %-16s %s\n' "per-drop cost, whydrop / bpftrace" "$RATIO" "<= 0.50: $(met $T_COST)"
-printf '%-44s %-16s %s\n' "  same, both minus the empty-program floor" "$RATIO_NET" ""
-printf '%-44s %-16s %s\n' "SOCKET_RCVBUFF drops, /proc/net/udp" "${WD_PROC:-n/a}" ""
-printf '%-44s %-16s %s\n' "SOCKET_RCVBUFF counted by whydrop" "${WD_RCV:-n/a}" ""
-printf '%-44s %-16s %s\n' "lost counts (proc - whydrop)" "$WD_MISSING" "0: $(met $T_LOST)"
-printf '%-44s %-16s %s\n' "whydrop lost_events" "${WD_LOST:-n/a}" "0"
-printf '%-44s %-16s %s\n' "whydrop --netns <other ns>: total counted" "${R[wm_total.1]:-n/a}" "0 (the storm is not there)"
-printf '%-44s %-16s %s\n' "whydrop CPU during storms (ms, % of a CPU)" "${WD_CPU:-n/a} ms ($WD_CPU_PCT%)" ""
-printf '%-44s %-16s %s\n' "whydrop CPU, start to end of storm, median" "$(median wd_cpu_total_ms) ms" ""
-printf '%-44s %-16s %s\n' "start-to-attached median (min..max), ms" \
-	"${START_MED:-n/a} (${START_MIN:-?}..${START_MAX:-?})" "< 200: $(met $T_START)"
-printf '%-44s %-16s %s\n' "bpftrace @[SOCKET_RCVBUFF] (all netns)" "${BT_RCV:-n/a}" ">= ${BT_PROC:-n/a} (proc)"
-for ((r = 1; r <= ROUNDS; r++)); do
-	[ -n "${R[wd_other.$r]:-}" ] && [ "${R[wd_other.$r]}" != "[]" ] &&
-		echo "whydrop, round $r, other reasons in $NS: ${R[wd_other.$r]}"
+echo "== summary: medians of the rounds; judged ratio = (whydrop - empty) / (bpftrace - empty), BPF ns"
+printf '%-12s %27s   %26s   %-15s %s\n' "" "drops/s" "BPF ns per drop" "judged ratio" "whydrop's count"
+printf '%-12s %8s %9s %9s   %8s %8s %8s   %-15s %s\n' storm empty whydrop bpftrace empty whydrop bpftrace "(<= 0.50)" "= the kernel's"
+for s in "${STORMS[@]}"; do
+	ex="$(na "${M[$s.counted]}") = $(na "${M[$s.kernel]}")"
+	[ "${M[$s.exact]}" = not_met ] && ex="$(na "${M[$s.counted]}") != $(na "${M[$s.kernel]}") NOT exact"
+	printf '%-12s %8s %9s %9s   %8s %8s %8s   %-15s %s\n' "$s" "$(na "${M[$s.empty.dps]}")" \
+		"$(na "${M[$s.whydrop.dps]}")" "$(na "${M[$s.bpftrace.dps]}")" \
+		"$(na "${M[$s.empty.ns]}")" "$(na "${M[$s.whydrop.ns]}")" "$(na "${M[$s.bpftrace.ns]}")" \
+		"$(na "${M[$s.ratio]}") $(shown "${M[$s.target]}")" "$ex"
 done
 echo
-echo "# summary (key=value)"
-cat <<EOF
-kernel=$KERNEL
-cpus=$NCPU
-storm_duration_s=$DUR
-rounds=$ROUNDS
-threads=$(kv "$TMP/none.1" threads)
-foreign_kfree_skb_progs=$FOREIGN
-cpu_busy_before_pct=$BUSY0
-drops_per_s_none=${NONE_DPS:-}
-drops_per_s_whydrop=${WD_DPS:-}
-drops_per_s_bpftrace=${BT_DPS:-}
-drops_per_s_none_spread_pct=${NONE_SPREAD:-}
-cpu_ns_per_drop_none=${NONE_CNS:-}
-cpu_ns_per_drop_whydrop=${WD_CNS:-}
-cpu_ns_per_drop_bpftrace=${BT_CNS:-}
-extra_cpu_ns_per_drop_whydrop=$WD_EXTRA
-extra_cpu_ns_per_drop_bpftrace=$BT_EXTRA
-whydrop_ns_per_drop=$WD_NS
-bpftrace_ns_per_drop=$BT_NS
-cost_ratio_whydrop_bpftrace=$RATIO
-empty_prog_ns_per_run=$FL_NS
-whydrop_ns_per_drop_net=$WD_NET
-bpftrace_ns_per_drop_net=$BT_NET
-cost_ratio_net=$RATIO_NET
-whydrop_ns_per_drop_other_netns=$WM_NS
-whydrop_bpf_runs=$(sum wd_cnt)
-bpftrace_bpf_runs=$(sum bt_cnt)
-proc_udp_drops=${WD_PROC:-}
-whydrop_socket_rcvbuff=${WD_RCV:-}
-whydrop_lost_counts=$WD_MISSING
-whydrop_lost_events=${WD_LOST:-}
-whydrop_other_netns_total=${R[wm_total.1]:-}
-whydrop_cpu_ms=${WD_CPU:-}
-whydrop_cpu_pct=$WD_CPU_PCT
-whydrop_cpu_total_ms=$(median wd_cpu_total_ms)
-startup_median_ms=${START_MED:-}
-startup_min_ms=${START_MIN:-}
-startup_max_ms=${START_MAX:-}
-target_cost_half=$(metkv $T_COST)
-target_zero_lost=$(metkv $T_LOST)
-target_startup_200ms=$(metkv $T_START)
-EOF
+printf '%-58s %-24s %s\n' "measure" "value" "target"
+printf '%-58s %-24s %s\n' "whydrop lost_events (all rounds)" "$(na "$LOST_EVENTS")" "0: $(shown "$(judge "$LOST_EVENTS" == 0)")"
+printf '%-58s %-24s\n' "whydrop --netns <other>: BPF ns per drop (${R[other.storm]:-n/a})" "$(na "$OTHER_NS")"
+printf '%-58s %-24s %s\n' "whydrop --netns <other>: drops counted" "$(na "${R[other.total]:-}")" "0 (the storm is not there)"
+printf '%-58s %-24s\n' "whydrop CPU during the storms (${WD_STORM_S}s)" "$(na "$WD_CPU") ms ($(na "$WD_CPU_PCT")% of a CPU)"
+printf '%-58s %-24s\n' "whydrop CPU, start to end of a session, median" "$(na "$WD_SESSION_CPU") ms"
+printf '%-58s %-24s %s\n' "start-to-attached, median of $STARTS (min..max), ms" \
+	"$(na "$ST_MED") ($(na "$ST_MIN")..$(na "$ST_MAX"))" "< 200: $(shown "$T_ST")"
+printf '%-58s %-24s %s\n' "  with '$FILTER'" \
+	"$(na "$SF_MED") ($(na "$SF_MIN")..$(na "$SF_MAX"))" "< 200: $(shown "$T_SF")"
+printf '%-58s %-24s\n' "  $CONC of them at once: wall time until all attached, ms" "$(na "$SC_WALL")"
+printf '%-58s %-24s\n' "    each instance, exec to attached: median (max), ms" "$(na "$SC_INST") ($(na "$SC_IMAX"))"
+for reason in $(printf '%s\n' "${!BT_CNT[@]}" | sort); do
+	printf '%-58s %-24s %s\n' "bpftrace @[$reason] (all netns)" "${BT_CNT[$reason]}" \
+		">= ${BT_KERNEL[$reason]} (kernel, our storms)"
+done
+
 # options that cost only when asked: their own script, their own namespace
-bench/option_cost.sh stacks --stacks || note "bench/option_cost.sh --stacks failed"
-bench/option_cost.sh group_by_cgroup --group-by cgroup ||
-	note "bench/option_cost.sh --group-by cgroup failed"
+declare -A OPT
+if [ "$OPTIONS" = 1 ] && [ $HAVE_WHYDROP = 1 ]; then
+	for spec in "stacks --stacks" "group_by_cgroup --group-by cgroup"; do
+		read -r -a a <<<"$spec"
+		note "option cost: ${a[*]:1}"
+		if WHYDROP=$WD ROUNDS=$ROUNDS BENCH_DURATION=$DUR bench/option_cost.sh "${a[@]}" \
+			>"$TMP/option.${a[0]}.out" 2>"$TMP/option.${a[0]}.err"; then
+			OPT[${a[0]}.plain]=$(kv "$TMP/option.${a[0]}.out" count_ns_per_drop)
+			OPT[${a[0]}.with]=$(kv "$TMP/option.${a[0]}.out" "count_${a[0]}_ns_per_drop")
+			OPT[${a[0]}.extra]=$(kv "$TMP/option.${a[0]}.out" "${a[0]}_extra_ns_per_drop")
+		else
+			sed 's/^/  /' "$TMP/option.${a[0]}.err" >&2
+			fail "bench/option_cost.sh ${a[*]} failed"
+		fi
+		printf '%-58s %-24s\n' "whydrop count ${a[*]:1}: BPF ns per drop (without)" \
+			"$(na "${OPT[${a[0]}.with]:-}") ($(na "${OPT[${a[0]}.plain]:-}"))"
+	done
+fi
+[ ${#FAILURES[@]} -gt 0 ] && { echo; echo "FAILED:"; printf '  %s\n' "${FAILURES[@]}"; }
+T_END=$(date +%s)
+
+echo
+echo "# key=value"
+{
+	echo "bench.kernel=$KERNEL"
+	echo "bench.cpus=$NCPU"
+	echo "bench.whydrop_version=$WD_VERSION"
+	echo "bench.storm_duration_s=$DUR"
+	echo "bench.rounds=$ROUNDS"
+	echo "bench.storms=${STORMS[*]}"
+	echo "bench.tracers=${TRACERS[*]}"
+	echo "bench.cpu_busy_before_pct=$BUSY0"
+	echo "bench.foreign_kfree_skb_progs=${R[foreign]:-0}"
+	echo "bench.bpf_stats_resets=$STATS_RESET"
+	for s in "${STORMS[@]}"; do
+		echo "bench.$s.reason=${S_REASON[$s]}"
+		echo "bench.$s.threads=$(storm_kv "$s" threads)"
+		for t in "${TRACERS[@]}"; do
+			echo "bench.$s.$t.drops_per_s=${M[$s.$t.dps]}"
+			echo "bench.$s.$t.cpu_ns_per_datagram=${M[$s.$t.cns]}"
+			[ "$t" = none ] && continue
+			echo "bench.$s.$t.ns_per_drop=${M[$s.$t.ns]}"
+			echo "bench.$s.$t.ns_per_drop_rounds=$(vals "$t.$s.ns" | paste -sd, -)"
+			echo "bench.$s.$t.bpf_runs=${M[$s.$t.runs]}"
+		done
+		echo "bench.$s.whydrop.ns_per_drop_net=${M[$s.whydrop.net]}"
+		echo "bench.$s.bpftrace.ns_per_drop_net=${M[$s.bpftrace.net]}"
+		echo "bench.$s.ratio=${M[$s.ratio]}"
+		echo "bench.$s.ratio_raw=${M[$s.raw_ratio]}"
+		echo "bench.$s.target_ratio_half=${M[$s.target]}"
+		echo "bench.$s.kernel_drops=${M[$s.kernel]}"
+		echo "bench.$s.whydrop.counted=${M[$s.counted]}"
+		echo "bench.$s.whydrop.lost_counts=${M[$s.missing]}"
+		echo "bench.$s.target_exact=${M[$s.exact]}"
+		echo "bench.$s.whydrop.cpu_ms=${M[$s.cpu_ms]}"
+	done
+	echo "bench.whydrop.lost_events=$LOST_EVENTS"
+	echo "bench.whydrop.cpu_ms=$WD_CPU"
+	echo "bench.whydrop.cpu_pct=$WD_CPU_PCT"
+	echo "bench.whydrop.session_cpu_ms=$WD_SESSION_CPU"
+	echo "bench.whydrop.other_netns.storm=${R[other.storm]:-}"
+	echo "bench.whydrop.other_netns.ns_per_drop=$OTHER_NS"
+	echo "bench.whydrop.other_netns.counted=${R[other.total]:-}"
+	echo "bench.startup.unfiltered.median_ms=$ST_MED"
+	echo "bench.startup.unfiltered.min_ms=$ST_MIN"
+	echo "bench.startup.unfiltered.max_ms=$ST_MAX"
+	echo "bench.startup.unfiltered.target_200ms=$T_ST"
+	echo "bench.startup.filtered.expression=$FILTER"
+	echo "bench.startup.filtered.median_ms=$SF_MED"
+	echo "bench.startup.filtered.min_ms=$SF_MIN"
+	echo "bench.startup.filtered.max_ms=$SF_MAX"
+	echo "bench.startup.filtered.target_200ms=$T_SF"
+	echo "bench.startup.concurrent.instances=$CONC"
+	echo "bench.startup.concurrent.wall_ms=$SC_WALL"
+	echo "bench.startup.concurrent.instance_median_ms=$SC_INST"
+	echo "bench.startup.concurrent.instance_max_ms=$SC_IMAX"
+	for reason in $(printf '%s\n' "${!BT_CNT[@]}" | sort); do
+		echo "bench.bpftrace.count.$reason=${BT_CNT[$reason]}"
+		echo "bench.bpftrace.kernel.$reason=${BT_KERNEL[$reason]}"
+	done
+	for o in stacks group_by_cgroup; do
+		[ -n "${OPT[$o.with]:-}" ] || continue
+		echo "bench.option.$o.count_ns_per_drop=${OPT[$o.plain]}"
+		echo "bench.option.$o.with_ns_per_drop=${OPT[$o.with]}"
+		echo "bench.option.$o.extra_ns_per_drop=${OPT[$o.extra]}"
+	done
+	echo "bench.failures=${#FAILURES[@]}"
+	echo "bench.wall_s=$((T_END - T_START))"
+}
 exit $FAILED

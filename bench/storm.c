@@ -1,19 +1,33 @@
-// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * storm: a UDP drop storm for the whydrop benchmark.
  *
- * One receiving socket with the smallest receive buffer the kernel allows
- * is bound on loopback and never read, so after the first few datagrams
- * every datagram is dropped with SKB_DROP_REASON_SOCKET_RCVBUFF.  One
- * sender thread per CPU (pinned) blasts small datagrams at it with
- * sendmmsg() for a fixed time.  Over loopback the whole receive path runs
- * in the sender's context (softirq on local_bh_enable), so the drop rate
- * is bounded by CPU, which is what a tracer's overhead eats into.
+ * Sender threads (one pinned per CPU by default, -t to choose) blast small
+ * datagrams at loopback with sendmmsg() for a fixed time.  Over loopback
+ * the whole receive path runs in the sender's context (softirq on
+ * local_bh_enable), so the drop rate is bounded by CPU, which is what a
+ * tracer's overhead eats into.  Where the datagrams die:
+ *
+ *   -m rcvbuf  (default) one receiving socket per family, bound on loopback
+ *              with the smallest receive buffer the kernel allows and never
+ *              read: after the first few datagrams every one is dropped with
+ *              SKB_DROP_REASON_SOCKET_RCVBUFF (udp_queue_rcv_one_skb,
+ *              udpv6_queue_rcv_one_skb for IPv6);
+ *   -m closed  no socket on the port: SKB_DROP_REASON_NO_SOCKET in
+ *              __udp4_lib_rcv (__udp6_lib_rcv for IPv6).  The kernel answers
+ *              with ICMP port unreachable, within its global ICMP rate limit;
+ *              the senders are not connected, so no error comes back to them.
+ *
+ * With -A every sender alternates IPv4 (127.0.0.1, sent as ::ffff:127.0.0.1
+ * from a dual-stack socket) and IPv6 (::1) datagram by datagram, in the same
+ * sendmmsg() batch, so two consecutive drops on a CPU never look alike (L3
+ * protocol and dropping function differ).
  *
  * Run it inside a network namespace you own (ip netns exec NS storm ...):
- * the drop count is read from that namespace's /proc/net/udp[6] (the drops
- * column of our own socket, found by inode) and from /proc/net/snmp[6]
- * (RcvbufErrors), independently of any tracer.
+ * the drop count is read from that namespace, independently of any tracer:
+ * rcvbuf from the drops column of our own sockets in /proc/net/udp and udp6
+ * (found by inode); closed from NoPorts in /proc/net/snmp and Udp6NoPorts in
+ * /proc/net/snmp6 (namespace-wide: run one closed storm per namespace).
  *
  * Output: key=value lines on stdout (drops, drops_per_s, cpu_ns_per_datagram...).
  */
@@ -38,6 +52,12 @@
 #define MAX_BATCH 1024
 #define MAX_LEN 1472
 #define MAX_THREADS 256
+#define MAX_TARGETS 2
+
+enum storm_mode {
+	MODE_RCVBUF,
+	MODE_CLOSED,
+};
 
 struct sender {
 	pthread_t tid;
@@ -49,11 +69,33 @@ struct sender {
 	int last_errno;
 };
 
+/* A receiving socket of -m rcvbuf, never read. */
+struct receiver {
+	int fd;
+	bool v6;
+	unsigned long ino;
+};
+
+/* The namespace's counters of our drops; -1 where unreadable. */
+struct counters {
+	long long sock[2];	/* drops column of our socket, [0] IPv4, [1] IPv6 */
+	long long rcvbuf[2];	/* Udp RcvbufErrors, Udp6RcvbufErrors */
+	long long noports[2];	/* Udp NoPorts, Udp6NoPorts */
+};
+
 static atomic_bool stop_flag;
+static double deadline;		/* CLOCK_MONOTONIC, s: when the senders stop */
 static int opt_batch = 64;
 static int opt_len = 16;
 static bool opt_random;		/* -R: every datagram a new flow */
 static int opt_port = 9;
+static enum storm_mode opt_mode = MODE_RCVBUF;
+
+/* Where the senders send; unconnected senders cycle through them. */
+static struct sockaddr_storage targets[MAX_TARGETS];
+static socklen_t target_len[MAX_TARGETS];
+static int ntargets;
+static bool connected;
 
 static double clock_s(clockid_t id)
 {
@@ -68,6 +110,25 @@ static double now_s(void)
 	return clock_s(CLOCK_MONOTONIC);
 }
 
+static void sleep_s(double s)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)s,
+		.tv_nsec = (long)((s - (time_t)s) * 1e9),
+	};
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Each sender watches the clock itself (one vDSO call per batch): on a
+ * loaded machine a main thread woken to stop them can come seconds late.
+ */
+static bool sending(void)
+{
+	return !atomic_load_explicit(&stop_flag, memory_order_relaxed) && now_s() < deadline;
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -77,19 +138,24 @@ static void on_signal(int sig)
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"Usage: %s [-d SECONDS] [-t THREADS] [-p PORT] [-b BATCH] [-l LEN] [-6]\n"
-		"UDP drop storm into a never-read socket with a tiny SO_RCVBUF.\n"
-		"Run inside a network namespace: ip netns exec NS %s -d 5\n"
+		"Usage: %s [-d SECONDS] [-t THREADS] [-m rcvbuf|closed] [-6 | -A] [-R]\n"
+		"          [-p PORT] [-b BATCH] [-l LEN]\n"
+		"UDP drop storm over loopback. Run inside a network namespace:\n"
+		"  ip netns exec NS %s -d 5\n"
 		"  -d SECONDS  how long to send (default 5, fractions allowed)\n"
 		"  -t THREADS  sender threads, one pinned per CPU (default: CPUs we may run on)\n"
-		"  -p PORT     receiving UDP port on loopback (default 9)\n"
-		"  -b BATCH    datagrams per sendmmsg() call (default 64, max %d)\n"
+		"  -m MODE     rcvbuf: into a never-read socket with a tiny SO_RCVBUF\n"
+		"              (SOCKET_RCVBUFF; default); closed: to a port with no socket\n"
+		"              (NO_SOCKET; the namespace's NoPorts counters count them)\n"
+		"  -p PORT     UDP port on loopback (default 9)\n"
+		"  -b BATCH    datagrams per sendmmsg() call (default 64, max %d; even with -A)\n"
 		"  -l LEN      UDP payload bytes (default 16, max %d)\n"
 		"  -6          IPv6 (::1) instead of IPv4 (127.0.0.1)\n"
+		"  -A          alternate IPv4 and IPv6 datagram by datagram in every sender\n"
 		"  -R          random flows: every datagram from a random 127.0.0.0/8 source\n"
 		"              address and port (raw IPv4 socket; IPv4 only)\n"
 		"  -h          this help\n"
-		"Prints key=value lines: sent, drops (from /proc/net/udp), drops_per_s, ...\n",
+		"Prints key=value lines: sent, drops (the kernel's count), drops_per_s, ...\n",
 		prog, prog, MAX_BATCH, MAX_LEN);
 }
 
@@ -130,30 +196,12 @@ out:
 	return drops;
 }
 
-/* Udp RcvbufErrors from /proc/net/snmp (v4) or Udp6RcvbufErrors (snmp6). */
-static long long snmp_rcvbuf_errors(bool v6)
+/* A field of the "Udp:" lines of /proc/net/snmp (a header line, a value line). */
+static long long snmp_udp(const char *field)
 {
 	char hdr[2048], val[2048];
 	long long ret = -1;
 	FILE *f;
-
-	if (v6) {
-		f = fopen("/proc/net/snmp6", "r");
-		if (!f)
-			return -1;
-		while (fgets(hdr, sizeof(hdr), f)) {
-			char name[128];
-			long long v;
-
-			if (sscanf(hdr, "%127s %lld", name, &v) == 2 &&
-			    !strcmp(name, "Udp6RcvbufErrors")) {
-				ret = v;
-				break;
-			}
-		}
-		fclose(f);
-		return ret;
-	}
 
 	f = fopen("/proc/net/snmp", "r");
 	if (!f)
@@ -168,7 +216,7 @@ static long long snmp_rcvbuf_errors(bool v6)
 		h = strtok_r(hdr, " \n", &hs);
 		v = strtok_r(val, " \n", &vs);
 		while (h && v) {
-			if (!strcmp(h, "RcvbufErrors")) {
+			if (!strcmp(h, field)) {
 				ret = strtoll(v, NULL, 10);
 				break;
 			}
@@ -179,6 +227,56 @@ static long long snmp_rcvbuf_errors(bool v6)
 	}
 	fclose(f);
 	return ret;
+}
+
+/* A counter of /proc/net/snmp6 (one "name value" a line). */
+static long long snmp6(const char *field)
+{
+	char line[256];
+	long long ret = -1;
+	FILE *f;
+
+	f = fopen("/proc/net/snmp6", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char name[128];
+		long long v;
+
+		if (sscanf(line, "%127s %lld", name, &v) == 2 && !strcmp(name, field)) {
+			ret = v;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static void read_counters(struct counters *c, const struct receiver *r, int nr)
+{
+	int i;
+
+	c->sock[0] = c->sock[1] = -1;
+	for (i = 0; i < nr; i++)
+		c->sock[r[i].v6] = socket_drops(r[i].v6, r[i].ino);
+	c->rcvbuf[0] = snmp_udp("RcvbufErrors");
+	c->rcvbuf[1] = snmp6("Udp6RcvbufErrors");
+	c->noports[0] = snmp_udp("NoPorts");
+	c->noports[1] = snmp6("Udp6NoPorts");
+}
+
+/* b - a, or -1 if either is unknown. */
+static long long delta(long long a, long long b)
+{
+	return a < 0 || b < 0 ? -1 : b - a;
+}
+
+/* The kernel's count of the drops of family @fam (0 IPv4, 1 IPv6). */
+static long long family_drops(const struct counters *a, const struct counters *b, int fam)
+{
+	if (opt_mode == MODE_CLOSED)
+		return delta(a->noports[fam], b->noports[fam]);
+	return delta(a->sock[fam], b->sock[fam]);
 }
 
 /* -R: IPv4 + UDP headers with a random source, built in place per datagram. */
@@ -235,7 +333,7 @@ static void *raw_sender(struct sender *s, struct mmsghdr *msgs)
 		msgs[i].msg_hdr.msg_name = &dst;
 		msgs[i].msg_hdr.msg_namelen = sizeof(dst);
 	}
-	while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
+	while (sending()) {
 		int n;
 
 		for (i = 0; i < opt_batch; i++)
@@ -273,6 +371,11 @@ static void *sender_main(void *arg)
 	for (i = 0; i < opt_batch; i++) {
 		msgs[i].msg_hdr.msg_iov = &iov;
 		msgs[i].msg_hdr.msg_iovlen = 1;
+		if (!connected) {
+			/* -A: IPv4, IPv6, IPv4, ... (the batch is even) */
+			msgs[i].msg_hdr.msg_name = &targets[i % ntargets];
+			msgs[i].msg_hdr.msg_namelen = target_len[i % ntargets];
+		}
 	}
 	cpu0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	if (opt_random) {
@@ -280,7 +383,7 @@ static void *sender_main(void *arg)
 		s->cpu_s = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 		return NULL;
 	}
-	while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
+	while (sending()) {
 		int n = sendmmsg(s->fd, msgs, opt_batch, 0);
 
 		if (n < 0) {
@@ -297,24 +400,130 @@ static void *sender_main(void *arg)
 	return NULL;
 }
 
+static socklen_t loopback(struct sockaddr_storage *ss, bool v6, bool v4mapped)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (v6 || v4mapped) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons(opt_port);
+		if (v4mapped)
+			inet_pton(AF_INET6, "::ffff:127.0.0.1", &a->sin6_addr);
+		else
+			a->sin6_addr = in6addr_loopback;
+		return sizeof(*a);
+	}
+	{
+		struct sockaddr_in *a = (struct sockaddr_in *)ss;
+
+		a->sin_family = AF_INET;
+		a->sin_port = htons(opt_port);
+		a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		return sizeof(*a);
+	}
+}
+
+/* A receiving socket of -m rcvbuf: smallest buffer the kernel allows. */
+static int receiver_open(struct receiver *r, bool v6, int *rcvbuf)
+{
+	struct sockaddr_storage ss;
+	socklen_t sslen = loopback(&ss, v6, false);
+	socklen_t len = sizeof(*rcvbuf);
+	int zero = 0, one = 1;
+	struct stat st;
+
+	r->v6 = v6;
+	r->fd = socket(ss.ss_family, SOCK_DGRAM, 0);
+	if (r->fd < 0) {
+		perror("storm: socket");
+		return -1;
+	}
+	if (v6 && setsockopt(r->fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)))
+		perror("storm: IPV6_V6ONLY");
+	if (setsockopt(r->fd, SOL_SOCKET, SO_RCVBUF, &zero, sizeof(zero)))
+		perror("storm: SO_RCVBUF");
+	if (bind(r->fd, (struct sockaddr *)&ss, sslen)) {
+		fprintf(stderr, "storm: bind to %s port %d: %s (is loopback up in this namespace?)\n",
+			v6 ? "::1" : "127.0.0.1", opt_port, strerror(errno));
+		return -1;
+	}
+	if (fstat(r->fd, &st)) {
+		perror("storm: fstat");
+		return -1;
+	}
+	r->ino = st.st_ino;
+	getsockopt(r->fd, SOL_SOCKET, SO_RCVBUF, rcvbuf, &len);
+	return 0;
+}
+
+static int sender_open(bool v6, bool alternate)
+{
+	int fd, err, off = 0;
+
+	if (opt_random)
+		return socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
+	fd = socket(v6 || alternate ? AF_INET6 : AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -1;
+	if (alternate && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)))
+		goto fail;
+	if (connected && connect(fd, (struct sockaddr *)&targets[0], target_len[0]))
+		goto fail;
+	return fd;
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+/*
+ * Wait until the kernel's count stops moving: a datagram left on a CPU's
+ * backlog when its sender stopped (softirq deferred to ksoftirqd) is still
+ * dropped after the senders are gone.
+ */
+static void settle(struct counters *c, const struct counters *c0,
+		   const struct receiver *r, int nr)
+{
+	struct counters next;
+	int i;
+
+	read_counters(c, r, nr);
+	for (i = 0; i < 100; i++) {
+		sleep_s(0.01);
+		read_counters(&next, r, nr);
+		if (family_drops(c0, &next, 0) == family_drops(c0, c, 0) &&
+		    family_drops(c0, &next, 1) == family_drops(c0, c, 1))
+			break;
+		*c = next;
+	}
+}
+
+static void print_delta(const char *key, long long d4, long long d6, bool fam4, bool fam6)
+{
+	if ((fam4 && d4 < 0) || (fam6 && d6 < 0))
+		return;
+	printf("%s=%lld\n", key, (fam4 ? d4 : 0) + (fam6 ? d6 : 0));
+}
+
 int main(int argc, char **argv)
 {
 	struct sender senders[MAX_THREADS];
-	int cpus[MAX_THREADS], ncpus = 0;
+	struct receiver receivers[2];
+	struct counters c0, c1;
+	int cpus[MAX_THREADS], ncpus = 0, nrecv = 0;
 	double duration = 5.0, t0, t1;
-	int nthreads = 0, port = 9, rfd = -1, i, c, ret = 1;
-	long long drops0, drops1, snmp0, snmp1;
+	int nthreads = 0, i, c, ret = 1;
+	long long drops, fam_drops[2];
+	bool v6 = false, alternate = false, fam[2];
 	uint64_t sent = 0, errors = 0;
 	double cpu = 0;
-	struct sockaddr_storage ss;
-	socklen_t sslen;
 	struct sigaction sa;
-	bool v6 = false;
-	struct stat st;
 	cpu_set_t set;
 	int rcvbuf = 0;
 
-	while ((c = getopt(argc, argv, "d:t:p:b:l:6Rh")) != -1) {
+	while ((c = getopt(argc, argv, "d:t:m:p:b:l:6ARh")) != -1) {
 		switch (c) {
 		case 'd':
 			duration = atof(optarg);
@@ -322,8 +531,18 @@ int main(int argc, char **argv)
 		case 't':
 			nthreads = atoi(optarg);
 			break;
+		case 'm':
+			if (!strcmp(optarg, "rcvbuf")) {
+				opt_mode = MODE_RCVBUF;
+			} else if (!strcmp(optarg, "closed")) {
+				opt_mode = MODE_CLOSED;
+			} else {
+				fprintf(stderr, "storm: bad mode '%s': rcvbuf or closed\n", optarg);
+				return 2;
+			}
+			break;
 		case 'p':
-			port = atoi(optarg);
+			opt_port = atoi(optarg);
 			break;
 		case 'b':
 			opt_batch = atoi(optarg);
@@ -333,6 +552,9 @@ int main(int argc, char **argv)
 			break;
 		case '6':
 			v6 = true;
+			break;
+		case 'A':
+			alternate = true;
 			break;
 		case 'R':
 			opt_random = true;
@@ -345,14 +567,16 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (duration <= 0 || duration > 3600 || port <= 0 || port > 65535 ||
+	if (duration <= 0 || duration > 3600 || opt_port <= 0 || opt_port > 65535 ||
 	    opt_batch < 1 || opt_batch > MAX_BATCH || opt_len < 0 ||
 	    opt_len > MAX_LEN || nthreads < 0 || nthreads > MAX_THREADS ||
-	    (opt_random && v6)) {
+	    (opt_random && (v6 || alternate)) || (v6 && alternate) ||
+	    (alternate && opt_batch % 2)) {
 		fprintf(stderr, "storm: bad argument (see -h)\n");
 		return 2;
 	}
-	opt_port = port;
+	fam[0] = !v6 || alternate;
+	fam[1] = v6 || alternate;
 
 	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
 		for (i = 0; i < CPU_SETSIZE && ncpus < MAX_THREADS; i++)
@@ -362,54 +586,34 @@ int main(int argc, char **argv)
 	if (!nthreads)
 		nthreads = ncpus ? ncpus : 1;
 
-	memset(&ss, 0, sizeof(ss));
-	if (v6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
-
-		a->sin6_family = AF_INET6;
-		a->sin6_port = htons(port);
-		a->sin6_addr = in6addr_loopback;
-		sslen = sizeof(*a);
+	if (alternate) {
+		target_len[0] = loopback(&targets[0], false, true);
+		target_len[1] = loopback(&targets[1], true, false);
+		ntargets = 2;
 	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+		target_len[0] = loopback(&targets[0], v6, false);
+		ntargets = 1;
+	}
+	/*
+	 * A connected socket skips the route lookup per datagram, but it
+	 * would take the ICMP errors of a closed port back as ECONNREFUSED.
+	 */
+	connected = opt_mode == MODE_RCVBUF && !alternate && !opt_random;
 
-		a->sin_family = AF_INET;
-		a->sin_port = htons(port);
-		a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		sslen = sizeof(*a);
-	}
-
-	/* Receiver: smallest buffer the kernel allows, never read. */
-	rfd = socket(ss.ss_family, SOCK_DGRAM, 0);
-	if (rfd < 0) {
-		perror("storm: socket");
-		return 1;
-	}
-	if (setsockopt(rfd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)))
-		perror("storm: SO_RCVBUF");
-	if (bind(rfd, (struct sockaddr *)&ss, sslen)) {
-		fprintf(stderr, "storm: bind to port %d: %s (is loopback up in this namespace?)\n",
-			port, strerror(errno));
-		goto out;
-	}
-	if (fstat(rfd, &st)) {
-		perror("storm: fstat");
-		goto out;
-	}
-	{
-		socklen_t len = sizeof(rcvbuf);
-
-		getsockopt(rfd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &len);
+	/* Receivers (rcvbuf): never read. */
+	for (i = 0; i < 2; i++) {
+		if (opt_mode != MODE_RCVBUF || !fam[i])
+			continue;
+		if (receiver_open(&receivers[nrecv++], i, &rcvbuf))
+			goto close_receivers;
 	}
 
 	for (i = 0; i < nthreads; i++) {
 		senders[i] = (struct sender){ .cpu = ncpus ? cpus[i % ncpus] : -1 };
-		senders[i].fd = opt_random ? socket(AF_INET, SOCK_RAW, IPPROTO_RAW)
-					   : socket(ss.ss_family, SOCK_DGRAM, 0);
-		if (senders[i].fd < 0 ||
-		    (!opt_random && connect(senders[i].fd, (struct sockaddr *)&ss, sslen))) {
+		senders[i].fd = sender_open(v6, alternate);
+		if (senders[i].fd < 0) {
 			perror("storm: sender socket");
-			nthreads = i + (senders[i].fd >= 0);
+			nthreads = i;
 			goto close_senders;
 		}
 	}
@@ -419,15 +623,23 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	drops0 = socket_drops(v6, st.st_ino);
-	snmp0 = snmp_rcvbuf_errors(v6);
-	if (drops0 < 0) {
-		fprintf(stderr, "storm: own socket (inode %lu) not in /proc/net/udp%s\n",
-			(unsigned long)st.st_ino, v6 ? "6" : "");
-		goto close_senders;
+	read_counters(&c0, receivers, nrecv);
+	for (i = 0; i < 2; i++) {
+		long long v = opt_mode == MODE_CLOSED ? c0.noports[i] : c0.sock[i];
+
+		if (fam[i] && v < 0) {
+			if (opt_mode == MODE_CLOSED)
+				fprintf(stderr, "storm: no %s in /proc/net/snmp%s\n",
+					i ? "Udp6NoPorts" : "Udp NoPorts", i ? "6" : "");
+			else
+				fprintf(stderr, "storm: own socket not in /proc/net/udp%s\n",
+					i ? "6" : "");
+			goto close_senders;
+		}
 	}
 
 	t0 = now_s();
+	deadline = t0 + duration;
 	for (i = 0; i < nthreads; i++) {
 		if (pthread_create(&senders[i].tid, NULL, sender_main, &senders[i])) {
 			fprintf(stderr, "storm: pthread_create failed\n");
@@ -436,49 +648,44 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	while (!atomic_load(&stop_flag)) {
-		double left = duration - (now_s() - t0);
-		struct timespec ts;
-
-		if (left <= 0)
-			break;
-		if (left > 0.05)
-			left = 0.05;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(left * 1e9);
-		nanosleep(&ts, NULL);
-	}
-	atomic_store(&stop_flag, true);
 	for (i = 0; i < nthreads; i++)
 		pthread_join(senders[i].tid, NULL);
 	t1 = now_s();
-
-	/*
-	 * Over loopback every datagram was received (and dropped) in its
-	 * sender's context before sendmmsg() returned: nothing is in flight.
-	 */
-	drops1 = socket_drops(v6, st.st_ino);
-	snmp1 = snmp_rcvbuf_errors(v6);
+	settle(&c1, &c0, receivers, nrecv);
 
 	for (i = 0; i < nthreads; i++) {
 		sent += senders[i].sent;
 		errors += senders[i].errors;
 		cpu += senders[i].cpu_s;
 	}
-	printf("family=%s\n", v6 ? "ipv6" : "ipv4");
+	drops = 0;
+	for (i = 0; i < 2; i++) {
+		fam_drops[i] = fam[i] ? family_drops(&c0, &c1, i) : 0;
+		drops += fam_drops[i];
+	}
+	printf("mode=%s\n", opt_mode == MODE_CLOSED ? "closed" : "rcvbuf");
+	printf("family=%s\n", alternate ? "ipv4+ipv6" : v6 ? "ipv6" : "ipv4");
+	printf("alternate=%d\n", alternate);
+	printf("counter=%s\n", opt_mode == MODE_CLOSED ? "snmp_noports" : "socket_drops");
 	printf("threads=%d\n", nthreads);
 	printf("batch=%d\n", opt_batch);
 	printf("payload_bytes=%d\n", opt_len);
-	printf("rcvbuf=%d\n", rcvbuf);
-	printf("socket_inode=%lu\n", (unsigned long)st.st_ino);
+	if (opt_mode == MODE_RCVBUF) {
+		printf("rcvbuf=%d\n", rcvbuf);
+		printf("socket_inode=%lu\n", receivers[0].ino);
+	}
 	printf("duration_s=%.3f\n", t1 - t0);
 	printf("sent=%llu\n", (unsigned long long)sent);
 	printf("send_errors=%llu\n", (unsigned long long)errors);
 	for (i = 0; i < nthreads; i++)
 		if (senders[i].errors)
 			printf("send_errno_%d=%s\n", i, strerror(senders[i].last_errno));
-	printf("drops=%lld\n", drops1 - drops0);
-	printf("drops_per_s=%.0f\n", (drops1 - drops0) / (t1 - t0));
+	printf("drops=%lld\n", drops);
+	if (fam[0])
+		printf("drops_ipv4=%lld\n", fam_drops[0]);
+	if (fam[1])
+		printf("drops_ipv6=%lld\n", fam_drops[1]);
+	printf("drops_per_s=%.0f\n", drops / (t1 - t0));
 	printf("sent_per_s=%.0f\n", sent / (t1 - t0));
 	/*
 	 * On-CPU time of the sender threads: without IRQ time accounting the
@@ -490,15 +697,18 @@ int main(int argc, char **argv)
 	printf("cpu_util=%.2f\n", cpu / (t1 - t0));
 	if (sent)
 		printf("cpu_ns_per_datagram=%.1f\n", cpu * 1e9 / sent);
-	if (snmp0 >= 0 && snmp1 >= 0)
-		printf("snmp_rcvbuf_errors=%lld\n", snmp1 - snmp0);
+	print_delta("snmp_rcvbuf_errors", delta(c0.rcvbuf[0], c1.rcvbuf[0]),
+		    delta(c0.rcvbuf[1], c1.rcvbuf[1]), fam[0], fam[1]);
+	print_delta("snmp_noports", delta(c0.noports[0], c1.noports[0]),
+		    delta(c0.noports[1], c1.noports[1]), fam[0], fam[1]);
 	ret = 0;
 
 close_senders:
 	for (i = 0; i < nthreads; i++)
-		if (senders[i].fd >= 0)
-			close(senders[i].fd);
-out:
-	close(rfd);
+		close(senders[i].fd);
+close_receivers:
+	for (i = 0; i < nrecv; i++)
+		if (receivers[i].fd >= 0)
+			close(receivers[i].fd);
 	return ret;
 }

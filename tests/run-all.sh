@@ -66,6 +66,8 @@ part "lab documentation true to the scenarios" tests/lab/docs.sh
 part "drop-reason lab (real kernel)" env WHYDROP=build/whydrop tests/lab/run.sh
 part "drop-reason lab under ASan/UBSan" env WHYDROP=build/asan/whydrop tests/lab/run.sh
 part "other kernels in QEMU: Debian 6.1 and 6.12" tests/vm/run.sh
+part "Debian package: dpkg-buildpackage, lintian, apt install in a clean bookworm chroot" \
+	tests/package/run.sh
 
 echo
 echo "$total_p passed, $total_f failed, $total_s skipped"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * wdpkt: tiny packet forger for the whydrop VM tests (built static, runs in
  * a busybox initramfs). It sends exactly COUNT crafted IPv4/IPv6 packets
