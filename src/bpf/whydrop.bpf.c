@@ -37,7 +37,7 @@ const volatile __u32 detail_budget;	/* records per second, 0 = none */
 const volatile bool has_filter;		/* a translated pcap filter is loaded */
 const volatile bool direct_pkt;		/* tp_btf may load packet bytes directly */
 const volatile __u32 jiffies_hz;	/* HZ, from the coarse clock's resolution; 0: unknown */
-/* record -s beyond WD_HDR_BYTES: packet bytes per record (<= WD_COPY_MAX); else 0 */
+/* record: -s, packet bytes per record (<= WD_COPY_MAX); 0 for watch */
 const volatile __u32 record_bytes;
 
 /* --rate: records of this second, for all CPUs: (second << 32) | used. */
@@ -58,16 +58,17 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, WD_RING_BYTES);	/* WD_RING_BYTES_LONG with record_bytes */
+	__uint(max_entries, WD_RING_BYTES);	/* WD_RING_BYTES_LONG: record -s > 128 */
 } events SEC(".maps");
 
 /*
  * A record longer than WD_HDR_BYTES is assembled here, then copied into
  * the ring buffer: bpf_ringbuf_reserve() takes only a constant size. One
  * slot per CPU (a plain array: per-CPU values are limited to 32 KiB),
- * indexed by the CPU's number; one slot, unused, without record_bytes.
+ * indexed by the CPU's number; one slot, unused, unless record_bytes is
+ * more than WD_HDR_BYTES.
  * busy is set while the slot is in use: a drop inside a drop on the same
- * CPU (an interrupt; kernels before 6.10 do not keep the program from
+ * CPU (an interrupt, where the kernel does not keep the program from
  * running nested) falls back to the short record rather than overwrite it.
  */
 struct wd_long_event {
@@ -280,7 +281,7 @@ static __always_inline struct sock *skb_sock(const struct drop *d)
 
 /* Everything but the packet bytes (hdr[], caplen). */
 static __always_inline void fill_event(struct wd_event *ev, const struct drop *d,
-				       __s32 stack_id)
+				       __s32 stack_id, __u16 flags)
 {
 	ev->ts_ns = bpf_ktime_get_ns();
 	ev->location = d->key.location;
@@ -290,7 +291,7 @@ static __always_inline void fill_event(struct wd_event *ev, const struct drop *d
 	ev->skb_len = d->len;
 	ev->cpu = bpf_get_smp_processor_id();
 	ev->l3proto = d->key.l3proto;
-	ev->flags = d->nonlinear ? WD_EV_PAGED : 0;
+	ev->flags = flags;
 	/* The name now: the device may be renamed or gone when user space looks. */
 	ev->ifname[0] = '\0';
 	if (d->dev)
@@ -312,7 +313,7 @@ static __always_inline __u64 wakeup(void)
  * in paged fragments cannot be read here (WD_EV_PAGED says there were some).
  * False, with nothing done, when the slot is in use.
  */
-static __always_inline bool emit_long(const struct drop *d, __s32 stack_id)
+static __always_inline bool emit_long(const struct drop *d, __s32 stack_id, __u32 bytes)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), n;
 	struct wd_long_event *le = bpf_map_lookup_elem(&long_events, &cpu);
@@ -322,8 +323,8 @@ static __always_inline bool emit_long(const struct drop *d, __s32 stack_id)
 		return false;
 	le->busy = 1;
 	ev = &le->ev;
-	fill_event(ev, d, stack_id);
-	n = d->linear < record_bytes ? d->linear : record_bytes;
+	fill_event(ev, d, stack_id, d->nonlinear ? WD_EV_PAGED : 0);
+	n = d->linear < bytes ? d->linear : bytes;
 	if (n > WD_COPY_MAX)
 		n = WD_COPY_MAX;
 	ev->caplen = 0;
@@ -343,18 +344,30 @@ static __always_inline bool emit_long(const struct drop *d, __s32 stack_id)
 static __always_inline void emit(const struct drop *d, __s32 stack_id)
 {
 	struct wd_event *ev;
+	__u16 flags = 0;
+	__u32 bytes;
 
 	if (!detail_budget || !detail_allowed())
 		return;
-	/* watch (record_bytes 0) never gets here: the verifier drops the branch. */
-	if (record_bytes && d->nh && d->linear > WD_HDR_BYTES && emit_long(d, stack_id))
-		return;
+	bytes = record_bytes;	/* read once; 0 for watch */
+	if (bytes) {
+		/*
+		 * record only. A branch, not a select: for watch the verifier
+		 * knows bytes is 0 and drops all of it at load time.
+		 */
+		compiler_barrier();
+		if (bytes > WD_HDR_BYTES && d->nh && d->linear > WD_HDR_BYTES &&
+		    emit_long(d, stack_id, bytes))
+			return;
+		if (d->nonlinear)
+			flags = WD_EV_PAGED;
+	}
 	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
 	if (!ev) {
 		stat_inc(WD_STAT_RING_FULL);
 		return;
 	}
-	fill_event(ev, d, stack_id);
+	fill_event(ev, d, stack_id, flags);
 	ev->caplen = 0;
 	if (d->nh && !bpf_probe_read_kernel(ev->hdr, sizeof(ev->hdr), d->nh))
 		ev->caplen = d->caplen;
@@ -406,7 +419,8 @@ static __always_inline int run_filter(const struct drop *d, bool btf)
 	fc->nh = (__u64)d->nh;
 	fc->linear = d->linear;
 	fc->wirelen = ip_length(d, btf);
-	if (d->nonlinear && fc->wirelen > d->linear + d->nonlinear)
+	/* a truncated packet whose IP length claims more: its bytes end here */
+	if (fc->wirelen > d->linear + d->nonlinear)
 		fc->wirelen = d->linear + d->nonlinear;
 	bpf_tail_call(d->ctx, &filter_progs, WD_FILTER_PROG);
 	return 0;

@@ -8,7 +8,7 @@
 #define WHYDROP_H
 
 #define WD_HDR_BYTES		128	/* bytes copied from the network header */
-#define WD_SNAPLEN_MAX		262144	/* record -s: the most (tcpdump's MAXIMUM_SNAPLEN) */
+#define WD_SNAPLEN_MAX		262144	/* record -s: the most, as tcpdump's */
 #define WD_COPY_MAX		65536	/* the most packet bytes one record carries */
 #define WD_RING_BYTES		(1 << 21)	/* ring buffer: records of WD_HDR_BYTES */
 #define WD_RING_BYTES_LONG	(1 << 24)	/* ... of more (record -s > 128) */
@@ -42,7 +42,8 @@ struct wd_filter_ctx {
 	__u64 nonlinear;	/* drops left unmatched: a load needed paged data */
 	__u32 mem[WD_FILTER_MEMWORDS];	/* M[] */
 	__u8 tmp[8];		/* a load past buf[] lands here */
-	__u8 buf[WD_FILTER_BUF];	/* the first min(linear, WD_FILTER_BUF) bytes */
+	__u8 buf[WD_FILTER_BUF];	/* up to the first WD_FILTER_BUF bytes, as the
+					   filter needs them: the rest is stale */
 };
 
 /* A classic BPF instruction of a compiled pcap filter (struct sock_filter). */
@@ -152,7 +153,8 @@ struct wd_event {
 
 /* Bytes of a record whose packet bytes are caplen: never less than the struct. */
 #define WD_EVENT_HEAD		(sizeof(struct wd_event) - WD_HDR_BYTES)
-#define WD_EVENT_BYTES(caplen)	(WD_EVENT_HEAD + ((caplen) > WD_HDR_BYTES ? (caplen) : WD_HDR_BYTES))
+#define WD_EVENT_BYTES(caplen)	\
+	(WD_EVENT_HEAD + ((caplen) > WD_HDR_BYTES ? (caplen) : WD_HDR_BYTES))
 
 _Static_assert(__builtin_offsetof(struct wd_event, hdr) == WD_EVENT_HEAD,
 	       "hdr[] ends struct wd_event: long records go on past it");
@@ -160,9 +162,9 @@ _Static_assert(__builtin_offsetof(struct wd_event, hdr) == WD_EVENT_HEAD,
 #ifndef __bpf__
 /*
  * User space: the packet bytes per record that `record -s` asks of the
- * program when more than WD_HDR_BYTES, else 0; set before wd_session_open().
- * configure() (src/cli/session.c) sizes record_bytes, long_events and the
- * ring buffer by it.
+ * program (0: not record); set before wd_session_open(). configure()
+ * (src/cli/session.c) sets record_bytes by it, and beyond WD_HDR_BYTES
+ * sizes long_events and the ring buffer.
  */
 extern __u32 wd_record_bytes;
 #endif

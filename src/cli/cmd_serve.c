@@ -36,6 +36,7 @@
 #include "privileges.h"
 #include "prom.h"
 #include "session.h"
+#include "source_dropmon.h"
 #include "whydrop.skel.h"
 
 #define DEFAULT_LISTEN		"127.0.0.1:9464"
@@ -45,7 +46,8 @@
 
 static const char usage[] =
 "Usage: whydrop serve [--listen ADDR:PORT] [--max-series N] [--per-interface] [--per-netns]\n"
-"                     [-r REASON,...] [--netns NS] [-i IFNAME]\n"
+"                     [--netns-names] [--per-cgroup] [-r REASON,...] [--netns NS]\n"
+"                     [-i IFNAME]\n"
 "Serve the exact drop counts as Prometheus metrics on http://ADDR:PORT/metrics.\n"
 "Counts are read from the kernel at each scrape. Once the BPF program is attached\n"
 "and the socket bound, whydrop gives up root (switching to --user) and every\n"
@@ -57,11 +59,14 @@ static const char usage[] =
 "      --max-series N   series per metric, the reason=\"other\" fold included (500)\n"
 "      --per-interface  also whydrop_interface_drops_total{netns,interface,reason}\n"
 "      --per-netns      also whydrop_netns_drops_total{netns,reason}\n"
-"      --netns-names    a netns_name label beside netns (ip netns name, \"host\",\n"
-"                       or COMM[PID] of a process in it) on the two above\n"
+"      --netns-names    a netns_name label beside netns on the two above: --netns as\n"
+"                       given, else the ip netns name, \"host\", the container or pod\n"
+"                       in it, or COMM[PID] of a process in it\n"
 "      --per-cgroup     also whydrop_cgroup_drops_total{cgroup,reason}: the socket's\n"
 "                       unit, container or pod (\"none\": no socket); costs a lookup\n"
-"                       per drop; at most --max-series series\n"
+"                       per drop; at most --max-series series; the kernel counts at\n"
+"                       most 4096 sockets: the drops of more are in\n"
+"                       whydrop_cgroup_drops_lost_total\n"
 "      --user NAME      user to switch to when started as root (nobody)\n"
 "  -d, --duration T     stop after T (5, 2.5, 500ms, 1m); default: until SIGINT/SIGTERM\n"
 "  -r, --reason LIST    only these reasons (names as `whydrop reasons` prints)\n"
@@ -72,11 +77,18 @@ static const char usage[] =
 "                       or auto: BPF, else drop_monitor (default)\n"
 "      --dropmon-mode M packet (reasons, packets) or summary (by location only)\n"
 "      --dropmon-queue N  drop_monitor's per-CPU queue, in packets (1000)\n"
+"                       drop_monitor's losses, read at each scrape: in\n"
+"                       whydrop_lost_events_total (drops its queue could not hold),\n"
+"                       whydrop_dropmon_{queue_dropped,socket_overruns,truncated,\n"
+"                       summary_full}_total (docs/dropmon.md)\n"
 "  -v, --verbose        libbpf and HTTP diagnostics\n"
 "\n"
 "Metrics: whydrop_drops_total{reason,layer,function}, whydrop_series_folded{metric},\n"
 "whydrop_lost_events_total, whydrop_overflow_drops_total, whydrop_scrapes_total,\n"
-"whydrop_build_info{version,kernel,attach} (docs/serve.md).\n"
+"whydrop_build_info{version,kernel,attach}; opt-in (see above):\n"
+"whydrop_interface_drops_total, whydrop_netns_drops_total (netns_name with\n"
+"--netns-names), whydrop_cgroup_drops_total{cgroup,reason} and\n"
+"whydrop_cgroup_drops_lost_total (--per-cgroup) (docs/serve.md).\n"
 "\n"
 "Examples:\n"
 "  sudo whydrop serve\n"
@@ -316,6 +328,7 @@ struct scrape {
 	struct wd_prom_family drops, by_if, by_ns, by_cg;
 	struct wd_key_total *keys;	/* this scrape's read of the counts */
 	size_t n_keys;
+	uint64_t cg_lost;	/* --per-cgroup: drops the by-socket map had no room for */
 };
 
 struct row_names {
@@ -376,6 +389,7 @@ static int fill_cgroups(struct serve *sv, struct scrape *sc)
 {
 	struct wd_group_row *rows;
 	char reason[NAME_LEN];
+	struct wd_stats st;
 	size_t n;
 	int err = wd_groups_rows(&sv->groups, &sv->s, &rows, &n);
 
@@ -390,8 +404,20 @@ static int fill_cgroups(struct serve *sv, struct scrape *sc)
 		err = wd_prom_add(&sc->by_cg, v, rows[i].count);
 	}
 	free(rows);
+	/* what these rows miss: drops of sockets the kernel had no room for */
+	if (!err && !wd_session_stats_of(&sv->s, &st, sc->keys, sc->n_keys))
+		sc->cg_lost = st.v[WD_STAT_SOCK_OVERFLOW];
 	wd_prom_merge(&sc->by_cg);
 	return err ? err : wd_prom_cap_apply(&sv->cap_cg, &sc->by_cg);
+}
+
+/* --per-cgroup: what whydrop_cgroup_drops_total misses, said next to it. */
+static void render_cgroup_lost(struct wd_prom_buf *b, const struct scrape *sc)
+{
+	wd_prom_render_value(b, "whydrop_cgroup_drops_lost_total", "counter",
+			     "Drops missing from whydrop_cgroup_drops_total because the kernel's "
+			     "by-socket map (4096 sockets, never emptied) was full; still in "
+			     "whydrop_drops_total.", sc->cg_lost);
 }
 
 static int fill(struct serve *sv, struct scrape *sc)
@@ -435,16 +461,43 @@ static void render_folded(struct serve *sv, struct wd_prom_buf *b, const struct 
 			       sc->by_cg.name, sv->cap_cg.folded);
 }
 
+/* --source dropmon: what drop_monitor could not deliver, read at this scrape. */
+static void render_dropmon_losses(struct wd_prom_buf *b, const struct wd_dm_losses *l)
+{
+	wd_prom_render_header(b, "whydrop_dropmon_queue_dropped_total", "counter",
+			      "Drops drop_monitor saw but could not deliver, its per-CPU queue "
+			      "(--dropmon-queue) being full: in whydrop_lost_events_total, not in "
+			      "whydrop_drops_total.");
+	wd_prom_printf(b, "whydrop_dropmon_queue_dropped_total{origin=\"software\"} %" PRIu64
+		       "\nwhydrop_dropmon_queue_dropped_total{origin=\"hardware\"} %" PRIu64 "\n",
+		       l->queue_dropped, l->hw_queue_dropped);
+	wd_prom_render_value(b, "whydrop_dropmon_socket_overruns_total", "counter",
+			     "Times whydrop's drop_monitor socket overflowed (ENOBUFS): drops "
+			     "lost, how many unknown, not in whydrop_drops_total.", l->overruns);
+	wd_prom_render_value(b, "whydrop_dropmon_truncated_total", "counter",
+			     "Drops whose packet drop_monitor cut to the bytes whydrop keeps: "
+			     "counted, their packets incomplete.", l->truncated);
+	wd_prom_render_value(b, "whydrop_dropmon_summary_full_total", "counter",
+			     "Summary alerts (--dropmon-mode summary) at the kernel's limit of 64 "
+			     "locations: drops at further locations not counted.", l->summary_full);
+}
+
 static void render_info(struct serve *sv, struct wd_prom_buf *b, const struct scrape *sc)
 {
+	struct wd_dm_losses l = { 0 };
 	struct wd_stats st;
 
 	if (wd_session_stats_of(&sv->s, &st, sc->keys, sc->n_keys))
 		memset(&st, 0, sizeof(st));
+	if (sv->s.dm)
+		wd_dm_source_losses(&sv->s, &l);
 	wd_prom_render_value(b, "whydrop_lost_events_total", "counter",
-			     "Drops the kernel could not run whydrop's program for "
-			     "(recursion misses): not in whydrop_drops_total.",
-			     st.recursion_misses);
+			     "Drops not in whydrop_drops_total: the kernel could not run "
+			     "whydrop's program for them (recursion misses), or, with drop_monitor, "
+			     "its per-CPU queue could not hold them (whydrop_dropmon_*_total).",
+			     st.recursion_misses + l.queue_dropped + l.hw_queue_dropped);
+	if (sv->s.dm)
+		render_dropmon_losses(b, &l);
 	wd_prom_render_value(b, "whydrop_scrapes_total", "counter",
 			     "Pages of /metrics rendered (GET), this one included; HEAD "
 			     "requests read nothing and are not counted.", sv->scrapes);
@@ -503,7 +556,7 @@ static void scrape_init(struct scrape *sc, bool netns_names)
 /* The whole /metrics page in b; 0 or a negative errno. */
 static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 {
-	struct scrape sc;
+	struct scrape sc = {};
 	int err;
 
 	scrape_init(&sc, sv->so.netns_names);
@@ -516,8 +569,10 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 			wd_prom_render_family(b, &sc.by_if);
 		if (sv->so.per_netns)
 			wd_prom_render_family(b, &sc.by_ns);
-		if (sv->so.per_cgroup)
+		if (sv->so.per_cgroup) {
 			wd_prom_render_family(b, &sc.by_cg);
+			render_cgroup_lost(b, &sc);
+		}
 		render_folded(sv, b, &sc);
 		render_info(sv, b, &sc);
 	}

@@ -12,6 +12,7 @@
 #include "groups.h"
 #include "privileges.h"
 #include "report.h"
+#include "source_dropmon.h"
 
 static const char usage[] =
 "Usage: whydrop [top] [-r REASON,...] [--netns NS] [-i IFNAME] [-d T] [--stacks]\n"
@@ -110,6 +111,21 @@ static void clear_screen(const struct top *t)
 		fputs("\033[H\033[2J", t->out);
 }
 
+/* drop_monitor: what its queue could not hold, live (never hidden). */
+static void draw_dropmon_losses(struct top *t, struct wd_session *s)
+{
+	struct wd_dm_losses l;
+
+	wd_dm_source_losses(s, &l);
+	if (!l.queue_dropped && !l.hw_queue_dropped && !l.overruns && !l.truncated &&
+	    !l.summary_full)
+		return;
+	fprintf(t->out, "drop_monitor lost %" PRIu64 " drops in its per-CPU queue, its socket "
+		"overflowed %" PRIu64 " times%s: counts are lower bounds\n",
+		l.queue_dropped + l.hw_queue_dropped, l.overruns,
+		l.summary_full ? ", summaries were full" : "");
+}
+
 static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size_t n, double now)
 {
 	double dt = now - t->t_prev;
@@ -148,6 +164,8 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
 	if (t->noise)
 		fprintf(t->out, "%" PRIu64 " drops hidden as expected%s\n", hid,
 			hid ? " (the summary says which; --show-all shows them)" : "");
+	if (s->dm)
+		draw_dropmon_losses(t, s);
 	if (s->stacks)
 		draw_stacks(t, s);
 }

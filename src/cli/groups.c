@@ -263,6 +263,8 @@ static void normalize(struct wd_group_row *v, size_t *n)
 {
 	size_t m = 0, first = 0;
 
+	if (!*n)
+		return;		/* nothing dropped yet: v may be NULL, no qsort of it */
 	qsort(v, *n, sizeof(*v), cmp_name);
 	for (size_t i = 0; i < *n; i++) {
 		if (m && !cmp_name(&v[m - 1], &v[i]))

@@ -73,21 +73,48 @@ static bool has_cap(const struct __user_cap_data_struct *d, int cap)
 	return d[cap / 32].effective & (1u << (cap % 32));
 }
 
-/* CAP_BPF + CAP_PERFMON (5.8+), or CAP_SYS_ADMIN on any kernel. */
-static int check_privileges(void)
+/* No CAP_BPF with CAP_PERFMON, nor CAP_SYS_ADMIN: --source auto tries drop_monitor. */
+static bool bpf_refused;
+
+/* dm_lacks: what drop_monitor, tried instead, refused to work without. */
+static void say_needs_root(const char *dm_lacks)
+{
+	fprintf(stderr,
+		"whydrop: tracing drops needs root, or the capabilities CAP_BPF and CAP_PERFMON\n");
+	if (dm_lacks)
+		fprintf(stderr, "         (drop_monitor, which this kernel has, needs no BPF but "
+				"CAP_NET_ADMIN%s; this process lacks %s)\n",
+			strcmp(dm_lacks, "CAP_SYS_ADMIN") ? "" :
+			", and CAP_SYS_ADMIN to join its \"events\" group on this kernel", dm_lacks);
+	fprintf(stderr, "         (try: sudo whydrop ...; `whydrop reasons` and `whydrop explain` "
+			"work without)\n");
+}
+
+/*
+ * CAP_BPF + CAP_PERFMON (5.8+), or CAP_SYS_ADMIN on any kernel. Without
+ * them --source auto goes on where drop_monitor may do, with CAP_NET_ADMIN
+ * (its configuration needs it): fall_back() then tries it and says why BPF
+ * is not used, or that neither can be. Joining drop_monitor's group needs
+ * CAP_SYS_ADMIN since 6.6 (and in stable updates: Debian's 6.1.192), which
+ * allows BPF too: there, that comes to pass only where a policy forbids BPF.
+ */
+static int check_privileges(enum wd_source source)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[2] = {};
 
+	bpf_refused = false;
 	if (syscall(SYS_capget, &h, d))
 		return 0;	/* cannot tell: let the kernel decide */
 	if (has_cap(d, CAP_SYS_ADMIN))
 		return 0;
 	if (has_cap(d, CAP_BPF_BIT) && has_cap(d, CAP_PERFMON_BIT))
 		return 0;
-	fprintf(stderr,
-		"whydrop: tracing drops needs root, or the capabilities CAP_BPF and CAP_PERFMON\n"
-		"         (try: sudo whydrop ...; `whydrop reasons` and `whydrop explain` work without)\n");
+	if (source == WD_SOURCE_AUTO && has_cap(d, CAP_NET_ADMIN)) {
+		bpf_refused = true;
+		return 0;
+	}
+	say_needs_root(NULL);
 	return 1;
 }
 
@@ -182,6 +209,28 @@ static void close_owned_fds(struct wd_session *s)
 	s->counts_fd = s->filter_fd = -1;
 }
 
+__u32 wd_record_bytes;
+
+/*
+ * record -s: records say when the packet had paged data; beyond
+ * WD_HDR_BYTES, records of up to that many packet bytes, assembled in a
+ * slot per CPU, and a ring buffer for them (whydrop.bpf.c).
+ */
+static int configure_record_bytes(struct whydrop_bpf *skel)
+{
+	int ncpu = libbpf_num_possible_cpus();
+
+	skel->rodata->record_bytes = wd_record_bytes < WD_COPY_MAX ? wd_record_bytes :
+				     WD_COPY_MAX;
+	if (wd_record_bytes <= WD_HDR_BYTES)
+		return 0;
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	bpf_map__set_max_entries(skel->maps.long_events, (__u32)ncpu);
+	bpf_map__set_max_entries(skel->maps.events, WD_RING_BYTES_LONG);
+	return 0;
+}
+
 static int configure(struct wd_session *s, const struct wd_opts *o, bool details,
 		     struct whydrop_bpf *skel, enum wd_flavour fl)
 {
@@ -194,6 +243,9 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 	if (details) {
 		skel->rodata->detail_budget = o->rate ? o->rate : UINT32_MAX;
 		skel->rodata->jiffies_hz = kernel_hz();
+		status = configure_record_bytes(skel);
+		if (status)
+			return status;
 	}
 	if (o->reasons) {
 		status = set_reason_filter(s, o->reasons, skel->rodata->reason_bits,
@@ -444,9 +496,18 @@ static int attach_best(struct wd_session *s, const struct wd_opts *o, bool detai
 static int on_ring(void *ctx, void *data, size_t len)
 {
 	struct wd_session *s = ctx;
+	const struct wd_event *ev = data;
+	struct wd_event cut;
 
-	if (len >= sizeof(struct wd_event) && s->on_event)
-		s->on_event(s->event_ctx, data);
+	if (len < sizeof(*ev) || !s->on_event)
+		return 0;
+	/* Packet bytes past hdr[] are read only as far as the record holds them. */
+	if (WD_EVENT_BYTES(ev->caplen) > len) {
+		memcpy(&cut, ev, sizeof(cut));
+		cut.caplen = WD_HDR_BYTES;
+		ev = &cut;
+	}
+	s->on_event(s->event_ctx, ev);
 	return 0;
 }
 
@@ -499,19 +560,38 @@ static int open_dropmon(struct wd_session *s, const struct wd_opts *o, bool deta
 		status = wd_dm_source_open(s, o, details, quiet);
 	if (status)
 		return status;
-	memcpy(s->dm->reason_bits, bits, sizeof(bits));
-	s->dm->filter_reasons = enabled;
+	memcpy(s->dm->ev.reason_bits, bits, sizeof(bits));
+	s->dm->ev.filter_reasons = enabled;
 	return 0;
 }
 
-/* --source auto: where BPF cannot load, drop_monitor if this kernel has it. */
+/*
+ * --source auto: where BPF cannot load (or may not: bpf_refused),
+ * drop_monitor if this kernel has it and lets this process use it, said
+ * once on stderr; else why neither can be.
+ */
 static int fall_back(struct wd_session *s, const struct wd_opts *o, bool details, int err)
 {
-	if (open_dropmon(s, o, details, true))
-		return err;
-	fprintf(stderr, "whydrop: cannot load the BPF program on skb:kfree_skb (%s): "
-			"reading drop_monitor instead (--source dropmon)\n", strerror(-err));
-	return 0;
+	int status = open_dropmon(s, o, details, true);
+	const char *lacks = status < 0 ? wd_dm_source_lacks() : NULL;
+
+	if (!status && bpf_refused)
+		fprintf(stderr, "whydrop: BPF is not allowed to this process (no CAP_BPF with "
+				"CAP_PERFMON, nor CAP_SYS_ADMIN): reading drop_monitor instead "
+				"(--source dropmon)\n");
+	else if (!status)
+		fprintf(stderr, "whydrop: cannot load the BPF program on skb:kfree_skb (%s): "
+				"reading drop_monitor instead (--source dropmon)\n", strerror(-err));
+	if (!status)
+		return 0;
+	if (bpf_refused) {
+		say_needs_root(lacks);
+		return status > 0 ? status : 1;
+	}
+	if (lacks)
+		fprintf(stderr, "whydrop: drop_monitor could count drops without BPF, but needs "
+				"%s too\n", lacks);
+	return err;
 }
 
 int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
@@ -530,7 +610,7 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	s->details = details;
 	if (!uname(&u))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
-	status = o->source == WD_SOURCE_DROPMON ? 0 : check_privileges();
+	status = o->source == WD_SOURCE_DROPMON ? 0 : check_privileges(o->source);
 	if (!status)
 		status = load_names(s);
 	if (!status)
@@ -567,8 +647,11 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	if (status)
 		goto fail;
 	/* Before privileges go: /proc/PID/fd of every user is readable now, */
-	if (details || o->group_by || o->netns_names)
+	if (details || o->group_by || o->netns_names) {
 		wd_who_init(&s->who, o->processes);
+		/* --netns: that namespace is called as the user gave it */
+		wd_who_netns_given(&s->who, s->netns_ino, o->netns);
+	}
 	/* and namespaces can be entered to name their interfaces later. */
 	if (s->skel && (details || o->group_by == WD_GROUP_INTERFACE))
 		wd_ifnames_open(&s->ifnames, o->netns ? s->netns_path : NULL);
@@ -783,8 +866,8 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 	v->function = function;
 	v->location = location;
 	v->l3proto = ev->l3proto;
-	wd_decode(ev->hdr, ev->caplen <= WD_HDR_BYTES ? ev->caplen : WD_HDR_BYTES,
-		  ev->l3proto, &v->flow);
+	/* caplen bytes from hdr[] on: on_ring() and drop_monitor's records see to it */
+	wd_decode(ev->hdr, ev->caplen, ev->l3proto, &v->flow);
 	v->len = ev->skb_len;
 	v->ifindex = ev->ifindex;
 	/* The record's own name is the one at the drop; else look it up now. */

@@ -4,9 +4,10 @@
  *
  * Packet mode (the default): one NET_DM_CMD_PACKET_ALERT per drop, with the
  * reason's name, the location, skb_iif and the packet from its MAC header;
- * counted here by the same key the BPF program uses (netns unknown: 0).
- * What drop_monitor could not deliver is counted, never hidden: its per-CPU
- * queue limit (NET_DM_ATTR_STATS_DROPPED) and overruns of our socket.
+ * counted by src/lib/dropmon_events.c with the key the BPF program uses
+ * (netns unknown: 0). What drop_monitor could not deliver is counted, never
+ * hidden: its per-CPU queue limit (NET_DM_ATTR_STATS_DROPPED, read while it
+ * runs too) and overruns of our socket.
  * Summary mode: NET_DM_CMD_ALERT every second, counts by location only.
  */
 #include <errno.h>
@@ -16,33 +17,64 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
-#include <pcap/bpf.h>
 #include <linux/net_dropmon.h>
 
-#include "decode.h"
 #include "privileges.h"
 #include "session.h"
 #include "source_dropmon.h"
 
 #define DM_TRUNC_LEN	(WD_HDR_BYTES + 18)	/* what a record keeps, after L2 */
-#define DM_HIT_LIMIT	64	/* points per summary alert (dm_hit_limit) */
-#define DM_MAX_NAMES	1024
 #define DM_OWNER_FILE	"/run/whydrop-dropmon.pid"
 #define DM_POLL_BATCH	50	/* ms per read while draining */
-#define DM_PLAUSIBLE_REALTIME	1000000000000000000ULL	/* 2001 */
+#define DM_NET_INIT_INO	0xEFFFFFF9u	/* NET_NS_INIT_INO, <linux/nsfs.h> of 6.18 */
 
 /* ------------------------------------------------------------ checks */
 
-static bool in_initial_netns(void)
-{
-	struct stat self, init;
+enum netns_answer { NETNS_UNKNOWN, NETNS_INITIAL, NETNS_OTHER };
 
-	/* Cannot tell without /proc/1: let drop_monitor's own answer decide. */
-	if (stat("/proc/self/ns/net", &self) || stat("/proc/1/ns/net", &init))
-		return true;
-	return self.st_ino == init.st_ino && self.st_dev == init.st_dev;
+static bool kernel_before(int major, int minor)
+{
+	struct utsname u;
+	int ma, mi;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma < major || (ma == major && mi < minor);
+}
+
+/*
+ * Whether this process is in the initial network namespace, the only one
+ * where drop_monitor's genetlink family exists (it is registered without
+ * netnsok, so the lookup answers ENOENT elsewhere, as where there is none).
+ * Comparing with /proc/1/ns/net is wrong in a container with its own PID
+ * namespace: PID 1 is the container's init, in the container's network
+ * namespace. NS_GET_PARENT does not apply (network namespaces are not
+ * nested) and NS_GET_USERNS cannot tell (a namespace that root made belongs
+ * to the initial user namespace too). What does tell, whatever the PID
+ * namespace or the /proc mount:
+ * - Since 6.18 the initial namespace has the fixed inode NET_NS_INIT_INO;
+ *   every namespace made later has one from 0xF0000000 on, on any kernel.
+ * - /proc/sys/net shows the sysctls of the network namespace of the thread
+ *   that looks (net_ctl_header_lookup()), and some exist in the initial
+ *   namespace alone (net_core_table, registered for init_net only):
+ *   fb_tunnels_only_for_init_net since 4.19, netdev_max_backlog before.
+ * Without /proc/sys it cannot be told; the caller then says both.
+ */
+static enum netns_answer initial_netns(void)
+{
+	struct stat st;
+
+	if (!stat("/proc/self/ns/net", &st) && st.st_ino == DM_NET_INIT_INO)
+		return NETNS_INITIAL;
+	if (stat("/proc/sys/net/core", &st))
+		return NETNS_UNKNOWN;
+	if (!access("/proc/sys/net/core/fb_tunnels_only_for_init_net", F_OK))
+		return NETNS_INITIAL;
+	if (kernel_before(4, 19))
+		return access("/proc/sys/net/core/netdev_max_backlog", F_OK) ? NETNS_OTHER
+									   : NETNS_INITIAL;
+	return NETNS_OTHER;
 }
 
 /* drop_monitor.ko in this kernel's module tree (not loaded, or it would answer). */
@@ -87,18 +119,27 @@ static int refuse_options(const struct wd_opts *o, bool details, bool summary)
 
 static int say_open_error(int err, bool quiet)
 {
+	enum netns_answer ns;
+
 	if (quiet)
 		return -1;
-	if (err == -ENOENT && !in_initial_netns())
-		fprintf(stderr, "whydrop: drop_monitor only answers in the initial network "
-				"namespace, and whydrop runs in another one: run it in the host's "
-				"namespace, or use --source bpf\n");
+	ns = err == -ENOENT ? initial_netns() : NETNS_UNKNOWN;
+	/* the module is loaded, so the family exists: it is hidden from here */
+	if (err == -ENOENT && ns == NETNS_UNKNOWN && !access("/sys/module/drop_monitor", F_OK))
+		ns = NETNS_OTHER;
+	if (err == -ENOENT && ns == NETNS_OTHER)
+		fprintf(stderr, "whydrop: drop_monitor does not answer here: whydrop is not in the "
+				"initial network namespace, the only one where drop_monitor's "
+				"netlink family exists: run it in the host's namespace, or use "
+				"--source bpf\n");
 	else if (err == -ENOENT && module_available())
 		fprintf(stderr, "whydrop: drop_monitor is not loaded: `modprobe drop_monitor`, "
 				"then try again\n");
 	else if (err == -ENOENT)
 		fprintf(stderr, "whydrop: this kernel has no drop_monitor "
-				"(CONFIG_NET_DROP_MONITOR): use --source bpf\n");
+				"(CONFIG_NET_DROP_MONITOR)%s: use --source bpf\n",
+			ns == NETNS_UNKNOWN ? ", or whydrop is not in the initial network "
+			"namespace (where it would be hidden; /proc/sys cannot tell)" : "");
 	else
 		fprintf(stderr, "whydrop: cannot talk to drop_monitor over generic netlink: %s\n",
 			strerror(-err));
@@ -121,206 +162,30 @@ static int say_request_error(struct wd_dm_source *d, const char *what, int err)
 	return 1;
 }
 
-/* ------------------------------------------------------------ counting */
+/* ------------------------------------------------------------ life cycle */
 
-static int cmp_key(const void *x, const void *y)
+static const char *lacks;	/* of the last quiet open: wd_dm_source_lacks() */
+
+const char *wd_dm_source_lacks(void)
 {
-	return memcmp(&((const struct wd_key_total *)x)->key,
-		      &((const struct wd_key_total *)y)->key, sizeof(struct wd_key));
-}
-
-/* Add n to a key; past --map-size distinct keys, to the reason's overflow. */
-static void count_key(struct wd_dm_source *d, struct wd_key key, uint64_t n)
-{
-	for (size_t i = d->n_keys; i-- > 0;)
-		if (!cmp_key(&d->keys[i].key, &key)) {
-			d->keys[i].count += n;
-			return;
-		}
-	if (d->n_keys >= d->max_keys && key.location) {
-		key = (struct wd_key){ .reason = key.reason };
-		count_key(d, key, n);
-		return;
-	}
-	if (d->n_keys == d->cap_keys) {
-		size_t cap = d->cap_keys ? d->cap_keys * 2 : 64;
-		struct wd_key_total *k = realloc(d->keys, cap * sizeof(*k));
-
-		if (!k)
-			return;
-		d->keys = k;
-		d->cap_keys = cap;
-	}
-	d->keys[d->n_keys].key = key;
-	d->keys[d->n_keys++].count = n;
-}
-
-/* A code for a name the kernel's reason table lacks, or a hardware trap. */
-static uint32_t intern(struct wd_dm_source *d, const char *name, bool hw)
-{
-	size_t i;
-
-	for (i = 0; i < d->n_names; i++)
-		if (d->names_hw[i] == hw && !strcmp(d->names[i], name))
-			return WD_DM_CODE_BASE + (uint32_t)i;
-	if (d->n_names == DM_MAX_NAMES)
-		return WD_DM_CODE_BASE + DM_MAX_NAMES - 1;
-	if (!(d->n_names & (d->n_names + 1)) || !d->names) {
-		size_t cap = (d->n_names + 1) * 2;
-		void *n = realloc(d->names, cap * sizeof(*d->names));
-		void *h = n ? realloc(d->names_hw, cap * sizeof(*d->names_hw)) : NULL;
-
-		if (n)
-			d->names = n;
-		if (!h)
-			return WD_DM_CODE_BASE + DM_MAX_NAMES - 1;
-		d->names_hw = h;
-	}
-	snprintf(d->names[i], WD_DM_NAME_LEN, "%s", name);
-	d->names_hw[i] = hw;
-	d->n_names++;
-	return WD_DM_CODE_BASE + (uint32_t)i;
-}
-
-static uint32_t packet_reason(struct wd_dm_source *d, const struct wd_dm_packet *p)
-{
-	char name[WD_DM_NAME_LEN + 8];
-	const struct wd_reason *r;
-
-	if (p->has_origin && p->origin == NET_DM_ORIGIN_HW) {
-		snprintf(name, sizeof(name), "%s", p->hw_trap[0] ? p->hw_trap : "(unnamed trap)");
-		return intern(d, name, true);
-	}
-	if (!p->reason[0])
-		return intern(d, "(no reason sent)", false);
-	r = wd_reason_by_name(&d->s->reasons, p->reason);
-	return r ? r->code : intern(d, p->reason, false);
-}
-
-static bool reason_selected(const struct wd_dm_source *d, uint32_t code)
-{
-	if (!d->filter_reasons)
-		return true;
-	return code < WD_REASON_BITMAP_WORDS * 64 && (d->reason_bits[code / 64] >> (code % 64) & 1);
-}
-
-static bool rate_allows(struct wd_dm_source *d, const struct wd_opts *o)
-{
-	double now = wd_now();
-
-	if (now - d->window_start >= 1) {
-		d->window_start = now;
-		d->window_used = 0;
-	}
-	if (d->window_used >= o->rate) {
-		d->rate_limited++;
-		return false;
-	}
-	d->window_used++;
-	return true;
-}
-
-static const struct wd_opts *opts;	/* of the running session: --rate */
-
-/* The packet as a BPF record, so views, JSON and pcapng are the same code. */
-static void make_event(struct wd_dm_source *d, const struct wd_dm_packet *p, uint32_t code,
-		       int l3, struct wd_event *ev)
-{
-	size_t caplen = l3 >= 0 ? p->payload_len - (size_t)l3 : 0;
-
-	memset(ev, 0, sizeof(*ev));
-	/* The kernel stamps the clone with the wall clock of the drop. */
-	if (p->has_ts && p->ts_ns > DM_PLAUSIBLE_REALTIME) {
-		ev->ts_ns = p->ts_ns - d->s->mono_to_real_ns;
-	} else {
-		struct timespec t;
-
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		ev->ts_ns = (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-	}
-	ev->location = p->pc;
-	ev->reason = code;
-	ev->ifindex = p->ifindex;
-	if (p->has_orig_len && l3 >= 0 && p->orig_len >= (uint32_t)l3)
-		ev->skb_len = p->orig_len - (uint32_t)l3;
-	ev->l3proto = p->proto;
-	ev->caplen = (uint16_t)(caplen < WD_HDR_BYTES ? caplen : WD_HDR_BYTES);
-	if (ev->caplen)
-		memcpy(ev->hdr, p->payload + l3, ev->caplen);
-}
-
-static void on_packet(struct wd_dm_source *d, const struct wd_dm_packet *p)
-{
-	struct wd_session *s = d->s;
-	int l3 = wd_dm_l3_offset(p->payload, p->payload_len, p->proto);
-	const uint8_t *net = l3 >= 0 ? p->payload + l3 : NULL;
-	size_t caplen = net ? p->payload_len - (size_t)l3 : 0;
-	struct wd_key key = { .location = p->pc, .ifindex = p->ifindex, .l3proto = p->proto };
-	struct wd_flow flow;
-	struct wd_event ev;
-	uint32_t code;
-
-	pthread_mutex_lock(&d->lock);
-	code = key.reason = packet_reason(d, p);
-	pthread_mutex_unlock(&d->lock);
-	d->received++;
-	if (!reason_selected(d, code) ||
-	    (s->filter && !(net && bpf_filter((const struct bpf_insn *)s->filter, net,
-					     p->has_orig_len ? p->orig_len - (uint32_t)l3 :
-					     (u_int)caplen, (u_int)caplen)))) {
-		d->filtered++;
-		return;
-	}
-	if (net && !wd_decode(net, caplen, p->proto, &flow) && flow.has_l4)
-		key.l4proto = flow.l4;
-	if (p->has_orig_len && p->orig_len > p->payload_len)
-		d->truncated++;
-	pthread_mutex_lock(&d->lock);
-	count_key(d, key, 1);
-	pthread_mutex_unlock(&d->lock);
-	/* --rate 0 is no limit, as on the BPF path */
-	if (!d->details || !s->on_event || (opts->rate && !rate_allows(d, opts)))
-		return;
-	make_event(d, p, code, l3, &ev);
-	d->cur = p;
-	s->on_event(s->event_ctx, &ev);
-	d->cur = NULL;
-	d->emitted++;
-}
-
-static void on_summary(struct wd_dm_source *d, const struct wd_dm_summary *sm)
-{
-	pthread_mutex_lock(&d->lock);
-	for (size_t i = 0; i < sm->n_points; i++) {
-		struct wd_key key = { .location = sm->points[i].pc };
-
-		count_key(d, key, sm->points[i].count);
-		d->received += sm->points[i].count;
-	}
-	for (size_t i = 0; i < sm->n_hw; i++) {
-		struct wd_key key = { .reason = intern(d, sm->hw[i].trap, true) };
-
-		count_key(d, key, sm->hw[i].count);
-		d->received += sm->hw[i].count;
-		d->hw_points += sm->hw[i].count;
-	}
-	/* The kernel drops further locations of a full alert without a count. */
-	if (sm->entries >= DM_HIT_LIMIT || sm->hw_truncated)
-		d->summary_full++;
-	pthread_mutex_unlock(&d->lock);
+	return lacks;
 }
 
 static void on_alert(void *ctx, const struct wd_dm_msg *m)
 {
 	struct wd_dm_source *d = ctx;
 
-	if (m->kind == WD_DM_PACKET && d->packet_mode)
-		on_packet(d, &m->packet);
-	else if (m->kind == WD_DM_SUMMARY && !d->packet_mode)
-		on_summary(d, &m->summary);
+	d->ev.mono_to_real_ns = d->s->mono_to_real_ns;
+	wd_dm_events_msg(&d->ev, m);
 }
 
-/* ------------------------------------------------------------ life cycle */
+static void on_record(void *ctx, const struct wd_event *ev)
+{
+	struct wd_session *s = ctx;
+
+	if (s->on_event)
+		s->on_event(s->event_ctx, ev);
+}
 
 static int start(struct wd_dm_source *d)
 {
@@ -338,20 +203,29 @@ static int start(struct wd_dm_source *d)
 	return err;
 }
 
+static unsigned long pidns_ino(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) ? 0 : (unsigned long)st.st_ino;
+}
+
 /*
  * drop_monitor runs on after its listener dies (SIGKILL, OOM): the owner's
  * pid is kept in a file, so that the next whydrop can tell a dead whydrop's
- * trace from another tool's, and stop it.
+ * trace from another tool's, and stop it. With the owner's PID namespace:
+ * a pid from another one (a container's) names no process here.
  */
 static bool owner_dead(pid_t *pid)
 {
 	char path[64], comm[32] = "";
 	FILE *f = fopen(DM_OWNER_FILE, "re");
-	int n = f ? fscanf(f, "%d", pid) : 0;
+	unsigned long ns = 0;
+	int n = f ? fscanf(f, "%d %lu", pid, &ns) : 0;
 
 	if (f)
 		fclose(f);
-	if (n != 1 || *pid <= 0 || *pid == getpid())
+	if (n < 1 || *pid <= 0 || *pid == getpid() || (n == 2 && ns != pidns_ino()))
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/comm", *pid);
 	f = fopen(path, "re");
@@ -369,7 +243,7 @@ static void own(struct wd_dm_source *d)
 
 	if (!f)
 		return;	/* not root: no recovery after a SIGKILL, said in docs */
-	fprintf(f, "%d\n", (int)getpid());
+	fprintf(f, "%d %lu\n", (int)getpid(), pidns_ino());
 	d->owner_file = !fclose(f);
 }
 
@@ -395,16 +269,31 @@ static bool recover(struct wd_dm_source *d, int err)
 	return true;
 }
 
-static int configure_and_start(struct wd_dm_source *d)
+/* A privilege refused: nothing said when quiet (the fallback says it), else why. */
+static int refused(struct wd_dm_source *d, const char *what, int err, bool quiet,
+		   const char *cap)
 {
-	uint8_t mode = d->packet_mode ? NET_DM_ALERT_MODE_PACKET : NET_DM_ALERT_MODE_SUMMARY;
+	if (err != -EPERM || !quiet)
+		return say_request_error(d, what, err);
+	lacks = cap;
+	return -1;
+}
+
+static int configure_and_start(struct wd_dm_source *d, bool quiet)
+{
+	uint8_t mode = d->ev.packet_mode ? NET_DM_ALERT_MODE_PACKET : NET_DM_ALERT_MODE_SUMMARY;
 	int err = wd_dm_config(&d->dm, mode, DM_TRUNC_LEN, d->queue_len);
 
 	if (err && recover(d, err))
 		err = wd_dm_config(&d->dm, mode, DM_TRUNC_LEN, d->queue_len);
 	if (err)
-		return say_request_error(d, "configuration (NET_DM_CMD_CONFIG)", err);
+		return refused(d, "configuration (NET_DM_CMD_CONFIG)", err, quiet, "CAP_NET_ADMIN");
+	/* CAP_SYS_ADMIN since 6.6, and in stable updates of older kernels (6.1.192) */
 	err = wd_dm_join(&d->dm);
+	if (err == -EPERM && quiet) {
+		lacks = "CAP_SYS_ADMIN";
+		return -1;
+	}
 	if (err == -EPERM)
 		fprintf(stderr, "whydrop: joining drop_monitor's \"events\" group needs "
 				"CAP_SYS_ADMIN: try sudo whydrop ...\n");
@@ -417,7 +306,9 @@ static int configure_and_start(struct wd_dm_source *d)
 	d->last = d->base;
 	err = start(d);
 	if (err)
-		return say_request_error(d, "start (NET_DM_CMD_START)", err);
+		return refused(d, "start (NET_DM_CMD_START)", err, quiet, "CAP_NET_ADMIN");
+	/* In no group, so no alerts: a request answered at once, from any thread. */
+	d->have_stats_nl = !wd_dm_open(&d->stats_nl, NULL, NULL);
 	own(d);
 	return 0;
 }
@@ -428,26 +319,31 @@ int wd_dm_source_open(struct wd_session *s, const struct wd_opts *o, bool detail
 	struct wd_dm_source *d;
 	int status = refuse_options(o, details, summary), err;
 
+	lacks = NULL;
 	if (status)
 		return quiet ? -1 : status;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return 1;
-	pthread_mutex_init(&d->lock, NULL);
+	wd_dm_events_init(&d->ev);
+	pthread_mutex_init(&d->stats_lock, NULL);
 	d->s = s;
-	d->packet_mode = !summary;
-	d->details = details;
-	d->max_keys = o->map_size;
+	d->ev.packet_mode = !summary;
+	d->ev.details = details;
+	d->ev.max_keys = o->map_size;
+	d->ev.rate = o->rate;
+	d->ev.reasons = &s->reasons;
+	d->ev.filter = s->filter;
+	d->ev.on_record = s->on_event ? on_record : NULL;
+	d->ev.ctx = s;
 	d->queue_len = o->dropmon_queue;
-	opts = o;
+	s->dm = d;
 	err = wd_dm_open(&d->dm, on_alert, d);
 	if (err) {
-		pthread_mutex_destroy(&d->lock);
-		free(d);
+		wd_dm_source_close(s);
 		return say_open_error(err, quiet);
 	}
-	s->dm = d;
-	status = configure_and_start(d);
+	status = configure_and_start(d, quiet);
 	if (status) {
 		wd_dm_source_close(s);
 		return status;
@@ -471,7 +367,9 @@ static void stop_trace(struct wd_dm_source *d)
 	if (err)
 		fprintf(stderr, "whydrop: stopping drop_monitor failed: %s%s%s\n",
 			strerror(-err), d->dm.ext_msg[0] ? ": " : "", d->dm.ext_msg);
-	d->sw_on = d->hw_on = false;
+	pthread_mutex_lock(&d->stats_lock);
+	d->sw_on = d->hw_on = false;	/* no live read of the counters from here */
+	pthread_mutex_unlock(&d->stats_lock);
 }
 
 void wd_dm_source_close(struct wd_session *s)
@@ -484,10 +382,9 @@ void wd_dm_source_close(struct wd_session *s)
 		stop_trace(d);
 	disown(d);
 	wd_dm_close(&d->dm);
-	pthread_mutex_destroy(&d->lock);
-	free(d->keys);
-	free(d->names);
-	free(d->names_hw);
+	wd_dm_close(&d->stats_nl);
+	wd_dm_events_free(&d->ev);
+	pthread_mutex_destroy(&d->stats_lock);
 	free(d);
 	s->dm = NULL;
 }
@@ -496,56 +393,82 @@ void wd_dm_source_detach(struct wd_session *s)
 {
 	struct wd_dm_source *d = s->dm;
 	/* Packet alerts leave their queue at once; summaries once a second. */
-	double quiet_s = d->packet_mode ? 0.15 : 1.3, last = wd_now(), t0 = last;
-	uint64_t seen = d->received;
+	double quiet_s = d->ev.packet_mode ? 0.15 : 1.3, last = wd_now(), t0 = last;
+	uint64_t seen = d->ev.received;
+	struct wd_dm_stats st;
 
 	if (!d->sw_on && !d->hw_on)
 		return;
 	while (wd_now() - last < quiet_s && wd_now() - t0 < 5) {
 		wd_dm_poll(&d->dm, DM_POLL_BATCH);
-		if (d->received != seen) {
-			seen = d->received;
+		if (d->ev.received != seen) {
+			seen = d->ev.received;
 			last = wd_now();
 		}
 	}
 	/* STOP discards what is still queued: losses are read before it. */
-	if (!wd_dm_stats_get(&d->dm, &d->last))
+	if (!wd_dm_stats_get(&d->dm, &st)) {
+		pthread_mutex_lock(&d->stats_lock);
+		d->last = st;
 		d->have_stats = true;
+		pthread_mutex_unlock(&d->stats_lock);
+	}
 	stop_trace(d);
 	disown(d);
 }
 
+/* The loss counters now, while drop_monitor runs (after STOP they stay as read last). */
+static void read_stats(struct wd_dm_source *d)
+{
+	struct wd_dm_stats st;
+
+	pthread_mutex_lock(&d->stats_lock);
+	if ((d->sw_on || d->hw_on) && d->have_stats_nl && !wd_dm_stats_get(&d->stats_nl, &st)) {
+		d->last = st;
+		d->have_stats = true;
+	}
+	pthread_mutex_unlock(&d->stats_lock);
+}
+
+/* Once, as soon as drop_monitor loses drops: the end of the run says how many. */
+static void say_losses_live(struct wd_session *s)
+{
+	struct wd_dm_source *d = s->dm;
+	struct wd_dm_losses l;
+
+	wd_dm_source_losses(s, &l);
+	if (d->loss_said || !(l.queue_dropped + l.hw_queue_dropped + l.overruns))
+		return;
+	d->loss_said = true;
+	fprintf(stderr, "whydrop: drop_monitor is losing drops: %" PRIu64 " so far did not fit "
+			"its per-CPU queue (--dropmon-queue %u), our socket overflowed %" PRIu64
+			" times: counts are lower bounds\n", l.queue_dropped + l.hw_queue_dropped,
+		d->queue_len, l.overruns);
+}
+
 bool wd_dm_source_poll(struct wd_session *s, int ms)
 {
+	struct wd_dm_source *d = s->dm;
 	int err;
 
 	if (wd_stop)
 		return false;
-	err = wd_dm_poll(&s->dm->dm, ms);
+	err = wd_dm_poll(&d->dm, ms);
 	if (err && err != -EINTR) {
 		fprintf(stderr, "whydrop: reading drop_monitor's alerts failed: %s\n",
 			strerror(-err));
 		wd_stop = 1;
+	}
+	if (wd_now() - d->stats_at >= 1) {
+		d->stats_at = wd_now();
+		say_losses_live(s);
 	}
 	return !wd_stop;
 }
 
 int wd_dm_source_keys(struct wd_session *s, struct wd_key_total **out, size_t *n)
 {
-	struct wd_dm_source *d = s->dm;
-	struct wd_key_total *k;
-
-	pthread_mutex_lock(&d->lock);
-	k = malloc((d->n_keys ? d->n_keys : 1) * sizeof(*k));
-	if (k && d->n_keys)
-		memcpy(k, d->keys, d->n_keys * sizeof(*k));
-	*n = d->n_keys;
-	pthread_mutex_unlock(&d->lock);
-	if (!k)
-		return -ENOMEM;
-	qsort(k, *n, sizeof(*k), cmp_key);
-	*out = k;
-	return 0;
+	return wd_dm_events_keys(&s->dm->ev, out, n);
 }
 
 int wd_dm_source_stats(struct wd_session *s, struct wd_stats *st)
@@ -553,12 +476,9 @@ int wd_dm_source_stats(struct wd_session *s, struct wd_stats *st)
 	struct wd_dm_source *d = s->dm;
 
 	memset(st, 0, sizeof(*st));
-	pthread_mutex_lock(&d->lock);
-	for (size_t i = 0; i < d->n_keys; i++)
-		st->seen += d->keys[i].count;
-	pthread_mutex_unlock(&d->lock);
-	st->v[WD_STAT_EMITTED] = d->emitted;
-	st->v[WD_STAT_RATE_LIMITED] = d->rate_limited;
+	st->seen = wd_dm_events_seen(&d->ev);
+	st->v[WD_STAT_EMITTED] = d->ev.emitted;
+	st->v[WD_STAT_RATE_LIMITED] = d->ev.rate_limited;
 	return 0;
 }
 
@@ -566,65 +486,32 @@ void wd_dm_source_losses(struct wd_session *s, struct wd_dm_losses *l)
 {
 	struct wd_dm_source *d = s->dm;
 
+	read_stats(d);
 	memset(l, 0, sizeof(*l));
-	l->packet_mode = d->packet_mode;
+	l->packet_mode = d->ev.packet_mode;
+	pthread_mutex_lock(&d->stats_lock);
 	if (d->have_stats && d->last.sw_dropped >= d->base.sw_dropped)
 		l->queue_dropped = d->last.sw_dropped - d->base.sw_dropped;
 	if (d->have_stats && d->last.hw_dropped >= d->base.hw_dropped)
 		l->hw_queue_dropped = d->last.hw_dropped - d->base.hw_dropped;
+	pthread_mutex_unlock(&d->stats_lock);
 	l->overruns = d->dm.overruns;
-	l->truncated = d->truncated;
-	l->summary_full = d->summary_full;
+	l->truncated = d->ev.truncated;
+	l->summary_full = d->ev.summary_full;
 }
 
 bool wd_dm_source_names(struct wd_session *s, uint32_t code, uint64_t location,
 			char *reason, char *function, char *loc, size_t len)
 {
-	struct wd_dm_source *d = s->dm;
-	size_t i = code - WD_DM_CODE_BASE;
-	bool done = false;
-
-	pthread_mutex_lock(&d->lock);
-	if (code < WD_DM_CODE_BASE || i >= d->n_names)
-		goto out;
-	snprintf(reason, len, "%s", d->names_hw[i] ? "HW_TRAP" : d->names[i]);
-	if (d->names_hw[i] || !location) {
-		snprintf(function, len, "%s", d->names_hw[i] ? "(hardware)" : "(unknown)");
-		snprintf(loc, len, "%s%s", d->names_hw[i] ? "hw:" : "", d->names[i]);
-		done = true;
-	}
-out:
-	pthread_mutex_unlock(&d->lock);
-	return done;	/* false for a software location: the caller names it */
+	return wd_dm_events_names(&s->dm->ev, code, location, reason, function, loc, len);
 }
 
 const char *wd_dm_source_subsys(struct wd_session *s, uint32_t code)
 {
-	struct wd_dm_source *d = s->dm;
-	size_t i = code - WD_DM_CODE_BASE;
-	const char *subsys = NULL;
-
-	pthread_mutex_lock(&d->lock);
-	if (code >= WD_DM_CODE_BASE && i < d->n_names)
-		subsys = d->names_hw[i] ? "hardware" : "unknown";
-	pthread_mutex_unlock(&d->lock);
-	return subsys;
+	return wd_dm_events_subsys(&s->dm->ev, code);
 }
 
 void wd_dm_source_view(struct wd_session *s, struct wd_drop_view *v)
 {
-	struct wd_dm_source *d = s->dm;
-	const struct wd_dm_packet *p = d->cur;
-
-	v->netns = 0;
-	v->no_cpu = true;
-	if (!p)
-		return;
-	/* skb_iif names no namespace: only hardware drops come with a name. */
-	snprintf(d->cur_ifname, sizeof(d->cur_ifname), "%s", p->ifname);
-	v->ifname = d->cur_ifname[0] ? d->cur_ifname : NULL;
-	if (p->has_origin && p->origin == NET_DM_ORIGIN_HW) {
-		v->hw_group = p->hw_group[0] ? p->hw_group : NULL;
-		v->hw_trap = p->hw_trap[0] ? p->hw_trap : NULL;
-	}
+	wd_dm_events_view(&s->dm->ev, v->code, v);
 }

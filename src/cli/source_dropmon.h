@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The drop_monitor source of a session (--source dropmon, or the fallback
- * where BPF cannot load): drop_monitor's alerts are counted here in user
- * space and turned into the same keys and records as the BPF program's.
+ * where BPF cannot load): drop_monitor's alerts are counted in user space
+ * (src/lib/dropmon_events.c) and turned into the same keys and records as
+ * the BPF program's.
  */
 #ifndef WD_SOURCE_DROPMON_H
 #define WD_SOURCE_DROPMON_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include "dropmon.h"
+#include "dropmon_events.h"
 #include "whydrop_types.h"
 
 struct wd_session;
@@ -20,45 +22,41 @@ struct wd_key_total;
 struct wd_stats;
 struct wd_drop_view;
 
-/* Codes of reasons the running kernel's table lacks (and hardware traps). */
-#define WD_DM_CODE_BASE	0xfff00000u
-
 struct wd_dm_source {
-	struct wd_dm dm;
+	struct wd_dm dm;		/* the alerts' socket, in the "events" group */
+	struct wd_dm stats_nl;		/* NET_DM_CMD_STATS_GET while running, any thread */
+	bool have_stats_nl;
+	struct wd_dm_events ev;		/* alerts -> counts, records, names */
 	struct wd_session *s;
-	bool packet_mode, details;
 	bool sw_on, hw_on;		/* what START enabled: STOP exactly that */
-	bool owner_file;
-	uint32_t queue_len;		/* --dropmon-queue */		/* we wrote /run/whydrop-dropmon.pid */
-	pthread_mutex_t lock;		/* serve reads from its HTTP thread */
-	struct wd_key_total *keys;
-	size_t n_keys, cap_keys, max_keys;
-	char (*names)[WD_DM_NAME_LEN];	/* interned reason names, by code - BASE */
-	bool *names_hw;
-	size_t n_names;
-	__u64 reason_bits[WD_REASON_BITMAP_WORDS];	/* -r */
-	bool filter_reasons;
-	uint64_t received;		/* drops drop_monitor reported */
-	uint64_t emitted, rate_limited, truncated, summary_full, filtered;
-	uint64_t hw_points;		/* hardware drops seen in summary mode */
-	double window_start;		/* --rate */
-	uint64_t window_used;
-	struct wd_dm_stats base, last;	/* queue losses at START, and now */
+	bool owner_file;		/* we wrote /run/whydrop-dropmon.pid */
+	uint32_t queue_len;		/* --dropmon-queue */
+	pthread_mutex_t stats_lock;	/* base and last: serve reads them from its HTTP thread */
+	struct wd_dm_stats base, last;	/* queue losses at START, and at the last read */
 	bool have_stats;
-	const struct wd_dm_packet *cur;	/* the alert behind the record being viewed */
-	char cur_ifname[WD_DM_IFNAME_LEN + 1];
+	double stats_at;		/* wd_now() of the last read while polling */
+	bool loss_said;			/* the notice of losses while running, once */
 };
 
 /*
  * Open drop_monitor for a session: checks, CONFIG, join, START. 0, or an
- * exit status after one message. quiet: say nothing when drop_monitor is
- * simply absent (the automatic fallback); returns -1 then.
+ * exit status after one message. quiet (the automatic fallback): say
+ * nothing when drop_monitor is absent or unusable here, or lacks a
+ * privilege; returns -1 then, and wd_dm_source_lacks() says which.
  */
 int wd_dm_source_open(struct wd_session *s, const struct wd_opts *o, bool details, bool quiet);
+/*
+ * After a quiet open failed: the capability drop_monitor refused to work
+ * without ("CAP_NET_ADMIN", or "CAP_SYS_ADMIN" to join its "events" group),
+ * or NULL: it is absent, hidden (another network namespace) or cannot
+ * apply the options.
+ */
+const char *wd_dm_source_lacks(void);
 /* STOP (if started) and free; safe to call twice. */
 void wd_dm_source_close(struct wd_session *s);
 /* Deliver what drop_monitor still holds, STOP, read its loss counters. */
 void wd_dm_source_detach(struct wd_session *s);
+/* Read alerts for up to ms; its loss counters once a second. */
 bool wd_dm_source_poll(struct wd_session *s, int ms);
 int wd_dm_source_keys(struct wd_session *s, struct wd_key_total **out, size_t *n);
 int wd_dm_source_stats(struct wd_session *s, struct wd_stats *st);
@@ -68,7 +66,12 @@ bool wd_dm_source_names(struct wd_session *s, uint32_t code, uint64_t location,
 const char *wd_dm_source_subsys(struct wd_session *s, uint32_t code);
 /* What a record's view gains (or loses) from drop_monitor. */
 void wd_dm_source_view(struct wd_session *s, struct wd_drop_view *v);
-/* Losses for reports: queue-limit drops, socket overruns, truncations. */
+/*
+ * Losses for reports: queue-limit drops, socket overruns, truncations.
+ * While drop_monitor runs, its counters are read now (a request on a
+ * socket of their own, from any thread: serve's scrapes); after the stop,
+ * the last values.
+ */
 struct wd_dm_losses {
 	uint64_t queue_dropped, hw_queue_dropped, overruns, truncated, summary_full;
 	bool packet_mode;

@@ -219,6 +219,22 @@ const char *wd_cgroup_label(const char *path, char *buf, size_t len)
 	return buf;
 }
 
+const char *wd_cgroup_workload(const char *path, char *buf, size_t len)
+{
+	struct wd_cgroup_info ci;
+
+	wd_cgroup_parse(path, &ci);
+	if (ci.pod_uid[0]) {
+		snprintf(buf, len, "pod %s", ci.pod_uid);
+		return buf;
+	}
+	if (ci.container[0])
+		return wd_cgroup_label(path, buf, len);
+	if (len)
+		buf[0] = '\0';
+	return NULL;
+}
+
 /* ------------------------------------------------------------ id -> path */
 
 /* mountinfo: "36 25 0:31 / /sys/fs/cgroup/unified rw,... - cgroup2 cgroup2 rw" */

@@ -29,6 +29,13 @@ void wd_cgroup_parse(const char *path, struct wd_cgroup_info *ci);
  * "docker:0123456789ab", "nginx.service", else the path itself.
  */
 const char *wd_cgroup_label(const char *path, char *buf, size_t len);
+/*
+ * The workload that owns what a process in this cgroup lives in (its
+ * network namespace): "pod UID" for a Kubernetes pod, whose containers share
+ * one, else the container, "docker:0123456789ab"; NULL (and "") for anything
+ * else, systemd units included.
+ */
+const char *wd_cgroup_workload(const char *path, char *buf, size_t len);
 
 /* Cache of cgroup v2 id -> path below the v2 mount, filled by walking it. */
 struct wd_cgroup_entry {

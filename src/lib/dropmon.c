@@ -229,7 +229,9 @@ int wd_dm_parse(const void *buf, size_t len, struct wd_dm_msg *m)
 	const struct genlmsghdr *g;
 
 	memset(m, 0, sizeof(*m));
-	if (len < sizeof(*nlh) || nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len)
+	/* libmnl walks attributes up to the aligned end: that must be in buf too */
+	if (len < sizeof(*nlh) || nlh->nlmsg_len < sizeof(*nlh) ||
+	    nlh->nlmsg_len > len || MNL_ALIGN((size_t)nlh->nlmsg_len) > len)
 		return -EMSGSIZE;
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return -EINVAL;
@@ -474,12 +476,13 @@ int wd_dm_open(struct wd_dm *dm, wd_dm_event_fn fn, void *ctx)
 		wd_dm_close(dm);
 		return err;
 	}
-	if (getenv("WHYDROP_DROPMON_DUMP"))
+	/* No fn: a socket for requests alone (it joins no group, gets no alerts). */
+	if (fn && getenv("WHYDROP_DROPMON_DUMP"))
 		dm->dump = fopen(getenv("WHYDROP_DROPMON_DUMP"), "we");
 	mnl_socket_setsockopt(dm->nl, NETLINK_EXT_ACK, &one, sizeof(one));
 	mnl_socket_setsockopt(dm->nl, NETLINK_CAP_ACK, &one, sizeof(one));
 	/* FORCE needs CAP_NET_ADMIN; the plain one is capped by rmem_max. */
-	if (setsockopt(wd_dm_fd(dm), SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+	if (fn && setsockopt(wd_dm_fd(dm), SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
 		setsockopt(wd_dm_fd(dm), SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	err = resolve(dm);
 	if (err)

@@ -92,8 +92,9 @@ struct wd_dm_msg {
 
 /*
  * Parse one netlink message (nlmsghdr + genlmsghdr + attributes) of
- * len bytes. 0, or -EINVAL/-EMSGSIZE when malformed. Never reads outside
- * buf; strings are copied NUL-terminated, truncated if too long.
+ * len bytes (its nlmsg_len, rounded up to 4 as the kernel pads it). 0, or
+ * -EINVAL/-EMSGSIZE when malformed. Never reads outside buf; strings are
+ * copied NUL-terminated, truncated if too long.
  */
 int wd_dm_parse(const void *buf, size_t len, struct wd_dm_msg *m);
 
@@ -123,7 +124,11 @@ struct wd_dm {
 	FILE *dump;		/* WHYDROP_DROPMON_DUMP: every alert as a hex line */
 };
 
-/* Open the socket, resolve "NET_DM" and its group: 0, or -errno (ENOENT: no family). */
+/*
+ * Open the socket, resolve "NET_DM" and its group: 0, or -errno (ENOENT: no
+ * family, or not in the initial network namespace). fn NULL: a socket for
+ * requests only (STATS_GET from another thread), with no alerts to take.
+ */
 int wd_dm_open(struct wd_dm *dm, wd_dm_event_fn fn, void *ctx);
 void wd_dm_close(struct wd_dm *dm);
 /* NET_DM_ALERT_MODE_SUMMARY or _PACKET; trunc_len 0 = whole packet. */

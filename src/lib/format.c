@@ -80,7 +80,10 @@ static void print_sock_text(FILE *f, const struct wd_sock_view *k)
 	fputs(" sock", f);
 	if (k->full)
 		fprintf(f, " %" PRIu64, k->ino);
-	fprintf(f, " port %u %s", k->lport, wd_sock_state_name(k->state));
+	fprintf(f, " port %u", k->lport);
+	if (k->rport)	/* 0: no peer (a listener, an unconnected datagram socket) */
+		fprintf(f, " rport %u", k->rport);
+	fprintf(f, " %s", wd_sock_state_name(k->state));
 	if (k->pid) {
 		fprintf(f, " pid %d ", k->pid);
 		print_name(f, k->comm);

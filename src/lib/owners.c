@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "owners.h"
 
 #define RESCAN_S	1.0
@@ -28,7 +29,11 @@ void wd_owners_free(struct wd_owners *o)
 	o->n = o->cap = 0;
 }
 
-/* By kind and inode; the best owner first: a fixed name (pid 0), then the lowest pid. */
+/*
+ * By kind and inode; the best owner first: the best rank, then the lowest
+ * pid, then the name in byte order (two `ip netns` names for one namespace:
+ * always the same one, whatever order the directory lists them in).
+ */
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct wd_owner_entry *x = a, *y = b;
@@ -37,7 +42,11 @@ static int cmp_entry(const void *a, const void *b)
 		return x->kind < y->kind ? -1 : 1;
 	if (x->ino != y->ino)
 		return x->ino < y->ino ? -1 : 1;
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return strcmp(x->name, y->name);
 }
 
 static struct wd_owner_entry *find(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino)
@@ -61,8 +70,8 @@ static struct wd_owner_entry *find(struct wd_owners *o, enum wd_owner_kind kind,
 	return NULL;
 }
 
-static void offer(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino, pid_t pid,
-		  const char *name)
+static void offer(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino,
+		  enum wd_netns_rank rank, pid_t pid, const char *name)
 {
 	struct wd_owner_entry *tmp = o->v;
 
@@ -75,7 +84,7 @@ static void offer(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino, pi
 		o->v = tmp;
 		o->cap = cap;
 	}
-	tmp[o->n] = (struct wd_owner_entry){ .ino = ino, .kind = kind, .pid = pid };
+	tmp[o->n] = (struct wd_owner_entry){ .ino = ino, .kind = kind, .rank = rank, .pid = pid };
 	snprintf(tmp[o->n].name, sizeof(tmp[o->n].name), "%s", name);
 	o->n++;
 }
@@ -85,6 +94,8 @@ static void settle(struct wd_owners *o)
 {
 	size_t w = 0;
 
+	if (!o->n)
+		return;		/* nothing found: v may be NULL, no qsort of it */
 	qsort(o->v, o->n, sizeof(*o->v), cmp_entry);
 	for (size_t r = 0; r < o->n; r++) {
 		if (w && o->v[w - 1].kind == o->v[r].kind && o->v[w - 1].ino == o->v[r].ino)
@@ -108,7 +119,7 @@ static void scan_run_netns(struct wd_owners *o)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", o->run_netns, de->d_name);
 		if (!stat(path, &st))
-			offer(o, WD_OWNER_NETNS, st.st_ino, 0, de->d_name);
+			offer(o, WD_OWNER_NETNS, st.st_ino, WD_NETNS_IP_NETNS, 0, de->d_name);
 	}
 	closedir(d);
 }
@@ -164,25 +175,68 @@ static void scan_fds(struct wd_owners *o, pid_t pid, const char *comm)
 			continue;
 		link[n] = '\0';
 		if (socket_link(link, &ino))
-			offer(o, WD_OWNER_SOCKET, ino, pid, comm);
+			offer(o, WD_OWNER_SOCKET, ino, 0, pid, comm);
 	}
 	closedir(d);
+}
+
+/*
+ * The container or pod a process's cgroup names (/proc/PID/cgroup): the v2
+ * line ("0::/path") first, else a v1 hierarchy's (hybrid systems, docker's
+ * cgroupfs driver). False if none names one.
+ */
+static bool read_workload(const char *proc, pid_t pid, char *name, size_t len)
+{
+	char path[512], line[4096], label[200];
+	bool found = false, cut = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/cgroup", proc, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		bool rest = cut, v2 = !strncmp(line, "0::", 3);
+		char *cg = strchr(line, ':');
+
+		/* the tail of a line longer than the buffer is no line of its own */
+		cut = !strchr(line, '\n') && !feof(f);
+		cg = cg ? strchr(cg + 1, ':') : NULL;
+		if (rest || cut || !cg || (found && !v2))
+			continue;
+		cg++;
+		cg[strcspn(cg, "\n")] = '\0';
+		/* a long LXC name cut short would be a wrong name */
+		if (!wd_cgroup_workload(cg, label, sizeof(label)) || strlen(label) >= len)
+			continue;
+		memcpy(name, label, strlen(label) + 1);
+		found = true;
+		if (v2)
+			break;
+	}
+	fclose(f);
+	return found;
 }
 
 static void scan_process(struct wd_owners *o, pid_t pid, uint64_t host_ns)
 {
 	char path[512], comm[WD_COMM_LEN + 1], name[64];
+	enum wd_netns_rank rank = WD_NETNS_PROCESS;
 	struct stat st;
 
 	read_comm(o->proc, pid, comm, sizeof(comm));
 	snprintf(path, sizeof(path), "%s/%d/ns/net", o->proc, (int)pid);
 	if (!stat(path, &st)) {
-		if (st.st_ino == host_ns)
+		if (st.st_ino == host_ns) {
+			rank = WD_NETNS_HOST;
 			snprintf(name, sizeof(name), "host");
-		else
+		} else if (read_workload(o->proc, pid, name, sizeof(name))) {
+			rank = WD_NETNS_WORKLOAD;
+		} else {
 			snprintf(name, sizeof(name), "%s[%d]", comm, (int)pid);
-		/* pid 0 ranks "host" with the ip netns names: it never changes. */
-		offer(o, WD_OWNER_NETNS, st.st_ino, st.st_ino == host_ns ? 0 : pid, name);
+		}
+		/* "host" gets pid 0: it never changes, whichever process was seen. */
+		offer(o, WD_OWNER_NETNS, st.st_ino, rank, rank == WD_NETNS_HOST ? 0 : pid, name);
 	}
 	scan_fds(o, pid, comm);
 }
@@ -239,6 +293,15 @@ static struct wd_owner_entry *lookup(struct wd_owners *o, enum wd_owner_kind kin
 		return NULL;
 	wd_owners_scan(o);
 	return find(o, kind, ino);
+}
+
+void wd_owners_name_netns(struct wd_owners *o, uint64_t ino, const char *name)
+{
+	/* a name cut short would be a wrong name: the others are right */
+	if (!ino || !name || !name[0] || strlen(name) >= sizeof(o->v->name))
+		return;
+	offer(o, WD_OWNER_NETNS, ino, WD_NETNS_GIVEN, 0, name);
+	settle(o);
 }
 
 const char *wd_netns_name(struct wd_owners *o, uint32_t ino)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Who owns a kernel object a drop names: the network namespace's name (an
- * `ip netns` name, else the process that lives in it) and a socket's
+ * Who owns a kernel object a drop names: the network namespace's name (the
+ * one given on the command line, an `ip netns` name, "host", the container or
+ * pod that lives in it, else a process that lives in it) and a socket's
  * process, found the way `ss -p` does (socket:[inode] links in /proc/PID/fd).
  * Both are caches refreshed by a scan on a miss, at most once a second;
  * a scan adds to what earlier ones found.
@@ -18,10 +19,20 @@
 
 enum wd_owner_kind { WD_OWNER_NETNS, WD_OWNER_SOCKET };
 
+/* Where a namespace's name comes from, best first (sockets: always 0). */
+enum wd_netns_rank {
+	WD_NETNS_GIVEN,		/* --netns NAME|PATH, as the user wrote it */
+	WD_NETNS_IP_NETNS,	/* /run/netns/NAME; of several, the first in byte order */
+	WD_NETNS_HOST,		/* the namespace of pid 1 */
+	WD_NETNS_WORKLOAD,	/* a container or pod lives in it (lowest pid's cgroup) */
+	WD_NETNS_PROCESS,	/* COMM[PID] of the lowest pid living in it */
+};
+
 struct wd_owner_entry {
 	uint64_t ino;		/* netns or socket inode (two file systems) */
 	enum wd_owner_kind kind;
-	pid_t pid;		/* 0 for an `ip netns` name */
+	enum wd_netns_rank rank;
+	pid_t pid;		/* 0 for a given, `ip netns` or "host" name */
 	char name[64];		/* netns: its name; socket: the process's comm */
 };
 
@@ -41,10 +52,16 @@ void wd_owners_init(struct wd_owners *o, const char *proc, const char *run_netns
 void wd_owners_free(struct wd_owners *o);
 
 /*
- * Name of a network namespace: "blue" for /run/netns/blue, "host" for the
- * namespace of pid 1, else "COMM[PID]" of its lowest pid; NULL if unknown.
+ * Name of a network namespace, by the first of: the name given to
+ * wd_owners_name_netns; "blue" for /run/netns/blue; "host" for the namespace
+ * of pid 1; the workload of the lowest pid in it whose cgroup names one
+ * ("docker:0123456789ab", "pod UID"); "COMM[PID]" of its lowest pid. NULL if
+ * unknown.
  */
 const char *wd_netns_name(struct wd_owners *o, uint32_t ino);
+
+/* Name a namespace as the user did (--netns): it outranks every other name. */
+void wd_owners_name_netns(struct wd_owners *o, uint64_t ino, const char *name);
 
 /* The owner of a socket inode: its lowest pid and comm; NULL if unknown. */
 const struct wd_owner_entry *wd_socket_owner(struct wd_owners *o, uint64_t ino);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -222,6 +223,7 @@ static int begin_block(struct wd_pcapng_writer *w, uint32_t type, size_t total)
 		return err;
 	put32(w, type);
 	put32(w, (uint32_t)total);
+	w->bytes += total;
 	return 0;
 }
 
@@ -277,15 +279,19 @@ int wd_pcapng_write_header(struct wd_pcapng_writer *w, const struct wd_pcapng_he
 	return err;
 }
 
+size_t wd_pcapng_packet_size(const struct wd_pcapng_packet *p)
+{
+	return 32 + pad4(p->caplen) + end_size(str_opt_size(p->comment));
+}
+
 int wd_pcapng_write_packet(struct wd_pcapng_writer *w, const struct wd_pcapng_packet *p)
 {
-	size_t opts = str_opt_size(p->comment);
 	size_t total;
 	int err;
 
 	if (p->caplen > WD_PCAPNG_MAX_BLOCK / 2 || (p->caplen && !p->data))
 		return -EINVAL;
-	total = 32 + pad4(p->caplen) + end_size(opts);
+	total = wd_pcapng_packet_size(p);
 	err = begin_block(w, WD_PCAPNG_EPB, total);
 	if (err)
 		return err;
@@ -296,7 +302,7 @@ int wd_pcapng_write_packet(struct wd_pcapng_writer *w, const struct wd_pcapng_pa
 	put(w, p->data, p->caplen);
 	put_zero(w, pad4(p->caplen) - p->caplen);
 	put_str_opt(w, OPT_COMMENT, p->comment);
-	put_end(w, opts);
+	put_end(w, str_opt_size(p->comment));
 	put32(w, (uint32_t)total);
 	w->packets++;
 	w->pending++;
@@ -334,6 +340,79 @@ int wd_pcapng_write_stats(struct wd_pcapng_writer *w, const struct wd_pcapng_sta
 	put_end(w, opts);
 	put32(w, (uint32_t)total);
 	return w->flush_each ? flush_buf(w) : 0;
+}
+
+/* ---- rotated recordings ---- */
+
+int wd_pcapng_file_name(char *buf, size_t len, const char *pattern, const struct tm *tm,
+			unsigned int count, unsigned int width)
+{
+	size_t n;
+	int m;
+
+	if (!*pattern)
+		return -EINVAL;
+	if (!len)
+		return -ENAMETOOLONG;
+	if (tm) {
+		n = strftime(buf, len, pattern, tm);
+		if (!n)		/* too long, or made nothing of it */
+			return -ENAMETOOLONG;
+	} else {
+		n = strlen(pattern);
+		if (n >= len)
+			return -ENAMETOOLONG;
+		memcpy(buf, pattern, n + 1);
+	}
+	if (!count && !width)
+		return 0;
+	m = snprintf(buf + n, len - n, "%0*u", (int)width, count);
+	return m < 0 || (size_t)m >= len - n ? -ENAMETOOLONG : 0;
+}
+
+unsigned int wd_pcapng_count_width(unsigned int filecount)
+{
+	unsigned int digits = 0;
+
+	for (unsigned int x = filecount ? filecount - 1 : 0; x; x /= 10)
+		digits++;
+	return digits;
+}
+
+int wd_pcapng_parse_file_size(const char *arg, uint64_t *bytes)
+{
+	uint64_t v = 0, unit = 1000000;
+	const char *p = arg;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	switch (*p) {
+	case '\0':
+		break;
+	case 'k': case 'K':
+		unit = 1ULL << 10;
+		p++;
+		break;
+	case 'm': case 'M':
+		unit = 1ULL << 20;
+		p++;
+		break;
+	case 'g': case 'G':
+		unit = 1ULL << 30;
+		p++;
+		break;
+	default:
+		return -1;
+	}
+	if (*p || !v || v > UINT64_MAX / unit)
+		return -1;
+	*bytes = v * unit;
+	return 0;
 }
 
 /* ---- drops ---- */
@@ -411,7 +490,8 @@ static void append_sock(char *buf, size_t len, size_t *used, const struct wd_soc
 		return;
 	if (k->full)
 		append(buf, len, used, " sock=%" PRIu64, k->ino);
-	append(buf, len, used, " lport=%u", k->lport);
+	append(buf, len, used, " lport=%u rport=%u state=%s", k->lport, k->rport,
+	       wd_sock_state_name(k->state));
 	if (k->pid) {
 		append(buf, len, used, " pid=%d", k->pid);
 		append_word(buf, len, used, "comm", k->comm);
@@ -566,7 +646,21 @@ static bool take(char *dst, size_t cap, const char *val, size_t n, bool *has)
 	return true;
 }
 
-/* The attribution words: netns_name, sock, lport, pid, comm, cgroup, workload. */
+/* A TCP state name as format.c writes it ("SYN_SENT", "?"): capitals and '_'. */
+static bool take_state(char *dst, size_t cap, const char *val, size_t n, bool *has)
+{
+	if (n == 1 && val[0] == '?')
+		return take(dst, cap, val, n, has);
+	for (size_t i = 0; i < n; i++)
+		if ((val[i] < 'A' || val[i] > 'Z') && val[i] != '_')
+			return false;
+	return n && take(dst, cap, val, n, has);
+}
+
+/*
+ * The attribution words: netns_name, sock, lport, rport, state, pid, comm,
+ * cgroup, workload.
+ */
 static void parse_who_word(const char *w, size_t klen, const char *val, size_t vlen,
 			   struct wd_pcapng_meta *m)
 {
@@ -581,6 +675,10 @@ static void parse_who_word(const char *w, size_t klen, const char *val, size_t v
 		m->has_sock = parse_u64(val, vlen, &m->sock);
 	else if (KEY("lport") && !m->has_lport && parse_u32(val, vlen, &v) && v <= 65535)
 		m->lport = (uint16_t)v, m->has_lport = true;
+	else if (KEY("rport") && !m->has_rport && parse_u32(val, vlen, &v) && v <= 65535)
+		m->rport = (uint16_t)v, m->has_rport = true;
+	else if (KEY("state"))
+		take_state(m->state, sizeof(m->state), val, vlen, &m->has_state);
 	else if (KEY("pid") && !m->has_pid)
 		m->has_pid = parse_u32(val, vlen, &m->pid);
 	else if (KEY("comm"))

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "format.h"
 
@@ -48,6 +49,7 @@ struct wd_pcapng_writer {
 	uint64_t packets;	/* EPBs accepted */
 	uint64_t written;	/* EPBs whose every byte reached fd */
 	uint64_t pending;	/* EPBs still in buf */
+	uint64_t bytes;		/* of the blocks accepted: the file's size once flushed */
 };
 
 struct wd_pcapng_header {
@@ -87,6 +89,29 @@ int wd_pcapng_write_header(struct wd_pcapng_writer *w, const struct wd_pcapng_he
 int wd_pcapng_write_packet(struct wd_pcapng_writer *w, const struct wd_pcapng_packet *p);
 int wd_pcapng_write_stats(struct wd_pcapng_writer *w, const struct wd_pcapng_stats *st);
 int wd_pcapng_flush(struct wd_pcapng_writer *w);
+/* Bytes the Enhanced Packet Block of p takes in the file. */
+size_t wd_pcapng_packet_size(const struct wd_pcapng_packet *p);
+
+/* ---- rotated recordings (record -C, -G, -W), named as tcpdump names them ---- */
+
+/*
+ * The name of one file: pattern through strftime(3) when tm is given (-G),
+ * then count appended with at least width digits unless both are 0: with
+ * -C, "FILE" then "FILE1", "FILE2"...; with -C and -W N, width is
+ * wd_pcapng_count_width(N): "FILE0", "FILE1"... Returns 0, -ENAMETOOLONG
+ * (more than len - 1 bytes, or strftime made nothing of it), or -EINVAL
+ * (an empty pattern).
+ */
+int wd_pcapng_file_name(char *buf, size_t len, const char *pattern, const struct tm *tm,
+			unsigned int count, unsigned int width);
+/* Digits of filecount - 1, as tcpdump pads -W: 0 for 1 file, 1 up to 10, 2 up to 100... */
+unsigned int wd_pcapng_count_width(unsigned int filecount);
+/*
+ * -C FILE_SIZE as tcpdump takes it: a whole number of millions of bytes, or
+ * of KiB, MiB, GiB with a k/K, m/M, g/G suffix. Returns 0, or -1 for
+ * anything else (0, a sign, junk, more than UINT64_MAX bytes).
+ */
+int wd_pcapng_parse_file_size(const char *arg, uint64_t *bytes);
 
 /*
  * A drop as whydrop records it. hdr holds hdr_len bytes from the network
@@ -99,9 +124,10 @@ void wd_pcapng_drop_lengths(const struct wd_drop_view *v, const uint8_t *hdr, si
 			    uint32_t snaplen, uint32_t *caplen, uint32_t *origlen);
 /*
  * "reason=NO_SOCKET location=tcp_v4_rcv+0x99 ifname=lo netns=4026531840 code=3",
- * then what is known of who: "netns_name=blue sock=42569 lport=9999 pid=20898
- * comm=wd-rcvr cgroup=/who.slice workload=docker:0123456789ab" (or
- * "sock=unknown"); spaces, '%' and non-ASCII bytes in values are %XX.
+ * then what is known of who: "netns_name=blue sock=42569 lport=9999 rport=0
+ * state=CLOSE pid=20898 comm=wd-rcvr cgroup=/who.slice
+ * workload=docker:0123456789ab" (or "sock=unknown"); spaces, '%' and
+ * non-ASCII bytes in values are %XX.
  */
 void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len);
 int wd_pcapng_write_drop(struct wd_pcapng_writer *w, const struct wd_drop_view *v,
@@ -120,10 +146,11 @@ struct wd_pcapng_meta {
 	uint32_t netns;
 	/* who: the namespace's name and the socket's owner */
 	bool has_netns_name, has_sock, sock_unknown, has_lport, has_pid, has_comm;
-	bool has_cgroup, has_workload;
+	bool has_cgroup, has_workload, has_rport, has_state;
 	char netns_name[64];
 	uint64_t sock;
-	uint16_t lport;
+	uint16_t lport, rport;	/* rport 0: no peer */
+	char state[16];		/* "ESTABLISHED", "SYN_SENT", ... as sk_state */
 	uint32_t pid;
 	char comm[32];
 	char cgroup[512];

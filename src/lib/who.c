@@ -19,6 +19,11 @@ void wd_who_free(struct wd_who *w)
 	wd_cgroups_free(&w->cgroups);
 }
 
+void wd_who_netns_given(struct wd_who *w, uint32_t ino, const char *arg)
+{
+	wd_owners_name_netns(&w->owners, ino, arg);
+}
+
 static void sock_view(struct wd_who *w, const struct wd_sock *sk, struct wd_sock_view *k)
 {
 	const struct wd_owner_entry *owner;

@@ -306,6 +306,264 @@ check "the counts add up" adds_up "$TMP/rate.err"
 expect_run "read says the recording counted more than it wrote" 0 \
 	"counted 20 drops and wrote [0-4]" "$W" read "$TMP/rate.pcapng"
 
+echo "== record -s: whole packets from the linear data, cut short where it is paged"
+# bigsend FAMILY PORT SIZE...: one UDP datagram of each SIZE to a closed
+# port, payload byte i = (i * 7 + SIZE) & 255, so that each is told apart.
+bigsend() {
+	ip netns exec "$NS" $PY - "$@" <<'PYEOF'
+import socket, sys
+fam, port = sys.argv[1], int(sys.argv[2])
+af, dst = (socket.AF_INET, "192.0.2.1") if fam == "4" else (socket.AF_INET6, "2001:db8::1")
+s = socket.socket(af, socket.SOCK_DGRAM)
+for n in map(int, sys.argv[3:]):
+    s.sendto(bytes((i * 7 + n) & 255 for i in range(n)), (dst, port))
+PYEOF
+}
+
+# payload_ok FIELDS SNAPLEN: each line "cap_len|len|ip_len|ipv6_plen|payload(hex)"
+# of a datagram sent by bigsend: the payload is the first bytes of what was
+# sent (all of them with -s 0) and, without -s, cap_len == len == IP length.
+payload_ok() {
+	$PY - "$@" <<'PYEOF'
+import sys
+snap = int(sys.argv[2])
+lines = [l.rstrip("\n").split("|") for l in open(sys.argv[1]) if l.strip()]
+ok = len(lines) > 0
+for cap, flen, iplen, plen, hexp in lines:
+    cap, flen = int(cap), int(flen)
+    ip = int(iplen) if iplen else 40 + int(plen)
+    hdr = 28 if iplen else 48
+    n = flen - hdr
+    sent = bytes((i * 7 + n) & 255 for i in range(n))
+    got = bytes.fromhex(hexp)
+    want_cap = min(flen, snap) if snap else flen
+    good = cap == want_cap and flen == ip and got == sent[:cap - hdr]
+    # the tail: the last bytes the file has are the last bytes sent
+    if not snap:
+        good = good and got[-16:] == sent[-16:] and len(got) == n
+    if not good:
+        print("bad:", cap, flen, ip, len(got), file=sys.stderr)
+    ok = ok and good
+sys.exit(not ok)
+PYEOF
+}
+
+BIG=$TMP/big.pcapng
+start big record -w "$BIG" --netns "$NS" -s 0 || exit 1
+REC=$LAST
+start big300 record -w "$TMP/big300.pcapng" --netns "$NS" -s 300 || exit 1
+REC300=$LAST
+start bigdef record -w "$TMP/bigdef.pcapng" --netns "$NS" || exit 1
+RECDEF=$LAST
+bigsend 4 9 1000 3000
+bigsend 6 9 1000 3000
+sleep 0.5
+stop "$REC"
+check "record -s 0 exits 0" test $? -eq 0
+stop "$REC300"
+check "record -s 300 exits 0" test $? -eq 0
+stop "$RECDEF"
+check "record (default -s) exits 0" test $? -eq 0
+for f in big bigdef big300; do
+	tshark -r "$TMP/$f.pcapng" -T fields -E separator='|' -e frame.cap_len -e frame.len \
+		-e ip.len -e ipv6.plen -e udp.payload >"$TMP/$f.fields" 2>/dev/null
+done
+check "record -s 0: 4 datagrams of 1000 and 3000 bytes (v4, v6)" \
+	[ "$(wc -l <"$TMP/big.fields")" -eq 4 ]
+check "... cap_len == len == IP length: 1028, 3028, 1048, 3048" \
+	[ "$(cut -d'|' -f1,2 "$TMP/big.fields" | sort -n | xargs)" = \
+	  "1028|1028 1048|1048 3028|3028 3048|3048" ]
+check "... every payload byte as sent, the last ones too" payload_ok "$TMP/big.fields" 0
+check "record without -s: the whole packet too" payload_ok "$TMP/bigdef.fields" 0
+check "record -s 300: 4 packets of 300 bytes of their 1028..3048" \
+	[ "$(cut -d'|' -f1 "$TMP/big300.fields" | sort -u | xargs)" = 300 ]
+check "... the first 300 bytes as sent, the original length kept" \
+	payload_ok "$TMP/big300.fields" 300
+check "the interface's snaplen is -s: 262144 for the whole packet, else 300" bash -c \
+	"capinfos '$BIG' | grep -q 'Capture length = 262144\$' &&
+	 capinfos '$TMP/big300.pcapng' | grep -q 'Capture length = 300\$'"
+check "no record cut short by paged data (UDP over loopback is linear)" \
+	sh -c '! grep -q "cut short" "$1"' _ "$TMP/big.err"
+check "read sums the long packets as count does" grep -q '"total": 4,' \
+	<("$W" read --json "$BIG" 2>/dev/null)
+
+# TCP's payload is in paged fragments, which a tracing program cannot read:
+# drop a 3000-byte segment of an established loopback connection with nft.
+if ! command -v nft >/dev/null; then
+	fail "nft, to drop a TCP segment in the input hook" "apt-get install nftables"
+else
+	ip netns exec "$NS" nft -f - <<'NFT'
+table inet wdpcap {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		tcp dport 7777 meta length > 1000 drop
+	}
+}
+NFT
+	check "an nft rule drops large TCP segments to port 7777" test $? -eq 0
+	start paged record -w "$TMP/paged.pcapng" --netns "$NS" 'tcp port 7777' || exit 1
+	PAGED=$LAST
+	start paged100 record -w "$TMP/paged100.pcapng" -s 100 --netns "$NS" 'tcp port 7777' ||
+		exit 1
+	PAGED100=$LAST
+	ip netns exec "$NS" $PY -c '
+import socket, struct, time
+l = socket.socket(); l.bind(("192.0.2.1", 7777)); l.listen(1)
+c = socket.create_connection(("192.0.2.1", 7777)); a, _ = l.accept()
+c.sendall(bytes(range(256)) * 11 + b"x" * 184)
+time.sleep(0.8)
+# abort (RST): no retransmission outlives the test
+for s in (c, a):
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()'
+	stop "$PAGED"
+	check "record of the TCP drops exits 0" test $? -eq 0
+	stop "$PAGED100"
+	check "record -s 100 of them exits 0" test $? -eq 0
+	ip netns exec "$NS" nft delete table inet wdpcap
+	tshark -r "$TMP/paged.pcapng" -T fields -E separator='|' -e frame.cap_len -e frame.len \
+		-e tcp.len -e frame.comment -Y 'tcp.dstport == 7777' >"$TMP/paged.fields" 2>/dev/null
+	NP=$(awk -F'|' '$2 == 3052' "$TMP/paged.fields" | wc -l)
+	check "the 3000-byte segment was dropped (NETFILTER_DROP), $NP time(s)" \
+		[ "$NP" -ge 1 -a "$(grep -c 'reason=NETFILTER_DROP' "$TMP/paged.fields")" -eq "$NP" ]
+	check "... each record cut short: cap_len 52 (the headers), len 3052" \
+		[ "$(awk -F'|' '$2 == 3052 && $1 == 52' "$TMP/paged.fields" | wc -l)" -eq "$NP" ]
+	check "... the summary counts them cut short by paged data" grep -q \
+		", $NP written cut short: bytes in paged data" "$TMP/paged.err"
+	check "... and so does the statistics block" grep -aq "cut_paged=$NP" "$TMP/paged.pcapng"
+	check "-s 100: the same records, cut short below -s too, and counted" bash -c "
+		[ \$(tshark -r '$TMP/paged100.pcapng' -T fields -E separator='|' -e frame.cap_len \
+			-e frame.len -Y 'tcp.dstport == 7777' 2>/dev/null | grep -c '^52|3052\$') -eq $NP ] &&
+		grep -q ', $NP written cut short: bytes in paged data' '$TMP/paged100.err'"
+fi
+
+echo "== rotation: -C, -W, -G as tcpdump"
+# flood COUNT: COUNT datagrams of 3000 bytes (3028 on the wire, 3064 in the file)
+flood() { ip netns exec "$NS" $PY -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])):
+    s.sendto(b"r" * 3000, ("192.0.2.1", 9))' "$1"; }
+
+# packets FILE: its packet count as capinfos reads it, "x" if it cannot
+packets() { capinfos -c -M "$1" 2>/dev/null | sed -n 's/^Number of packets: *\([0-9]*\)$/\1/p' |
+	grep . || echo x; }
+
+mkdir -p "$TMP/rot"
+start rotC record -w "$TMP/rot/c.pcapng" -C 1 --netns "$NS" 'udp port 9' || exit 1
+flood 2000
+sleep 0.5
+stop "$LAST"
+check "record -C 1 exits 0" test $? -eq 0
+NF=$(ls "$TMP/rot" | grep -c '^c\.pcapng')
+check "-C 1: several files ($NF): c.pcapng, then c.pcapng1, c.pcapng2..." bash -c "
+	[ $NF -ge 5 ] && [ -f '$TMP/rot/c.pcapng' ] && [ -f '$TMP/rot/c.pcapng$((NF - 1))' ] &&
+	[ ! -e '$TMP/rot/c.pcapng0' ] && [ ! -e '$TMP/rot/c.pcapng$NF' ]"
+SUM=0
+BAD=()
+for f in "$TMP"/rot/c.pcapng*; do
+	n=$(packets "$f")
+	if [ "$n" = x ] || ! tshark -r "$f" >/dev/null 2>&1 || [ "$(stat -c %s "$f")" -gt 1000000 ] ||
+	   [ "$(stat -c %a "$f")" != 600 ] || ! "$W" read "$f" >/dev/null 2>&1; then
+		BAD+=("$f")
+	else
+		SUM=$((SUM + n))
+	fi
+done
+check "every file: read by capinfos, tshark and whydrop read, <= 1,000,000 bytes, 0600" \
+	[ "${#BAD[@]}" -eq 0 ]
+check "their packets add up to the 2000 written" bash -c "[ $SUM -eq 2000 ] &&
+	grep -q '2000 drops counted, 2000 written to $NF files, the last $TMP/rot/c.pcapng$((NF - 1)), 0 not written' '$TMP/rotC.err'"
+check "the last file's statistics block has the totals and files=$NF" grep -aq \
+	"whydrop: counted=2000 written=2000 .* files=$NF" "$TMP/rot/c.pcapng$((NF - 1))"
+check "an earlier file's, what it holds" grep -aq \
+	"whydrop: file 1 of a rotated recording, written=$(packets "$TMP/rot/c.pcapng");" \
+	"$TMP/rot/c.pcapng"
+
+start rotW record -w "$TMP/rot/w.pcapng" -C 1 -W 2 --netns "$NS" 'udp port 9' || exit 1
+flood 2000
+sleep 0.5
+stop "$LAST"
+check "record -C 1 -W 2 exits 0" test $? -eq 0
+check "-W 2: only w.pcapng0 and w.pcapng1 are left" \
+	[ "$(cd "$TMP/rot" && ls -d w.pcapng* | xargs)" = "w.pcapng0 w.pcapng1" ]
+N0=$(packets "$TMP/rot/w.pcapng0")
+N1=$(packets "$TMP/rot/w.pcapng1")
+NW=$(sed -n 's/.* written to \([0-9]*\) files, the last .*w.pcapng[01] (-W 2: the 2 latest kept).*/\1/p' \
+	"$TMP/rotW.err")
+check "... both readable; $NW files were written in turn" bash -c \
+	"[ '$N0' != x ] && [ '$N1' != x ] && [ '${NW:-0}' -ge 5 ]"
+
+start rotG record -w "$TMP/rot/g-%s.pcapng" -G 1 -W 2 --netns "$NS" 'udp port 9' || exit 1
+GP=$LAST
+flood 20
+poll_until 8 sh -c '! kill -0 "$1" 2>/dev/null' _ "$GP"
+check "-G 1 -W 2 stops by itself" sh -c '! kill -0 "$1" 2>/dev/null' _ "$GP"
+stop "$GP"
+check "... exit 0" test $? -eq 0
+check "... saying why" grep -q "2 files written (-W 2): stopping" "$TMP/rotG.err"
+GFILES=("$TMP"/rot/g-*.pcapng)
+check "... after 2 files, named by strftime (g-SECONDS.pcapng)" bash -c \
+	"[ ${#GFILES[@]} -eq 2 ] && ls '$TMP/rot' | grep -Eq '^g-[0-9]{10}\.pcapng$'"
+check "... each a whole pcapng, 20 packets in all" bash -c \
+	"[ \$(( $(packets "${GFILES[0]}") + $(packets "${GFILES[1]:-/nonexistent}") )) -eq 20 ]"
+
+echo "== rotation: every file is opened as -w is (no symbolic link, ...)"
+mkdir -p "$TMP/rotlink"
+echo precious >"$TMP/victim"
+ln -s "$TMP/victim" "$TMP/rotlink/l.pcapng1"
+start rotL record -w "$TMP/rotlink/l.pcapng" -C 1 --netns "$NS" || exit 1
+RL=$LAST
+flood 600
+poll_until 8 sh -c '! kill -0 "$1" 2>/dev/null' _ "$RL"
+RC=stopped
+kill -0 "$RL" 2>/dev/null || RC=
+stop "$RL"
+RC=${RC:-$?}
+check "record stops by itself at the symbolic link, exit 1 (got $RC)" test "$RC" = 1
+check "... saying so" grep -q "not writing to $TMP/rotlink/l.pcapng1: it is a symbolic link" \
+	"$TMP/rotL.err"
+check "... the link's target is untouched" grep -qx precious "$TMP/victim"
+check "... the first file is whole, with the totals" bash -c "
+	[ '$(packets "$TMP/rotlink/l.pcapng")' != x ] &&
+	grep -aq 'whydrop: counted=' '$TMP/rotlink/l.pcapng'"
+check "... what could not be written is counted: failed to write" \
+	grep -q 'failed to write' "$TMP/rotL.err"
+check "... the counts add up" adds_up "$TMP/rotL.err"
+mkdir -p "$TMP/full2"
+if ! mount -t tmpfs -o size=64k wdpcap-full2 "$TMP/full2" 2>"$TMP/full2.mount"; then
+	fail "a 64 KiB tmpfs mounted for the rotation full-disk test" "$(cat "$TMP/full2.mount")"
+else
+	MOUNTS+=("$TMP/full2")
+	start rotfull record -w "$TMP/full2/f.pcapng" -C 20k --netns "$NS" 'udp port 9' || exit 1
+	RF=$LAST
+	flood 100
+	poll_until 10 sh -c '! kill -0 "$1" 2>/dev/null' _ "$RF"
+	RC=stopped
+	kill -0 "$RF" 2>/dev/null || RC=
+	stop "$RF"
+	RC=${RC:-$?}
+	check "-C 20k onto a 64 KiB disk: record stops by itself, exit 1 (got $RC)" test "$RC" = 1
+	check "... one clear message" [ "$(grep -c "cannot write $TMP/full2/f.pcapng[0-9]*: No space left on device; stopping" \
+		"$TMP/rotfull.err")" -eq 1 ]
+	check "... the counts add up" adds_up "$TMP/rotfull.err"
+	SUMF=0
+	for f in "$TMP"/full2/f.pcapng*; do
+		n=$("$W" read --json "$f" 2>/dev/null | sed -n 's/.*"total": \([0-9]*\),.*/\1/p')
+		SUMF=$((SUMF + ${n:-0}))
+	done
+	check "... the files hold exactly the $SUMF packets reported written" \
+		grep -q " $SUMF written to [0-9]* files" "$TMP/rotfull.err"
+	check "... the first file is whole" [ "$(packets "$TMP/full2/f.pcapng")" != x ]
+fi
+mkdir -p "$TMP/notmine"
+chown 65534:65534 "$TMP/notmine"
+chmod 755 "$TMP/notmine"
+expect_run "rotation where uid 0 without capabilities may not create files: refused at once" \
+	1 "cannot rotate files in $TMP/notmine: once attached whydrop runs without capabilities" \
+	"$W" record -w "$TMP/notmine/x.pcapng" -C 1 --netns "$NS" -d 1
+check "... and no file left there" [ -z "$(ls -A "$TMP/notmine")" ]
+
 echo "== an existing file becomes 0600; an empty recording is valid"
 E=$TMP/existing.pcapng
 echo old >"$E"
@@ -399,16 +657,30 @@ expect_run "cut file: summary of what is there, exit 1" 1 "truncated block at of
 
 echo "== help and usage"
 expect_run "record -h has examples" 0 "whydrop record -w - \| tshark -r -" "$W" record -h
-expect_run "record -h says what -s can keep" 0 "128" "$W" record -h
+expect_run "record -h says what -s can keep" 0 "0 \\(the default\\) for the whole\$" "$W" record -h
+expect_run "record -h has -C, -G, -W" 0 "^  -W FILECOUNT" "$W" record -h
 expect_run "read -h has examples" 0 "whydrop read --json drops.pcapng" "$W" read -h
 expect_run "record without -w: usage error" 2 "-w FILE is needed" "$W" record -d 1
 expect_run "record -s bad: usage error" 2 "bad -s" "$W" record -w "$TMP/x" -s lots
-for snap in 500 0 129; do
-	expect_run "record -s $snap: usage error, the kernel side copies at most 128 bytes" 2 \
-		"bad -s '$snap': 1 to 128 bytes .*at most 128 bytes" \
+for snap in 262145 -1 1k; do
+	expect_run "record -s $snap: usage error, what -s takes" 2 \
+		"bad -s '$snap': 0 \\(the whole packet\\) or 1 to 262144 bytes per packet" \
 		"$W" record -w "$TMP/snap$snap.pcapng" -s "$snap" --netns "$NS" -d 1
 	check "... and no file made" test ! -e "$TMP/snap$snap.pcapng"
 done
+for snap in 1 262144; do
+	expect_run "record -s $snap is taken" 0 "0 drops counted" \
+		"$W" record -w "$TMP/snap$snap.pcapng" -s "$snap" --netns "$NS" -d 0.3
+done
+expect_run "record -w - -C 1: usage error" 2 "not with -w -" "$W" record -w - -C 1 -d 1
+expect_run "record -w - -G 1: usage error" 2 "not with -w -" "$W" record -w - -G 1 -d 1
+expect_run "record -W without -C or -G: usage error" 2 "-W goes with -C or -G" \
+	"$W" record -w "$TMP/w.pcapng" -W 2 -d 1
+for bad in "-C 0" "-C 1x" "-G 0" "-W 0"; do
+	expect_run "record $bad: usage error" 2 "bad ${bad% *} '${bad#* }'" \
+		"$W" record -w "$TMP/bad.pcapng" $bad -d 1
+done
+check "... and no file made" test ! -e "$TMP/bad.pcapng"
 expect_run "read --group-by bogus: usage error" 2 "bad --group-by 'bogus'" \
 	"$W" read --group-by bogus "$F"
 expect_run "read --max-groups 0: usage error" 2 "bad --max-groups '0'" \

@@ -72,6 +72,38 @@ static void test_shapes(void)
 	}
 }
 
+/* What a namespace is named by: the container, or the pod its containers share. */
+static void test_workload(void)
+{
+	static const struct { const char *path, *want; } cases[] = {
+		{ "/system.slice/docker-" ID ".scope", "docker:4f1d6a0b2c3e" },
+		{ "/docker/" ID, "docker:4f1d6a0b2c3e" },
+		{ "/machine.slice/libpod-" ID ".scope", "podman:4f1d6a0b2c3e" },
+		{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
+		  ".slice/cri-containerd-" ID ".scope", "pod " UID },
+		{ "/system.slice/containerd.service/kubepods-besteffort-pod" UID_
+		  ".slice:cri-containerd:" ID, "pod " UID },
+		{ "/kubepods/besteffort/pod" UID "/" ID, "pod " UID },
+		{ "/lxc.payload.web1/init.scope", "lxc:web1" },
+		/* a unit, a monitor, the root: no workload */
+		{ "/system.slice/nginx.service", NULL },
+		{ "/machine.slice/libpod-conmon-" ID ".scope", NULL },
+		{ "/", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[200] = "x";
+		const char *got = wd_cgroup_workload(cases[i].path, buf, sizeof(buf));
+
+		if (cases[i].want) {
+			CHECK_STR(got, cases[i].want);
+		} else {
+			CHECK(got == NULL);
+			CHECK_STR(buf, "");
+		}
+	}
+}
+
 static void test_mountinfo(void)
 {
 	char path[] = "/tmp/wd-mountinfo-XXXXXX";
@@ -130,4 +162,4 @@ static void test_id_to_path(void)
 	rmdir(root);
 }
 
-UNIT_MAIN(test_shapes, test_mountinfo, test_id_to_path)
+UNIT_MAIN(test_shapes, test_workload, test_mountinfo, test_id_to_path)

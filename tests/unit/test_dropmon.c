@@ -10,6 +10,10 @@
 #include "unit.h"
 #include "decode.h"
 #include "dropmon.h"
+#include "dropmon_events.h"
+#include "format.h"
+#include "pcapng.h"
+#include "reasons.h"
 
 #define FIX "tests/unit/fixtures/dropmon/"
 
@@ -210,6 +214,23 @@ static void test_malformed(void)
 		CHECK(wd_dm_parse(buf, (size_t)n, &m) != 0);
 	}
 	CHECK(rejected > 0);
+	/*
+	 * nlmsg_len 50, not a multiple of 4, in a buffer of exactly 50 bytes:
+	 * libmnl walks the attributes up to the aligned end, 52 (found by
+	 * fuzz_dropmon; tests/fuzz/regressions/dropmon-crash-2c228bd5...).
+	 */
+	{
+		static const uint8_t odd[50] = {
+			0x32, 0, 0, 0, 0x1d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x02, 0, 0,
+			0x20, 0, 0, 0, 0x02, 0, 0, 0, 0xc4, 0xb3, 0xa2, 0x81, 0xff, 0x34, 0xff, 0xff,
+			0xff, 0x03, 0, 0, 0, 0x81, 0xff, 0xff, 0xff, 0xff, 0x01, 0, 0, 0,
+		};
+		uint8_t *copy = malloc(sizeof(odd));
+
+		memcpy(copy, odd, sizeof(odd));
+		CHECK(wd_dm_parse(copy, sizeof(odd), &m) != 0);
+		free(copy);
+	}
 	/* the summary's entries claim more points than the attribute holds */
 	CHECK(hex_line(FIX "sw_summary.spec.hex", 0, buf, sizeof(buf)) > 0);
 	buf[24] = 200;
@@ -228,5 +249,260 @@ static void test_l3_offset(void)
 	CHECK_INT(wd_dm_l3_offset(NULL, 0, 0x0800), -1);
 }
 
+/*
+ * How drops are SHOWN, hardware traps above all (no machine here can make
+ * one): the fixtures go the way the live source takes each message its
+ * socket reads (wd_dm_parse, wd_dm_events_msg), their records the way
+ * watch and record take them (a view, then the text line, the JSON line,
+ * the pcapng comment), their counts the way count does (rows by reason and
+ * location, the table and the JSON document).
+ */
+#define MONO_TO_REAL	1000000000000000000ULL
+#define LEN		160
+
+struct shown {
+	struct wd_dm_events e;
+	struct wd_reasons reasons;
+	int records;
+	char text[512], json[1024], comment[512];
+};
+
+static struct shown sh;
+
+static void capture(char *dst, size_t len, void (*print)(FILE *, const struct wd_drop_view *),
+		    const struct wd_drop_view *v)
+{
+	FILE *f = fmemopen(dst, len, "w");
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	print(f, v);
+	fclose(f);
+	dst[strcspn(dst, "\n")] = '\0';
+}
+
+/* What wd_session_view (src/cli/session.c) makes of a drop_monitor record. */
+static void view_of(const struct wd_event *ev, struct wd_drop_view *v, char *reason,
+		    char *function, char *location)
+{
+	memset(v, 0, sizeof(*v));
+	if (!wd_dm_events_names(&sh.e, ev->reason, ev->location, reason, function, location,
+				LEN)) {
+		if (!wd_dm_events_subsys(&sh.e, ev->reason))
+			wd_reason_name(&sh.reasons, ev->reason, reason, LEN);
+		/* no kallsyms here: the address, as session.c shows a hidden one */
+		snprintf(function, LEN, "0x%llx", (unsigned long long)ev->location);
+		snprintf(location, LEN, "0x%llx", (unsigned long long)ev->location);
+	}
+	v->ts_realtime_ns = ev->ts_ns + MONO_TO_REAL;
+	v->reason = sh.reasons.has_reason ? reason : NULL;
+	v->code = ev->reason;
+	v->function = function;
+	v->location = location;
+	v->l3proto = ev->l3proto;
+	wd_decode(ev->hdr, ev->caplen, ev->l3proto, &v->flow);
+	v->len = ev->skb_len;
+	v->ifindex = ev->ifindex;
+	v->ifname = "";		/* a drop_monitor record carries no name of its own */
+	v->netns = ev->netns;
+	v->cpu = ev->cpu;
+	v->no_code = wd_dm_events_subsys(&sh.e, ev->reason) != NULL;
+	wd_dm_events_view(&sh.e, v->code, v);
+}
+
+/* The record callback: while it runs, the alert behind it is the current one. */
+static void on_record(void *ctx, const struct wd_event *ev)
+{
+	char reason[LEN], function[LEN], location[LEN];
+	struct wd_drop_view v;
+
+	(void)ctx;
+	sh.records++;
+	view_of(ev, &v, reason, function, location);
+	capture(sh.text, sizeof(sh.text), wd_print_drop_text, &v);
+	capture(sh.json, sizeof(sh.json), wd_print_drop_json, &v);
+	wd_pcapng_drop_comment(&v, sh.comment, sizeof(sh.comment));
+}
+
+static void shown_begin(bool packet_mode)
+{
+	char *text = unit_slurp("tests/unit/fixtures/kfree_skb-format/"
+				"6.12.118+deb12-cloud-amd64.format");
+
+	memset(&sh, 0, sizeof(sh));
+	CHECK(text != NULL);
+	CHECK_INT(wd_reasons_from_format(&sh.reasons, text ? text : ""), 0);
+	free(text);
+	wd_dm_events_init(&sh.e);
+	sh.e.packet_mode = packet_mode;
+	sh.e.details = packet_mode;
+	sh.e.max_keys = 10240;
+	sh.e.reasons = &sh.reasons;
+	sh.e.mono_to_real_ns = MONO_TO_REAL;
+	sh.e.on_record = on_record;
+	if (!packet_mode)
+		sh.reasons.has_reason = false;	/* summary mode: by location only */
+}
+
+static void shown_end(void)
+{
+	wd_dm_events_free(&sh.e);
+	wd_reasons_free(&sh.reasons);
+}
+
+static void feed(const char *fixture)
+{
+	CHECK(parse_fixture(fixture, 0) > 0);
+	wd_dm_events_msg(&sh.e, &m);	/* its records point into buf while shown */
+}
+
+#define MAX_ROWS	8
+
+/* The rows of count (wd_session_totals, then wd_session_row), printed as count does. */
+static void count_doc(char *table, size_t tlen, char *json, size_t jlen)
+{
+	static char names[MAX_ROWS][4][LEN];
+	struct wd_count_row rows[MAX_ROWS];
+	uint64_t locs[MAX_ROWS];
+	struct wd_count_doc doc = { .kernel = "test", .duration_s = 1 };
+	struct wd_count_source src = { .name = "dropmon" };
+	struct wd_key_total *k;
+	size_t n, nr = 0, j;
+	FILE *f;
+
+	CHECK_INT(wd_dm_events_keys(&sh.e, &k, &n), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct wd_count_row *r = &rows[nr];
+		char *reason = names[nr][0], *subsys = names[nr][1];
+		char *function = names[nr][2], *location = names[nr][3];
+
+		for (j = 0; j < nr; j++)	/* one row per (reason, location) */
+			if (rows[j].code == k[i].key.reason && locs[j] == k[i].key.location)
+				break;
+		if (j < nr) {
+			rows[j].count += k[i].count;
+			doc.total += k[i].count;
+			continue;
+		}
+		if (nr == MAX_ROWS)
+			break;
+		memset(r, 0, sizeof(*r));
+		if (!wd_dm_events_names(&sh.e, k[i].key.reason, k[i].key.location, reason,
+					function, location, LEN)) {
+			if (!wd_dm_events_subsys(&sh.e, k[i].key.reason))
+				wd_reason_name(&sh.reasons, k[i].key.reason, reason, LEN);
+			snprintf(function, LEN, "0x%llx", (unsigned long long)k[i].key.location);
+			snprintf(location, LEN, "0x%llx", (unsigned long long)k[i].key.location);
+		}
+		locs[nr] = k[i].key.location;
+		r->code = k[i].key.reason;
+		r->reason = sh.reasons.has_reason ? reason : NULL;
+		r->subsystem = wd_reason_subsys(&sh.reasons, r->code, subsys, LEN);
+		r->function = function;
+		r->location = location;
+		r->count = k[i].count;
+		if (wd_dm_events_subsys(&sh.e, r->code)) {
+			r->subsystem = wd_dm_events_subsys(&sh.e, r->code);
+			r->no_code = true;
+		}
+		doc.total += r->count;
+		nr++;
+	}
+	free(k);
+	doc.rows = rows;
+	doc.n_rows = nr;
+	doc.location_only = !sh.reasons.has_reason;
+	src.mode = sh.e.packet_mode ? "packet" : "summary";
+	src.truncated = sh.e.truncated;
+	doc.source = &src;
+	f = fmemopen(table, tlen, "w");
+	CHECK(f != NULL);
+	if (f) {
+		wd_print_count_table(f, &doc);
+		fclose(f);
+	}
+	f = fmemopen(json, jlen, "w");
+	CHECK(f != NULL);
+	if (f) {
+		wd_print_count_json(f, &doc);
+		fclose(f);
+	}
+}
+
+static void test_hw_packet_shown(void)
+{
+	char table[2048], json[4096];
+
+	shown_begin(true);
+	feed(FIX "hw_packet.spec.hex");
+	CHECK_INT(sh.records, 1);
+	/* the fixture's NET_DM_ATTR_TIMESTAMP is 2025-12-04T00:02:05.123456789Z */
+	CHECK_STR(sh.text, "00:02:05.123456Z HW_TRAP hw:ingress_vlan_filter ipv4 udp "
+		  "192.0.2.1:40000 > 192.0.2.2:9 len 28 dev swp1 hw_trap "
+		  "l2_drops/ingress_vlan_filter");
+	CHECK_STR(sh.json, "{\"ts\": \"2025-12-04T00:02:05.123456Z\", \"reason\": \"HW_TRAP\", "
+		  "\"function\": \"(hardware)\", \"location\": \"hw:ingress_vlan_filter\", "
+		  "\"family\": \"ipv4\", \"l4\": \"udp\", \"src\": \"192.0.2.1\", "
+		  "\"sport\": 40000, \"dst\": \"192.0.2.2\", \"dport\": 9, \"len\": 28, "
+		  "\"ifindex\": 7, \"ifname\": \"swp1\", \"hw_trap_group\": \"l2_drops\", "
+		  "\"hw_trap\": \"ingress_vlan_filter\"}");
+	CHECK_STR(sh.comment, "reason=HW_TRAP location=hw:ingress_vlan_filter ifname=swp1 "
+		  "hw_trap=l2_drops/ingress_vlan_filter");
+	count_doc(table, sizeof(table), json, sizeof(json));
+	CHECK(strstr(table, "         1  HW_TRAP                    hw:ingress_vlan_filter") != NULL);
+	CHECK(strstr(table, "Source: drop_monitor (packet mode); network namespaces unknown\n"));
+	CHECK(strstr(json, "{\"reason\": \"HW_TRAP\", \"subsystem\": \"hardware\", \"function\": "
+		     "\"(hardware)\", \"location\": \"hw:ingress_vlan_filter\", \"count\": 1}") != NULL);
+	UNIT_RECORD(!strstr(json, "\"code\""), "a hardware trap has no code: %s", json);
+	shown_end();
+}
+
+/* A software alert: the kernel's code for its reason name, a truncated packet counted. */
+static void test_sw_packet_shown(void)
+{
+	char table[2048], json[4096];
+
+	shown_begin(true);
+	feed(FIX "sw_packet.spec.hex");
+	CHECK_INT(sh.records, 1);
+	/* NO_SOCKET is 3 in the 6.12 table; len: from the IPv6 header, past the VLAN tag */
+	CHECK_STR(sh.text, "00:02:05.123456Z NO_SOCKET 0xffffffff81a2b3c4 ipv6 udp "
+		  "[2001:db8::1]:40000 > [2001:db8::2]:9 len 1482 ifindex 3");
+	CHECK(strstr(sh.json, "\"reason\": \"NO_SOCKET\", \"code\": 3,") != NULL);
+	UNIT_RECORD(!strstr(sh.json, "\"cpu\"") && !strstr(sh.json, "\"netns\"") &&
+		    !strstr(sh.json, "hw_trap"), "no cpu, netns or trap: %s", sh.json);
+	CHECK_STR(sh.comment, "reason=NO_SOCKET location=0xffffffff81a2b3c4 ifindex=3 code=3");
+	CHECK_INT(sh.e.truncated, 1);
+	count_doc(table, sizeof(table), json, sizeof(json));
+	CHECK(strstr(json, "{\"reason\": \"NO_SOCKET\", \"code\": 3, \"subsystem\": \"core\", "
+		     "\"function\": \"0xffffffff81a2b3c4\", \"location\": \"0xffffffff81a2b3c4\", "
+		     "\"count\": 1}") != NULL);
+	CHECK(strstr(table, "; 1 packets truncated\n") != NULL);
+	shown_end();
+}
+
+/* Summary mode: hardware traps by name, by location only (no reason column). */
+static void test_hw_summary_shown(void)
+{
+	char table[2048], json[4096];
+
+	shown_begin(false);
+	feed(FIX "hw_summary.spec.hex");
+	feed(FIX "hw_packet.spec.hex");	/* a packet alert in summary mode: ignored */
+	CHECK_INT(sh.records, 0);
+	CHECK_INT(sh.e.hw_points, 7);
+	count_doc(table, sizeof(table), json, sizeof(json));
+	CHECK(strstr(table, "         5  -                          hw:source_mac_is_multicast") !=
+	      NULL);
+	CHECK(strstr(table, "         2  -                          hw:ttl_value_is_too_small") !=
+	      NULL);
+	CHECK(strstr(json, "{\"function\": \"(hardware)\", \"location\": "
+		     "\"hw:source_mac_is_multicast\", \"count\": 5}") != NULL);
+	CHECK(strstr(json, "\"location_only\": true") != NULL);
+	shown_end();
+}
+
 UNIT_MAIN(test_hw_packet, test_sw_packet_vlan_truncated, test_summaries, test_stats,
-	  test_captured, test_malformed, test_l3_offset)
+	  test_captured, test_malformed, test_l3_offset, test_hw_packet_shown,
+	  test_sw_packet_shown, test_hw_summary_shown)

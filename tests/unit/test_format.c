@@ -92,6 +92,52 @@ static void test_watch_text(void)
 	free(out);
 }
 
+/* Who: the socket on the text line, as in JSON: both ports and the state. */
+static void test_sock_text(void)
+{
+	struct wd_drop_view d;
+	char *out;
+
+	design_drop(&d);
+	d.reason = "NETFILTER_DROP";
+	d.location = "nf_hook_slow+0x44";
+	d.ifname = NULL;
+	d.ifindex = 0;
+	d.netns_name = "/proc/4242/ns/net";
+	d.sock = (struct wd_sock_view){
+		.kind = WD_SOCK_SEEN, .full = true, .ino = 42569, .lport = 40123, .rport = 9,
+		.state = 2, .pid = 20898, .comm = "python3", .cgroup = "/who.slice/rcv.scope",
+		.workload = "rcv.scope",
+	};
+	out = capture(drop_text, &d);
+	CHECK_STR(out, "06:42:05.123456Z NETFILTER_DROP nf_hook_slow+0x44 ipv4 tcp 10.0.0.1:40000 > "
+		       "10.0.0.2:80 [S] len 60 netns /proc/4242/ns/net sock 42569 port 40123 "
+		       "rport 9 SYN_SENT pid 20898 python3 cgroup /who.slice/rcv.scope (rcv.scope) "
+		       "cpu 1\n");
+	free(out);
+	out = capture(drop_json, &d);
+	CHECK(strstr(out, "\"socket\": {\"ino\": 42569, \"lport\": 40123, \"rport\": 9, "
+			  "\"state\": \"SYN_SENT\", \"uid\": 0, \"cgroup\": "
+			  "\"/who.slice/rcv.scope\", \"workload\": \"rcv.scope\", "
+			  "\"pid\": 20898, \"comm\": \"python3\"}") != NULL);
+	free(out);
+
+	/* no peer (an unbound receiver): no rport; a timewait socket: no inode */
+	d.sock = (struct wd_sock_view){ .kind = WD_SOCK_SEEN, .lport = 9999, .state = 7 };
+	out = capture(drop_text, &d);
+	CHECK(strstr(out, " netns /proc/4242/ns/net sock port 9999 CLOSE cpu 1\n") != NULL);
+	free(out);
+	d.sock = (struct wd_sock_view){ .kind = WD_SOCK_SEEN, .lport = 80, .rport = 40000,
+					.state = 6 };
+	out = capture(drop_text, &d);
+	CHECK(strstr(out, " sock port 80 rport 40000 TIME_WAIT cpu 1\n") != NULL);
+	free(out);
+	d.sock = (struct wd_sock_view){ .kind = WD_SOCK_UNKNOWN };
+	out = capture(drop_text, &d);
+	CHECK(strstr(out, " netns /proc/4242/ns/net sock unknown cpu 1\n") != NULL);
+	free(out);
+}
+
 static void test_count_json(void)
 {
 	struct wd_count_row rows[] = {
@@ -147,4 +193,4 @@ static void test_escape_utf8(void)
 	}
 }
 
-UNIT_MAIN(test_watch_json, test_watch_text, test_count_json, test_escape, test_escape_utf8)
+UNIT_MAIN(test_watch_json, test_watch_text, test_sock_text, test_count_json, test_escape, test_escape_utf8)

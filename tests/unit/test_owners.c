@@ -134,6 +134,110 @@ static void test_owners(void)
 	wd_owners_free(&o);
 }
 
+#define CID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define PUID "8a3c2b1e-5f4d-4e6a-9b8c-7d6e5f4a3b2c"
+
+/*
+ * The order of a namespace's names: the --netns argument, an `ip netns` name
+ * (the first in byte order of several), "host", the container or pod of a
+ * process in it (the lowest such pid), else COMM[PID] of its lowest pid.
+ */
+static void test_netns_names(void)
+{
+	char proc[512], run[512];
+	struct wd_owners o;
+	uint32_t two, rev, ctr, pod, v1, plain, host;
+
+	dir("p2");
+	dir("n2");
+	process("p2/1", "systemd\n");
+	put("p2/1/ns/net", "");
+	put("p2/1/cgroup", "0::/init.scope\n");
+	/* two ip netns names, made in both orders: byte order decides, not readdir */
+	process("p2/10", "sleep\n");
+	put("p2/10/ns/net", "");
+	hard("p2/10/ns/net", "n2/azure");
+	hard("p2/10/ns/net", "n2/zulu");
+	process("p2/11", "sleep\n");
+	put("p2/11/ns/net", "");
+	hard("p2/11/ns/net", "n2/yellow");
+	hard("p2/11/ns/net", "n2/black");
+	/* a docker container's process beats a lower pid outside any container */
+	process("p2/20", "sh\n");
+	put("p2/20/ns/net", "");
+	put("p2/20/cgroup", "0::/user.slice/session-4.scope\n");
+	process("p2/21", "nginx\n");
+	hard("p2/20/ns/net", "p2/21/ns/net");
+	put("p2/21/cgroup", "0::/system.slice/docker-" CID ".scope\n");
+	/* a pod: named by the pod, whose containers share the namespace */
+	process("p2/30", "pause\n");
+	put("p2/30/ns/net", "");
+	put("p2/30/cgroup", "0::/kubepods.slice/kubepods-besteffort.slice/"
+			    "kubepods-besteffort-pod8a3c2b1e_5f4d_4e6a_9b8c_7d6e5f4a3b2c.slice/"
+			    "cri-containerd-" CID ".scope\n");
+	/* hybrid cgroups, docker's cgroupfs driver: the v1 line names it */
+	process("p2/40", "redis\n");
+	put("p2/40/ns/net", "");
+	put("p2/40/cgroup", "12:cpu,cpuacct:/docker/" CID "\n1:name=systemd:/docker/" CID
+			    "\n0::/\n");
+	/* no container: the lowest pid; a conmon monitor is no container */
+	process("p2/50", "conmon\n");
+	put("p2/50/ns/net", "");
+	put("p2/50/cgroup", "0::/machine.slice/libpod-conmon-" CID ".scope\n");
+	snprintf(proc, sizeof(proc), "%s/p2", root);
+	snprintf(run, sizeof(run), "%s/n2", root);
+	two = ino("p2/10/ns/net");
+	rev = ino("p2/11/ns/net");
+	ctr = ino("p2/21/ns/net");
+	pod = ino("p2/30/ns/net");
+	v1 = ino("p2/40/ns/net");
+	plain = ino("p2/50/ns/net");
+	host = ino("p2/1/ns/net");
+
+	wd_owners_init(&o, proc, run);
+	CHECK_STR(wd_netns_name(&o, host), "host");
+	CHECK_STR(wd_netns_name(&o, two), "azure");
+	CHECK_STR(wd_netns_name(&o, rev), "black");
+	CHECK_STR(wd_netns_name(&o, ctr), "docker:0123456789ab");
+	CHECK_STR(wd_netns_name(&o, pod), "pod " PUID);
+	CHECK_STR(wd_netns_name(&o, v1), "docker:0123456789ab");
+	CHECK_STR(wd_netns_name(&o, plain), "conmon[50]");
+
+	/* --netns, as given, wins over every other name, and a rescan keeps it */
+	wd_owners_name_netns(&o, two, "zulu");
+	wd_owners_name_netns(&o, plain, "/proc/50/ns/net");
+	wd_owners_name_netns(&o, ctr, "/run/docker/netns/0b1c");
+	CHECK_STR(wd_netns_name(&o, two), "zulu");
+	CHECK_STR(wd_netns_name(&o, plain), "/proc/50/ns/net");
+	CHECK_STR(wd_netns_name(&o, ctr), "/run/docker/netns/0b1c");
+	wd_owners_scan(&o);
+	CHECK_STR(wd_netns_name(&o, two), "zulu");
+	CHECK_STR(wd_netns_name(&o, plain), "/proc/50/ns/net");
+	CHECK_STR(wd_netns_name(&o, rev), "black");
+	/* given for a namespace no scan saw: named all the same, without a scan */
+	wd_owners_name_netns(&o, 987654321, "blue");
+	CHECK_INT(o.scans, 2);
+	CHECK_STR(wd_netns_name(&o, 987654321), "blue");
+	CHECK_INT(o.scans, 2);
+	/* a name that does not fit is not cut: the other names stand */
+	wd_owners_name_netns(&o, rev, "/run/netns/a-name-longer-than-sixty-three-bytes-is-not-cut-"
+				      "short");
+	CHECK_STR(wd_netns_name(&o, rev), "black");
+	wd_owners_free(&o);
+}
+
+/* Nothing to scan (no /proc, no /run/netns): nothing named, no crash. */
+static void test_empty(void)
+{
+	struct wd_owners o;
+
+	wd_owners_init(&o, "/nonexistent/proc", "/nonexistent/netns");
+	CHECK(wd_netns_name(&o, 4026531840u) == NULL);
+	CHECK(wd_socket_owner(&o, 42) == NULL);
+	CHECK_INT(o.scans, 1);
+	wd_owners_free(&o);
+}
+
 static void cleanup(void)
 {
 	char cmd[600];
@@ -143,4 +247,4 @@ static void cleanup(void)
 		fprintf(stderr, "cannot remove %s\n", root);
 }
 
-UNIT_MAIN(test_owners, cleanup)
+UNIT_MAIN(test_owners, test_netns_names, test_empty, cleanup)

@@ -138,7 +138,9 @@ static void test_exact_bytes(void)
 
 	CHECK_INT(wd_pcapng_writer_init(&w, fileno(f), false), 0);
 	CHECK_INT(wd_pcapng_write_header(&w, &h), 0);
+	CHECK_INT(wd_pcapng_packet_size(&p), 48);
 	CHECK_INT(wd_pcapng_write_packet(&w, &p), 0);
+	CHECK_INT(w.bytes, sizeof(want));	/* what record -C counts */
 	CHECK_INT(w.written, 0);	/* still buffered */
 	CHECK_INT(wd_pcapng_flush(&w), 0);
 	CHECK_INT(w.written, 1);
@@ -207,6 +209,106 @@ static void test_drop_lengths(void)
 	CHECK_INT(orig, 40);
 }
 
+/* record -s beyond 128: the whole packet, -s, or what was linear. */
+static void test_drop_lengths_long(void)
+{
+	uint8_t pkt[3028] = { 0x45, 0x00, 0x0b, 0xd4, [9] = 17 };	/* tot_len 3028 */
+	struct wd_drop_view v;
+	uint32_t cap, orig;
+
+	memset(&v, 0, sizeof(v));
+	v.l3proto = WD_ETH_P_IP;
+	wd_decode(pkt, sizeof(pkt), WD_ETH_P_IP, &v.flow);
+	v.len = 3008;
+	wd_pcapng_drop_lengths(&v, pkt, sizeof(pkt), 262144, &cap, &orig);
+	CHECK_INT(cap, 3028);
+	CHECK_INT(orig, 3028);
+	wd_pcapng_drop_lengths(&v, pkt, sizeof(pkt), 300, &cap, &orig);
+	CHECK_INT(cap, 300);
+	CHECK_INT(orig, 3028);
+	/* only the headers were linear (TCP's paged payload) */
+	wd_pcapng_drop_lengths(&v, pkt, 52, 262144, &cap, &orig);
+	CHECK_INT(cap, 52);
+	CHECK_INT(orig, 3028);
+}
+
+/* ---- rotated recordings: names as tcpdump makes them, -C sizes ---- */
+
+static void test_file_names(void)
+{
+	struct tm tm = { .tm_year = 126, .tm_mon = 11, .tm_mday = 3, .tm_hour = 6,
+			 .tm_min = 42, .tm_sec = 5 };
+	char buf[64], small[8];
+
+	/* -C: FILE, FILE1, FILE2, ... */
+	CHECK_INT(wd_pcapng_file_name(buf, sizeof(buf), "d.pcapng", NULL, 0, 0), 0);
+	CHECK_STR(buf, "d.pcapng");
+	CHECK_INT(wd_pcapng_file_name(buf, sizeof(buf), "d.pcapng", NULL, 1, 0), 0);
+	CHECK_STR(buf, "d.pcapng1");
+	CHECK_INT(wd_pcapng_file_name(buf, sizeof(buf), "d.pcapng", NULL, 12, 0), 0);
+	CHECK_STR(buf, "d.pcapng12");
+	/* -C -W N: the digits of N - 1, from 0 */
+	CHECK_INT(wd_pcapng_count_width(1), 0);
+	CHECK_INT(wd_pcapng_count_width(2), 1);
+	CHECK_INT(wd_pcapng_count_width(10), 1);
+	CHECK_INT(wd_pcapng_count_width(11), 2);
+	CHECK_INT(wd_pcapng_count_width(100), 2);
+	CHECK_INT(wd_pcapng_count_width(101), 3);
+	CHECK_INT(wd_pcapng_file_name(buf, sizeof(buf), "d", NULL, 0, 1), 0);
+	CHECK_STR(buf, "d0");
+	CHECK_INT(wd_pcapng_file_name(buf, sizeof(buf), "d", NULL, 7, 2), 0);
+	CHECK_STR(buf, "d07");
+	CHECK_INT(wd_pcapng_file_name(buf, sizeof(buf), "d", NULL, 0, wd_pcapng_count_width(1)), 0);
+	CHECK_STR(buf, "d");	/* -W 1: one name, rewritten */
+	/* -G: strftime(3), and -C's number after it */
+	CHECK_INT(wd_pcapng_file_name(buf, sizeof(buf), "d-%Y%m%d-%H%M%S.pcapng", &tm, 0, 0), 0);
+	CHECK_STR(buf, "d-20261203-064205.pcapng");
+	CHECK_INT(wd_pcapng_file_name(buf, sizeof(buf), "%H%%.p", &tm, 3, 2), 0);
+	CHECK_STR(buf, "06%.p03");
+	CHECK_INT(wd_pcapng_file_name(buf, sizeof(buf), "no%conversion", NULL, 0, 0), 0);
+	CHECK_STR(buf, "no%conversion");	/* without -G, % is a character */
+	/* too long for the buffer, with or without conversions; an empty name */
+	CHECK_INT(wd_pcapng_file_name(small, sizeof(small), "12345678", NULL, 0, 0),
+		  -ENAMETOOLONG);
+	CHECK_INT(wd_pcapng_file_name(small, sizeof(small), "1234567", NULL, 1, 0),
+		  -ENAMETOOLONG);
+	CHECK_INT(wd_pcapng_file_name(small, sizeof(small), "123456", NULL, 1, 0), 0);
+	CHECK_STR(small, "1234561");
+	CHECK_INT(wd_pcapng_file_name(small, sizeof(small), "%Y%m%d", &tm, 0, 0),
+		  -ENAMETOOLONG);
+	CHECK_INT(wd_pcapng_file_name(buf, sizeof(buf), "", NULL, 0, 0), -EINVAL);
+}
+
+static void test_file_size(void)
+{
+	uint64_t b = 7;
+
+	CHECK_INT(wd_pcapng_parse_file_size("1", &b), 0);
+	CHECK_INT(b, 1000000);
+	CHECK_INT(wd_pcapng_parse_file_size("250", &b), 0);
+	CHECK_INT(b, 250000000);
+	CHECK_INT(wd_pcapng_parse_file_size("64k", &b), 0);
+	CHECK_INT(b, 65536);
+	CHECK_INT(wd_pcapng_parse_file_size("3M", &b), 0);
+	CHECK_INT(b, 3 << 20);
+	CHECK_INT(wd_pcapng_parse_file_size("2g", &b), 0);
+	CHECK_INT(b, 2ULL << 30);
+	b = 7;
+	CHECK_INT(wd_pcapng_parse_file_size("0", &b), -1);
+	CHECK_INT(wd_pcapng_parse_file_size("0k", &b), -1);
+	CHECK_INT(wd_pcapng_parse_file_size("", &b), -1);
+	CHECK_INT(wd_pcapng_parse_file_size("-1", &b), -1);
+	CHECK_INT(wd_pcapng_parse_file_size("+1", &b), -1);
+	CHECK_INT(wd_pcapng_parse_file_size(" 1", &b), -1);
+	CHECK_INT(wd_pcapng_parse_file_size("1.5", &b), -1);
+	CHECK_INT(wd_pcapng_parse_file_size("1kb", &b), -1);
+	CHECK_INT(wd_pcapng_parse_file_size("1t", &b), -1);
+	CHECK_INT(wd_pcapng_parse_file_size("18446744073710", &b), -1);	/* x 10^6 > 2^64 */
+	CHECK_INT(wd_pcapng_parse_file_size("99999999999999999999", &b), -1);
+	CHECK_INT(wd_pcapng_parse_file_size("17179869184g", &b), -1);	/* 2^64 */
+	CHECK_INT(b, 7);	/* untouched on error */
+}
+
 static void test_drop_comment(void)
 {
 	struct wd_drop_view v;
@@ -249,25 +351,53 @@ static void test_who_comment(void)
 	udp4_view(&v);
 	v.netns_name = "blue";
 	v.sock = (struct wd_sock_view){
-		.kind = WD_SOCK_SEEN, .full = true, .ino = 42569, .lport = 9999,
-		.pid = 20898, .comm = "wd rcvr%", .cgroup = "/who.slice/docker-abc.scope",
-		.workload = "docker:abc",
+		.kind = WD_SOCK_SEEN, .full = true, .ino = 42569, .lport = 9999, .rport = 0,
+		.state = 7, .pid = 20898, .comm = "wd rcvr%",
+		.cgroup = "/who.slice/docker-abc.scope", .workload = "docker:abc",
 	};
 	wd_pcapng_drop_comment(&v, buf, sizeof(buf));
 	CHECK_STR(buf, "reason=NO_SOCKET location=tcp_v4_rcv+0x99 ifname=veth0 "
 		       "netns=4026531840 code=3 netns_name=blue sock=42569 lport=9999 "
-		       "pid=20898 comm=wd%20rcvr%25 cgroup=/who.slice/docker-abc.scope "
-		       "workload=docker:abc");
+		       "rport=0 state=CLOSE pid=20898 comm=wd%20rcvr%25 "
+		       "cgroup=/who.slice/docker-abc.scope workload=docker:abc");
 	CHECK(wd_pcapng_parse_comment(buf, &m));
 	CHECK(m.has_netns_name && m.has_sock && m.has_lport && m.has_pid && m.has_comm);
+	CHECK(m.has_rport && m.has_state);
 	CHECK_STR(m.netns_name, "blue");
 	CHECK_INT(m.sock, 42569);
 	CHECK_INT(m.lport, 9999);
+	CHECK_INT(m.rport, 0);
+	CHECK_STR(m.state, "CLOSE");
 	CHECK_INT(m.pid, 20898);
 	CHECK_STR(m.comm, "wd rcvr%");
 	CHECK_STR(m.cgroup, "/who.slice/docker-abc.scope");
 	CHECK_STR(m.workload, "docker:abc");
 	CHECK(!m.sock_unknown);
+
+	/* a connection: its peer's port and its state; a path as the netns name */
+	v.netns_name = "/proc/4242/ns/net";
+	v.sock = (struct wd_sock_view){ .kind = WD_SOCK_SEEN, .full = true, .ino = 7,
+					.lport = 40123, .rport = 9, .state = 2 };
+	wd_pcapng_drop_comment(&v, buf, sizeof(buf));
+	CHECK(strstr(buf, " netns_name=/proc/4242/ns/net sock=7 lport=40123 rport=9 "
+			  "state=SYN_SENT") != NULL);
+	CHECK(wd_pcapng_parse_comment(buf, &m));
+	CHECK_STR(m.netns_name, "/proc/4242/ns/net");
+	CHECK(m.has_rport && m.rport == 9 && m.has_lport && m.lport == 40123);
+	CHECK_STR(m.state, "SYN_SENT");
+	/* out of range or malformed: left out, the first of two kept */
+	CHECK(wd_pcapng_parse_comment("location=f+0x1 rport=65536 state=syn_sent", &m));
+	CHECK(!m.has_rport && !m.has_state);
+	CHECK(wd_pcapng_parse_comment("location=f+0x1 rport=x state=S%41 lport=1", &m));
+	CHECK(!m.has_rport && !m.has_state && m.has_lport);
+	CHECK(wd_pcapng_parse_comment("location=f+0x1 state=LISTEN state=CLOSE rport=1 rport=2",
+				      &m));
+	CHECK_STR(m.state, "LISTEN");
+	CHECK_INT(m.rport, 1);
+	CHECK(wd_pcapng_parse_comment("location=f+0x1 state=? state=LISTEN", &m));
+	CHECK_STR(m.state, "?");
+	CHECK(wd_pcapng_parse_comment("location=f+0x1 state=AVERYLONGSTATENAMEX", &m));
+	CHECK(!m.has_state);
 
 	/* a kernel without rx_sk says so; a socket-less drop says nothing */
 	v.netns_name = NULL;
@@ -812,4 +942,4 @@ UNIT_MAIN(test_exact_bytes, test_drop_lengths, test_drop_comment, test_who_comme
 	  test_parse_comment,
 	  test_round_trip, test_write_errors, test_other_byte_order, test_truncation,
 	  test_bogus_lengths, test_bad_magic, test_bad_contents, test_many_comments,
-	  test_byte_flips)
+	  test_byte_flips, test_drop_lengths_long, test_file_names, test_file_size)

@@ -539,7 +539,12 @@ def check_dropmon(t, rel, kv, sec, code_of):
     check_msg(t, rel, "dropmon: not loaded says modprobe", sec, "dm.notloaded", 1,
               "modprobe drop_monitor")
     check_msg(t, rel, "dropmon: other netns refused", sec, "dm.netns", 1,
-              "initial network namespace")
+              "not in the initial network namespace")
+    check_msg(t, rel, "dropmon: other netns and PID namespace (a container) refused", sec,
+              "dm.netns_pidns", 1, "not in the initial network namespace")
+    check_msg(t, rel, "dropmon: own PID namespace, host netns: attaches", sec, "dm.pidns", 0,
+              "attached to drop_monitor")
+    check_dropmon_privileges(t, rel, kv, sec)
     check_msg(t, rel, "dropmon: second listener refused", sec, "dm.busy", 1,
               "already in use")
     bpf = load_json(sec.get("dm.count_bpf", ("", 0))[0])
@@ -590,6 +595,85 @@ def check_dropmon(t, rel, kv, sec, code_of):
     t.add(rel, "dropmon: SIGTERM stops the trace", ok,
           f"rc after SIGTERM {rc}; next listener rc {after[1] if after else None}: "
           f"{after[0].strip()[-160:] if after else ''!r}")
+
+
+PRIV_WANT = {("NO_SOCKET", "tcp_v4_rcv"): 7, ("NO_SOCKET", "tcp_v6_rcv"): 11}
+
+
+def check_dropmon_privileges(t, rel, kv, sec):
+    """--source auto as nobody without BPF's capabilities (util-linux setpriv)."""
+    labels = ("dropmon auto, CAP_NET_ADMIN only: tries drop_monitor, says what each lacks",
+              "dropmon auto, CAP_NET_ADMIN+CAP_SYS_ADMIN: BPF (CAP_SYS_ADMIN allows it)",
+              "dropmon auto as nobody, BPF failing: falls back, counts = BPF's")
+    if kv.get("dm.setpriv") != "ok":
+        for label in labels:
+            t.add(rel, label, None, "no util-linux setpriv in the VM (busybox's cannot "
+                  "change the uid): needs `copy_elf /usr/bin/setpriv` in tests/vm/run.sh")
+        return
+    text, rc = sec.get("dm.netadmin", ("", None))
+    fell = rc == 0 and "BPF is not allowed to this process" in text
+    refused = (rc == 1 and "needs root, or the capabilities CAP_BPF and CAP_PERFMON" in text
+               and 'CAP_SYS_ADMIN to join its "events" group' in text)
+    t.add(rel, labels[0], fell or refused,
+          ("fell back to drop_monitor" if fell else "neither: ") + repr(text.strip()[-300:])
+          if fell or refused else f"rc {rc}: {text.strip()[-300:]!r}")
+    text, rc = sec.get("dm.sysadmin_bpf", ("", None))
+    t.add(rel, labels[1], rc == 0 and "attached to skb:kfree_skb" in text,
+          f"rc {rc}: {text.strip()[:200]!r}")
+    bpf = load_json(sec.get("dm.priv_bpf", ("", 0))[0])
+    dm = load_json(sec.get("dm.priv_dropmon", ("", 0))[0])
+    err = sec.get("stderr.dm_priv", ("", 0))[0]
+    problems = []
+    if err.count("reading drop_monitor instead") != 1:
+        problems.append("not said once that it reads drop_monitor")
+    if kv.get("whydrop_rc.dm_priv") != "0":
+        problems.append(f"rc {kv.get('whydrop_rc.dm_priv')}")
+    if not isinstance(dm, dict) or dm.get("source") != "dropmon":
+        problems.append("no drop_monitor count document")
+    if dm_by_func(bpf) != PRIV_WANT or dm_by_func(dm) != PRIV_WANT:
+        problems.append(f"bpf {dm_by_func(bpf)}, dropmon {dm_by_func(dm)}, want {PRIV_WANT}")
+    if dm_rows(bpf) != dm_rows(dm):
+        problems.append(f"rows differ: {dm_rows(dm)} vs {dm_rows(bpf)}")
+    t.add(rel, labels[2], not problems,
+          f"{len(dm_rows(dm))} rows = BPF's, {sum(PRIV_WANT.values())} drops" if not problems
+          else "; ".join(problems) + f"; stderr {err.strip()[-300:]!r}")
+
+
+def metric_sum(text, name, **labels):
+    """Sum of the samples of a Prometheus metric whose labels include these; None if absent."""
+    total, seen = 0, False
+    for m in re.finditer(r"^" + name + r"(\{[^}]*\})? (\d+)$", text, re.M):
+        lab = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1) or ""))
+        if all(lab.get(k) == v for k, v in labels.items()):
+            total += int(m.group(2))
+            seen = True
+    return total if seen else None
+
+
+def check_dropmon_serve_losses(t, rel, kv, sec):
+    """serve --source dropmon: queue losses in its metrics, scraped while it runs."""
+    label = "dropmon serve: queue losses scraped live = BPF - received"
+    met = sec.get("dm.serve_queue_metrics", ("", 1))
+    bpf = load_json(sec.get("dm.serve_queue_bpf", ("", 0))[0])
+    err = sec.get("stderr.dm_serve_queue", ("", 0))[0].strip()
+    drops = metric_sum(met[0], "whydrop_drops_total", reason="NO_SOCKET") or 0
+    lost = metric_sum(met[0], "whydrop_lost_events_total")
+    queue = metric_sum(met[0], "whydrop_dropmon_queue_dropped_total", origin="software")
+    overruns = metric_sum(met[0], "whydrop_dropmon_socket_overruns_total")
+    want = bpf.get("total") if isinstance(bpf, dict) else None
+    detail = (f"BPF {want} = scraped {drops} + whydrop_lost_events_total {lost} "
+              f"(queue_dropped{{software}} {queue}, socket overruns {overruns}; "
+              f"scrape {kv.get('dm.serve_queue_scrapes')}, said on stderr while running)")
+    if met[1] != 0 or want != 3000:
+        t.add(rel, label, False, f"metrics rc {met[1]}; BPF {want}; stderr {err[-300:]!r}")
+    elif lost == 0 and drops == want:
+        t.add(rel, label, None, detail + " (the queue never filled: nothing to show)")
+    else:
+        ok = (lost is not None and queue == lost and overruns == 0 and drops + lost == want
+              and "drop_monitor is losing drops" in err
+              and kv.get("whydrop_rc.dm_serve_queue") == "0")
+        t.add(rel, label, ok, detail if ok else f"{detail}; rc "
+              f"{kv.get('whydrop_rc.dm_serve_queue')}; stderr {err[-300:]!r}")
 
 
 def check_dropmon_more(t, rel, kv, sec, code_of):
@@ -658,6 +742,7 @@ def check_dropmon_more(t, rel, kv, sec, code_of):
           f"{m.group(0) if m else None}; {verr.splitlines()[0] if verr else ''}" if ok else
           f"metrics rc {met[1]} {m.group(0) if m else met[0][:200]!r}; rc "
           f"{kv.get('whydrop_rc.dm_serve')}; after {after}; stderr {verr[-300:]!r}")
+    check_dropmon_serve_losses(t, rel, kv, sec)
 
 
 def check_unload(t, rel, kv, sec, code_of):

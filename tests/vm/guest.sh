@@ -232,6 +232,96 @@ run_scenario() {
 # automatic fallback, and that SIGTERM leaves nothing running.
 DM_FILTER="dst host 192.0.2.2 or dst host 2001:db8::2"
 DM_KO=/lib/modules/$(uname -r)/kernel/net/core/drop_monitor.ko
+
+# As nobody with a few capabilities: util-linux setpriv, which run.sh must
+# copy into the initramfs (busybox's cannot change the uid); without it the
+# checks that need it are skipped.
+SETPRIV=/usr/bin/setpriv
+as_nobody() {
+	_caps=$1
+	shift
+	$SETPRIV --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all$_caps \
+		--ambient-caps=-all$_caps "$@"
+}
+
+# --source auto without BPF's capabilities. CAP_NET_ADMIN alone: auto must
+# try drop_monitor (these kernels want CAP_SYS_ADMIN to join its group, so
+# it says what each way lacks). CAP_NET_ADMIN and CAP_SYS_ADMIN with the BPF
+# load forced to fail (CAP_SYS_ADMIN allows BPF): drop_monitor, as nobody,
+# beside the BPF backend as root, on the same drops.
+dropmon_privileges() {
+	if ! $SETPRIV --help 2>&1 | grep -q -- --reuid; then
+		kv dm.setpriv missing
+		return 0
+	fi
+	kv dm.setpriv ok
+	# kallsyms' addresses for nobody too: rows are compared by location
+	_pp=$(cat /proc/sys/kernel/perf_event_paranoid)
+	_kr=$(cat /proc/sys/kernel/kptr_restrict)
+	echo 1 >/proc/sys/kernel/perf_event_paranoid
+	echo 0 >/proc/sys/kernel/kptr_restrict
+	sect dm.netadmin as_nobody ,+net_admin $WD count -d 1 "$DM_FILTER"
+	sect dm.sysadmin_bpf as_nobody ,+net_admin,+sys_admin $WD count -d 0.5
+	wd_start /tmp/dpb.json /tmp/dpb.err $WD count --json -d 600 "$DM_FILTER" || return 1
+	_pb=$WD_PID
+	if wd_start /tmp/dpd.json /tmp/dpd.err env WHYDROP_ATTACH=fail \
+		$SETPRIV --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all,+net_admin,+sys_admin --ambient-caps=-all,+net_admin,+sys_admin \
+		$WD count --json -d 600 "$DM_FILTER"; then
+		_pd=$WD_PID
+		sect trigger.dm_priv4 sc_no_socket_v4
+		sect trigger.dm_priv6 sc_no_socket_v6
+		usleep 500000
+		WD_PID=$_pd
+		wd_stop
+		kv whydrop_rc.dm_priv $?
+	fi
+	WD_PID=$_pb
+	wd_stop
+	echo "$_pp" >/proc/sys/kernel/perf_event_paranoid
+	echo "$_kr" >/proc/sys/kernel/kptr_restrict
+	sect dm.priv_bpf cat /tmp/dpb.json
+	sect dm.priv_dropmon cat /tmp/dpd.json
+	sect stderr.dm_priv cat /tmp/dpd.err
+}
+
+# serve's metrics show drop_monitor's losses while it runs: the burst of the
+# queue test below (--dropmon-queue 10), scraped before serve stops, beside
+# the BPF backend counting the same drops.
+dropmon_serve_losses() {
+	wd_start /tmp/dsqb.json /tmp/dsqb.err $WD count --json -r NO_SOCKET -d 600 \
+		'udp dst port 9' || return 1
+	_pb=$WD_PID
+	if wd_start /tmp/dsq.out /tmp/dsq.err $WD serve --source dropmon --dropmon-queue 10 \
+		-r NO_SOCKET --listen 127.0.0.1:9465 'udp dst port 9'; then
+		_pd=$WD_PID
+		A /usr/sbin/tc qdisc add dev va root netem delay 300ms limit 10000
+		sect trigger.dm_serve_queue A wdpkt udp 192.0.2.1 192.0.2.2 40018 9 3000
+		usleep 800000
+		A /usr/sbin/tc qdisc del dev va root
+		# under TCG the kernel may still be at the burst: scrape until the
+		# drops and losses (both read at the scrape) stop moving
+		_prev= _i=0
+		while [ $_i -lt 15 ]; do
+			_i=$((_i + 1))
+			usleep 1000000
+			wget -qO- http://127.0.0.1:9465/metrics >/tmp/dsq.prom 2>&1
+			_now=$(grep -E '^whydrop_(drops|lost_events)_total' /tmp/dsq.prom |
+				awk '{ s += $NF } END { print s + 0 }')
+			[ "$_now" = "$_prev" ] && break
+			_prev=$_now
+		done
+		kv dm.serve_queue_scrapes $_i
+		sect dm.serve_queue_metrics cat /tmp/dsq.prom
+		WD_PID=$_pd
+		wd_stop
+		kv whydrop_rc.dm_serve_queue $?
+	fi
+	WD_PID=$_pb
+	wd_stop
+	sect dm.serve_queue_bpf cat /tmp/dsqb.json
+	sect stderr.dm_serve_queue cat /tmp/dsq.err
+}
 dropmon_scenarios() {
 	# not loaded: no autoload here (the kernel would modprobe NET_DM's alias)
 	_mp=$(cat /proc/sys/kernel/modprobe)
@@ -240,6 +330,12 @@ dropmon_scenarios() {
 	echo "$_mp" >/proc/sys/kernel/modprobe
 	sect dm.insmod insmod $DM_KO || return 1
 	sect dm.netns A $WD count --source dropmon -d 1
+	# A container: its own network and PID namespaces, so its PID 1 shares
+	# its network namespace; then a PID namespace alone (the host's network
+	# namespace), where drop_monitor answers.
+	sect dm.netns_pidns A unshare -p -f --mount-proc $WD count --source dropmon -d 1
+	sect dm.pidns unshare -p -f --mount-proc $WD count --source dropmon -d 0.5
+	dropmon_privileges
 
 	pre_netfilter_drop
 	wd_start /tmp/dmb.json /tmp/dmb.err $WD count --json -d 600 "$DM_FILTER" || return 1
@@ -352,6 +448,7 @@ dropmon_scenarios() {
 	fi
 	sect stderr.dm_serve cat /tmp/dmv.err
 	sect dm.after_serve $WD count --source dropmon -d 0.5
+	dropmon_serve_losses
 
 	# SIGKILL cannot STOP: the next whydrop finds it running, sees that its
 	# owner is a dead whydrop, stops it and goes on.

@@ -207,6 +207,7 @@ build_common() {
 	copy_elf /usr/sbin/ip /usr/sbin/ip "$r"
 	copy_elf /usr/sbin/nft /usr/sbin/nft "$r"
 	copy_elf /sbin/tc /usr/sbin/tc "$r"
+	copy_elf /usr/bin/setpriv /usr/bin/setpriv "$r"	# drop_monitor without BPF privileges
 	gcc -static -O2 -Wall -Wextra -Werror -o "$r/bin/wdpkt" "$HERE/wdpkt.c"
 	if [ "$NO_BINARY" != 1 ]; then
 		copy_elf "$BIN" /bin/whydrop "$r"
