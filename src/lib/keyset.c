@@ -47,11 +47,30 @@ void wd_keyset_merge(struct wd_keyset *ks)
 	ks->n = out + 1;
 }
 
+/* The overflow bucket's slot of a reason (src/bpf/counting.h). */
+static uint32_t overflow_slot(uint32_t reason)
+{
+	return reason < WD_OVERFLOW_SLOTS ? reason : WD_OVERFLOW_SLOTS - 1;
+}
+
+/* Overflow counts by slot: the keys with location 0. */
+static void overflow_counts(const struct wd_key_total *v, size_t n, uint64_t *out)
+{
+	memset(out, 0, WD_OVERFLOW_SLOTS * sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		if (!v[i].key.location)
+			out[overflow_slot(v[i].key.reason)] += v[i].count;
+}
+
 int wd_keyset_clamp(struct wd_keyset *cur, const struct wd_key_total *prev, size_t n_prev)
 {
+	uint64_t ovf_cur[WD_OVERFLOW_SLOTS], ovf_prev[WD_OVERFLOW_SLOTS];
 	struct wd_keyset res = { 0 };
 	size_t i = 0, j = 0;
 	int d, err = 0;
+
+	overflow_counts(cur->v, cur->n, ovf_cur);
+	overflow_counts(prev, n_prev, ovf_prev);
 
 	while (!err && (i < cur->n || j < n_prev)) {
 		if (i == cur->n)
@@ -64,7 +83,15 @@ int wd_keyset_clamp(struct wd_keyset *cur, const struct wd_key_total *prev, size
 			err = wd_keyset_push(&res, &cur->v[i].key, cur->v[i].count);
 			i++;
 		} else if (d > 0) {
-			err = wd_keyset_push(&res, &prev[j].key, prev[j].count);
+			/*
+			 * Gone from this read: a run in flight (keep it), or a
+			 * run moved into its reason's overflow bucket, which
+			 * grew and now holds it (keeping it would count twice).
+			 */
+			uint32_t slot = overflow_slot(prev[j].key.reason);
+
+			if (!prev[j].key.location || ovf_cur[slot] <= ovf_prev[slot])
+				err = wd_keyset_push(&res, &prev[j].key, prev[j].count);
 			j++;
 		} else {
 			uint64_t n = cur->v[i].count > prev[j].count ? cur->v[i].count :

@@ -33,7 +33,9 @@ void wd_keyset_merge(struct wd_keyset *ks);
 /*
  * cur (merged) becomes the union of cur and prev (sorted, merged), each key
  * at the larger of its two counts: a key a live read missed, or read
- * lower, keeps its earlier total. 0 or -ENOMEM (cur unchanged).
+ * lower, keeps its earlier total, unless its reason's overflow bucket grew
+ * meanwhile (its run may have moved there: the bucket holds it now). 0 or
+ * -ENOMEM (cur unchanged).
  */
 int wd_keyset_clamp(struct wd_keyset *cur, const struct wd_key_total *prev, size_t n_prev);
 void wd_keyset_free(struct wd_keyset *ks);

@@ -144,4 +144,32 @@ static void test_runs_seqcount(void)
 	free(a);
 }
 
-UNIT_MAIN(test_merge, test_clamp, test_runs_seqcount)
+/*
+ * A run that left its slot when the hash was full went to its reason's
+ * overflow bucket: the key is gone and the bucket grew by its count. It
+ * must not be kept as well (that counted it twice); a key of another
+ * reason, whose bucket did not grow, is kept (a run in flight).
+ */
+static void test_clamp_overflow(void)
+{
+	struct wd_keyset prev = { 0 }, cur = { 0 };
+	struct wd_key a = key(2, 0x100), b = key(3, 0x200), ovf = key(2, 0);
+	uint64_t total = 0;
+
+	wd_keyset_push(&prev, &a, 10);
+	wd_keyset_push(&prev, &b, 5);
+	wd_keyset_merge(&prev);
+	wd_keyset_push(&cur, &ovf, 12);	/* a's 10 and 2 more, in the bucket */
+	wd_keyset_merge(&cur);		/* a and b are gone */
+	CHECK_INT(wd_keyset_clamp(&cur, prev.v, prev.n), 0);
+	CHECK_INT(count_of(&cur, 2, 0x100), (uint64_t)-1);
+	CHECK_INT(count_of(&cur, 2, 0), 12);
+	CHECK_INT(count_of(&cur, 3, 0x200), 5);
+	for (size_t i = 0; i < cur.n; i++)
+		total += cur.v[i].count;
+	CHECK_INT(total, 17);
+	wd_keyset_free(&prev);
+	wd_keyset_free(&cur);
+}
+
+UNIT_MAIN(test_merge, test_clamp, test_clamp_overflow, test_runs_seqcount)
