@@ -9,7 +9,8 @@ SAN        ?=
 OPT        ?= -O2 -g
 # User CFLAGS/LDFLAGS are appended, never replace the project's own.
 WD_CFLAGS  := $(OPT) -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	      -DWHYDROP_VERSION='"$(VERSION)"' -Isrc/lib -Isrc/cli -Isrc/bpf -I$(BUILD)
+	      -DWHYDROP_VERSION='"$(VERSION)"' -Isrc/lib -Isrc/core -Isrc/cli -Isrc/bpf \
+	      -I$(BUILD)
 WD_LDFLAGS :=
 ifneq ($(SAN),)
 WD_CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -24,9 +25,14 @@ LDLIBS     += -lbpf -lelf -lz -lm -lpcap -lmicrohttpd -lmnl
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -Isrc/bpf \
 	      -ffile-prefix-map=$(CURDIR)=.
 
+# src/lib: libwhydrop.a, no BPF program (unit tests and fuzzers link it alone);
+# src/core: libwhydrop-core.a, the session around the BPF program (skeletons
+# generated into $(BUILD)); src/cli: the commands.
 LIB_SRCS   := $(wildcard src/lib/*.c)
+CORE_SRCS  := $(wildcard src/core/*.c)
 CLI_SRCS   := $(wildcard src/cli/*.c)
 LIB_OBJS   := $(LIB_SRCS:src/lib/%.c=$(BUILD)/lib/%.o)
+CORE_OBJS  := $(CORE_SRCS:src/core/%.c=$(BUILD)/core/%.o)
 CLI_OBJS   := $(CLI_SRCS:src/cli/%.c=$(BUILD)/cli/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -57,19 +63,27 @@ $(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h) src/bpf/whydrop.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
 
-$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/lib/*.h src/cli/*.h) $(SKELS)
+$(BUILD)/core/%.o: src/core/%.c $(wildcard src/lib/*.h src/core/*.h) src/bpf/whydrop.h $(SKELS)
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
+
+$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/lib/*.h src/core/*.h src/cli/*.h) src/bpf/whydrop.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
 
 $(BUILD)/libwhydrop.a: $(LIB_OBJS)
-	$(Q)ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/whydrop: $(CLI_OBJS) $(BUILD)/libwhydrop.a
+$(BUILD)/libwhydrop-core.a: $(CORE_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/whydrop: $(CLI_OBJS) $(BUILD)/libwhydrop-core.a $(BUILD)/libwhydrop.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(WD_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(BUILD)/libwhydrop.a
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libwhydrop.a
 	@mkdir -p $(@D)
 	@echo "  TEST    $@"
 	$(Q)$(CC) $(WD_CFLAGS) -Itests/unit $(WD_LDFLAGS) -o $@ $< $(BUILD)/libwhydrop.a $(LDLIBS)
@@ -80,7 +94,7 @@ FILTER_EQ  := $(BUILD)/system/filter_equal
 unit-bins: $(FILTER_EQ)
 
 $(BUILD)/system/filter_equal.bpf.o: tests/system/filter_equal.bpf.c tests/system/filter_equal.h \
-		src/bpf/whydrop.h src/bpf/core_types.h
+		src/bpf/whydrop.h src/bpf/core_types.h src/bpf/filter_maps.h
 	@mkdir -p $(@D)
 	@echo "  BPF     $@"
 	$(Q)$(CLANG) $(BPF_CFLAGS) -Itests/system -c $< -o $@
@@ -89,10 +103,11 @@ $(BUILD)/system/filter_equal.skel.h: $(BUILD)/system/filter_equal.bpf.o
 	@echo "  SKEL    $@"
 	$(Q)$(BPFTOOL) gen skeleton $< name filter_equal_bpf > $@.tmp && mv $@.tmp $@
 
-$(FILTER_EQ): tests/system/filter_equal.c tests/system/filter_equal.h \
+FE_SRCS    := tests/system/filter_equal.c tests/system/filter_equal_packets.c
+$(FILTER_EQ): $(FE_SRCS) $(wildcard tests/system/filter_equal*.h) \
 		$(BUILD)/system/filter_equal.skel.h $(BUILD)/libwhydrop.a
 	@echo "  TEST    $@"
-	$(Q)$(CC) $(WD_CFLAGS) -Itests/system -I$(BUILD)/system $(WD_LDFLAGS) -o $@ $< \
+	$(Q)$(CC) $(WD_CFLAGS) -Itests/system -I$(BUILD)/system $(WD_LDFLAGS) -o $@ $(FE_SRCS) \
 		$(BUILD)/libwhydrop.a $(LDLIBS)
 # ---- end of tests/system/filter_equal
 
@@ -148,7 +163,7 @@ fuzz-bins:
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libwhydrop.a $(FUZZ_CLI)
 	@echo "  FUZZ    $@"
-	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Isrc/lib -Isrc/cli -Isrc/bpf \
+	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Isrc/lib -Isrc/core -Isrc/cli -Isrc/bpf \
 		-D_GNU_SOURCE -o $@ $< $(FUZZ_CLI) build/fuzz/libwhydrop.a $(LDLIBS)
 
 fuzz: fuzz-bins

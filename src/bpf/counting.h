@@ -14,7 +14,7 @@ const volatile __u64 reason_bits[WD_REASON_BITMAP_WORDS];
  * The counting hash of the current generation, reached through a one-slot
  * array of maps: user space can swap in an empty one (the update waits for
  * every program still running) and read the old one whole, so keys that
- * went idle leave the kernel without losing a count (src/cli/counts.c).
+ * went idle leave the kernel without losing a count (src/core/counts.c).
  */
 struct wd_counts_map {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);

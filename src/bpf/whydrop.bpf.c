@@ -21,6 +21,7 @@
 #include <bpf/bpf_endian.h>
 #include "whydrop.h"
 #include "counting.h"
+#include "filter_maps.h"
 #include "stacks.h"
 #include "sock_owner.h"
 
@@ -103,27 +104,13 @@ struct drop {
 	struct sock *rx_sk;	/* the receiving socket (6.11+), else NULL */
 };
 
-/* Between the program, the translated filter and kfree_skb_matched_*. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct wd_filter_ctx);
-} filter_ctx SEC(".maps");
-
+/* The drop a matching filter hands on to kfree_skb_matched_* (filter_maps.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct drop);
 } filter_drop SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
-	__uint(max_entries, 2);
-	__type(key, __u32);
-	__type(value, __u32);
-} filter_progs SEC(".maps");
 
 static __always_inline bool tp_has_reason(void)
 {

@@ -70,7 +70,7 @@ struct wd_key {
  * storm of a few kinds of drop costs no hash lookup. WD_RUN_SETS sets of
  * two ways each, indexed by a hash of the key. seq is odd while a slot is
  * being replaced, so a reader on another CPU can tell a consistent copy
- * (see src/cli/counts.c).
+ * (see src/core/counts.c).
  */
 #define WD_RUN_SETS		16	/* a power of two */
 #define WD_RUN_WAYS		2
@@ -163,7 +163,7 @@ _Static_assert(__builtin_offsetof(struct wd_event, hdr) == WD_EVENT_HEAD,
 /*
  * User space: the packet bytes per record that `record -s` asks of the
  * program (0: not record); set before wd_session_open(). configure()
- * (src/cli/session.c) sets record_bytes by it, and beyond WD_HDR_BYTES
+ * (src/core/loader.c) sets record_bytes by it, and beyond WD_HDR_BYTES
  * sizes long_events and the ring buffer.
  */
 extern __u32 wd_record_bytes;
@@ -172,7 +172,7 @@ extern __u32 wd_record_bytes;
 /* Slots of the per-CPU statistics array. */
 enum wd_stat {
 	WD_STAT_EMITTED,	/* detail records written to the ring buffer */
-	WD_STAT_RATE_LIMITED,	/* not counted here: user space derives it (session.c) */
+	WD_STAT_RATE_LIMITED,	/* not counted here: user space derives it (counts.c) */
 	WD_STAT_RING_FULL,	/* detail records lost: ring buffer full */
 	WD_STAT_OVERFLOW,	/* counts that went to the overflow bucket */
 	WD_STAT_STACK_COLLISION, /* --stacks: bucket held another stack (-EEXIST) */

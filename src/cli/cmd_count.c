@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "noise_opts.h"
 #include "groups.h"
-#include "privileges.h"
+#include "options.h"
 #include "report.h"
 
 static const char usage[] =
@@ -36,10 +36,7 @@ static const char usage[] =
 "      --noise-file P   rules of expected drops (default " WD_NOISE_FILE ")\n"
 "      --show-all       hide nothing, not even the built-in expected drops\n"
 "      --counters-only  no BPF: only the kernel's counters (works without root)\n"
-"      --source S       bpf, dropmon (drop_monitor, no BPF; docs/dropmon.md),\n"
-"                       or auto: BPF, else drop_monitor (default)\n"
-"      --dropmon-mode M packet (reasons, packets) or summary (by location only)\n"
-"      --dropmon-queue N  drop_monitor's per-CPU queue, in packets (1000)\n"
+WD_USAGE_SOURCE
 "  -v, --verbose        libbpf diagnostics\n"
 "  EXPRESSION           a pcap-filter expression (as for tcpdump) on the packet,\n"
 "                       from its IP header; applied in the kernel before counting\n"
@@ -93,19 +90,9 @@ int cmd_count(int argc, char **argv)
 		status = count_counters_only(&o);
 		goto out;
 	}
-	status = wd_session_open(&s, &o, false, NULL, NULL);
+	status = wd_report_start(&s, &o, &w, &g);
 	if (status)
 		goto out;
-	if (wd_watch_begin(&w, &o))
-		fprintf(stderr, "whydrop: going on without the kernel's counters\n");
-	/* The counters' files and sockets were opened in the namespace already. */
-	if (wd_session_drop_privileges(&s)) {
-		status = 1;
-		goto close;
-	}
-	wd_groups_init(&g, &o);
-	if (o.group_by)
-		s.groups = &g;
 	t0 = t_refresh = s.t_attached;
 	while (wd_session_poll(&s, 100)) {
 		if (o.duration && wd_now() - t0 >= o.duration)
@@ -116,13 +103,9 @@ int cmd_count(int argc, char **argv)
 			t_refresh = wd_now();
 		}
 	}
-	wd_watch_sample(&w);	/* before detaching: nothing counted goes untraced */
-	wd_session_detach(&s);
+	wd_report_detach(&s, &w);
 	status = wd_report_counts_watch(&s, &o, wd_now() - t0, &w, stdout);
-	wd_groups_free(&g);
-close:
-	wd_session_close(&s);
-	wd_watch_end(&w);
+	wd_report_end(&s, &w, &g);
 out:
 	wd_noise_free(&nz);
 	wd_opts_free(&o);

@@ -9,11 +9,13 @@
 #include <string.h>
 
 #include "commands.h"
+#include "drop_comment.h"
 #include "format.h"
 #include "groups.h"
 #include "options.h"
 #include "output.h"
-#include "pcapng.h"
+#include "pcapng_read.h"
+#include "read.h"
 #include "reasons.h"
 #include "report.h"
 
@@ -59,283 +61,12 @@ struct read_opts {
 	const char *path;
 };
 
-/* ---- rows counted by key: an array and an open-addressing index into it ---- */
-
-struct table {
-	size_t size;			/* of a row */
-	uint32_t (*hash)(const void *row);
-	bool (*same)(const void *a, const void *b);
-	char *rows;
-	size_t n, cap;
-	uint32_t *slots;		/* row index + 1, 0 = empty */
-	size_t n_slots;
-};
-
-static void *row_at(const struct table *t, size_t i)
-{
-	return t->rows + i * t->size;
-}
-
-static void table_free(struct table *t)
-{
-	free(t->rows);
-	free(t->slots);
-	t->rows = NULL;
-	t->slots = NULL;
-	t->n = t->cap = t->n_slots = 0;
-}
-
-static int rehash(struct table *t)
-{
-	size_t n_slots = t->n_slots ? t->n_slots * 2 : 64;
-	uint32_t *slots = calloc(n_slots, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->n; i++) {
-		size_t j = t->hash(row_at(t, i)) & (n_slots - 1);
-
-		while (slots[j])
-			j = (j + 1) & (n_slots - 1);
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->n_slots = n_slots;
-	return 0;
-}
-
-static int grow_rows(struct table *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 32;
-	char *tmp = realloc(t->rows, cap * t->size);
-
-	if (!tmp)
-		return -ENOMEM;
-	t->rows = tmp;
-	t->cap = cap;
-	return 0;
-}
-
-/* The row equal to key; a copy of key if there is none yet. NULL: out of memory. */
-static void *table_get(struct table *t, const void *key)
-{
-	size_t j;
-
-	if (!t->slots && rehash(t))
-		return NULL;
-	j = t->hash(key) & (t->n_slots - 1);
-	for (; t->slots[j]; j = (j + 1) & (t->n_slots - 1))
-		if (t->same(row_at(t, t->slots[j] - 1), key))
-			return row_at(t, t->slots[j] - 1);
-	if (t->n == t->cap && grow_rows(t))
-		return NULL;
-	memcpy(row_at(t, t->n), key, t->size);
-	t->slots[j] = (uint32_t)++t->n;
-	if (t->n * 2 >= t->n_slots && rehash(t))
-		return NULL;
-	return row_at(t, t->n - 1);
-}
-
-static uint32_t fnv(uint32_t h, const char *s)
-{
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return (h ^ 0xffu) * 16777619u;	/* the end of a field */
-}
-
-/* ---- drops by (reason, location), as count ---- */
-
-struct row {
-	struct wd_pcapng_meta m;	/* reason, code, location, function */
-	char subsys[64];
-	uint64_t count;
-};
-
-static uint32_t row_hash(const void *p)
-{
-	const struct row *r = p;
-
-	return fnv(fnv(r->m.has_reason ? 1u : 2u, r->m.reason), r->m.location);
-}
-
-static bool same_row(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	return x->m.has_reason == y->m.has_reason && !strcmp(x->m.reason, y->m.reason) &&
-	       !strcmp(x->m.location, y->m.location);
-}
-
-/* ---- --group-by: drops by (who, reason), as count --group-by ---- */
-
-struct group {
-	char group[512];		/* as long as a cgroup path can be */
-	char reason[128];		/* "" in location-only recordings */
-	uint32_t code;
-	uint64_t count;
-	uint64_t group_total;		/* of every reason in the group, for sorting */
-};
-
-static uint32_t group_hash(const void *p)
-{
-	const struct group *g = p;
-
-	return fnv(fnv(2166136261u, g->group), g->reason);
-}
-
-static bool same_group(const void *a, const void *b)
-{
-	const struct group *x = a, *y = b;
-
-	return !strcmp(x->group, y->group) && !strcmp(x->reason, y->reason);
-}
-
-/* "ifindex=N": the word record writes when the device had no name; 0 if none. */
-static uint32_t comment_ifindex(const char *c)
-{
-	for (const char *p = c; p && (p = strstr(p, "ifindex=")); p += 8)
-		if (p == c || p[-1] == ' ')
-			return (uint32_t)strtoul(p + 8, NULL, 10);
-	return 0;
-}
-
-static void netns_label(const struct wd_pcapng_meta *m, char *buf, size_t len)
-{
-	if (m->has_netns_name)
-		snprintf(buf, len, "%s", m->netns_name);
-	else if (m->has_netns && m->netns)
-		snprintf(buf, len, "netns %u", m->netns);
-	else
-		snprintf(buf, len, "(netns unknown)");
-}
-
-static void interface_label(const struct wd_pcapng_meta *m, const char *comment, char *buf,
-			    size_t len)
-{
-	uint32_t ifindex = comment_ifindex(comment);
-	char ns[80];
-
-	netns_label(m, ns, sizeof(ns));
-	if (m->has_ifname)
-		snprintf(buf, len, "%s@%s", m->ifname, ns);
-	else if (ifindex)
-		snprintf(buf, len, "ifindex %u@%s", ifindex, ns);
-	else
-		snprintf(buf, len, "(no device)@%s", ns);
-}
-
-/* The socket's cgroup or process; the labels of count --group-by. */
-static void socket_label(const struct wd_pcapng_meta *m, enum wd_group_by by, char *buf,
-			 size_t len)
-{
-	if (m->sock_unknown)
-		snprintf(buf, len, "(socket unknown)");
-	else if (!m->has_sock && !m->has_lport)
-		snprintf(buf, len, "(no socket)");
-	else if (by == WD_GROUP_CGROUP && (m->has_workload || m->has_cgroup))
-		snprintf(buf, len, "%s", m->has_workload ? m->workload : m->cgroup);
-	else if (by == WD_GROUP_CGROUP)
-		snprintf(buf, len, "(socket: cgroup not recorded)");
-	else if (m->has_pid)
-		snprintf(buf, len, "%s[%u]", m->has_comm ? m->comm : "?", m->pid);
-	else if (m->has_sock)
-		snprintf(buf, len, "(socket %" PRIu64 ": process not seen)", m->sock);
-	else
-		snprintf(buf, len, "(socket: process not seen)");
-}
-
-static void group_label(const struct wd_pcapng_meta *m, const char *comment,
-			enum wd_group_by by, char *buf, size_t len)
-{
-	if (by == WD_GROUP_NETNS)
-		netns_label(m, buf, len);
-	else if (by == WD_GROUP_INTERFACE)
-		interface_label(m, comment, buf, len);
-	else
-		socket_label(m, by, buf, len);
-}
-
-static int cmp_group_name(const void *a, const void *b)
-{
-	const struct group *x = a, *y = b;
-	int c = strcmp(x->group, y->group);
-
-	return c ? c : strcmp(x->reason, y->reason);
-}
-
-static int cmp_group_size(const void *a, const void *b)
-{
-	const struct group *x = a, *y = b;
-
-	if (x->group_total != y->group_total)
-		return x->group_total > y->group_total ? -1 : 1;
-	if (strcmp(x->group, y->group))
-		return strcmp(x->group, y->group);
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return strcmp(x->reason, y->reason);
-}
-
-/* Each row gets its group's total; the largest group first. */
-static void order_groups(struct table *t)
-{
-	struct group *g = (struct group *)t->rows;
-	size_t first = 0;
-
-	if (!t->n)
-		return;
-	qsort(g, t->n, sizeof(*g), cmp_group_name);
-	for (size_t i = 1; i <= t->n; i++) {
-		uint64_t total = 0;
-
-		if (i < t->n && !strcmp(g[i].group, g[first].group))
-			continue;
-		for (size_t j = first; j < i; j++)
-			total += g[j].count;
-		for (size_t j = first; j < i; j++)
-			g[j].group_total = total;
-		first = i;
-	}
-	qsort(g, t->n, sizeof(*g), cmp_group_size);
-}
-
-/* Past the max largest groups, every row goes to "(other)", by reason. */
-static int fold_groups(struct table *t, uint32_t max)
-{
-	struct table o = { .size = sizeof(struct group), .hash = group_hash,
-			   .same = same_group };
-	const struct group *g = (const struct group *)t->rows;
-	size_t groups = 0;
-
-	order_groups(t);	/* the index is stale from here: rebuilt in o */
-	for (size_t i = 0; i < t->n; i++) {
-		struct group key = g[i], *r;
-
-		if (!i || strcmp(g[i].group, g[i - 1].group))
-			groups++;
-		if (groups > max)
-			snprintf(key.group, sizeof(key.group), "(other)");
-		key.count = 0;
-		r = table_get(&o, &key);
-		if (!r) {
-			table_free(&o);
-			return -ENOMEM;
-		}
-		r->count += g[i].count;
-	}
-	table_free(t);
-	*t = o;
-	order_groups(t);
-	return 0;
-}
-
 /* ---- reading ---- */
 
 struct summary {
 	const struct read_opts *ro;
-	struct table drops;		/* struct row */
-	struct table groups;		/* struct group, with --group-by */
+	struct table drops;		/* struct read_row */
+	struct table groups;		/* struct read_group, with --group-by */
 	uint64_t packets;
 	uint64_t uncommented;		/* packets without a whydrop comment */
 	bool any_reason;
@@ -345,31 +76,6 @@ struct summary {
 	struct wd_pcapng_stats isb;	/* the last one; comment not kept */
 	uint64_t lost_events;
 };
-
-static int add_drop(struct summary *s, const struct wd_pcapng_meta *m)
-{
-	struct row key = { .m = *m }, *r = table_get(&s->drops, &key);
-
-	if (!r)
-		return -ENOMEM;
-	r->count++;
-	s->any_reason |= m->has_reason;
-	return 0;
-}
-
-static int add_group(struct summary *s, const struct wd_pcapng_meta *m, const char *comment)
-{
-	struct group key = { .code = m->code }, *r;
-
-	group_label(m, comment, s->ro->group_by, key.group, sizeof(key.group));
-	if (m->has_reason)
-		snprintf(key.reason, sizeof(key.reason), "%s", m->reason);
-	r = table_get(&s->groups, &key);
-	if (!r)
-		return -ENOMEM;
-	r->count++;
-	return 0;
-}
 
 static int on_packet(struct summary *s, const struct wd_pcapng_rec *rec)
 {
@@ -387,9 +93,13 @@ static int on_packet(struct summary *s, const struct wd_pcapng_rec *rec)
 		s->uncommented++;
 		return 0;
 	}
-	if (s->ro->group_by && add_group(s, &m, rec->comment))
+	if (s->ro->group_by &&
+	    wd_read_add_group(&s->groups, &m, rec->comment, s->ro->group_by))
 		return -ENOMEM;
-	return add_drop(s, &m);
+	if (wd_read_add_drop(&s->drops, &m))
+		return -ENOMEM;
+	s->any_reason |= m.has_reason;
+	return 0;
 }
 
 /* "whydrop: counted=.. lost_events=N": the kernel's recursion misses. */
@@ -433,7 +143,7 @@ static int read_all(struct wd_pcapng_reader *r, struct summary *s)
 }
 
 /* As `count`: "core", or the subsystem of a subsystem reason in lower case. */
-static void set_subsys(struct row *r)
+static void set_subsys(struct read_row *r)
 {
 	const char *colon = strchr(r->m.reason, ':');
 	bool sub = r->m.has_code ? (r->m.code & WD_SUBSYS_MASK) != 0 : colon != NULL;
@@ -454,7 +164,7 @@ static void set_subsys(struct row *r)
 
 static int cmp_row(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct read_row *x = a, *y = b;
 
 	if (x->count != y->count)
 		return x->count < y->count ? 1 : -1;
@@ -486,11 +196,11 @@ static const char *kernel_of(const struct wd_pcapng_reader *r)
 /* The --group-by part of the document; *out freed by the caller. */
 static int doc_groups(struct summary *s, struct wd_count_doc *doc, struct wd_group_out **out)
 {
-	const struct group *g;
+	const struct read_group *g;
 
-	if (fold_groups(&s->groups, s->ro->max_groups))
+	if (wd_read_fold_groups(&s->groups, s->ro->max_groups))
 		return -ENOMEM;
-	g = (const struct group *)s->groups.rows;
+	g = (const struct read_group *)s->groups.rows;
 	*out = calloc(s->groups.n ? s->groups.n : 1, sizeof(**out));
 	if (!*out)
 		return -ENOMEM;
@@ -510,7 +220,7 @@ static int doc_groups(struct summary *s, struct wd_count_doc *doc, struct wd_gro
 /* The count rows, largest first; *out freed by the caller. */
 static int doc_rows(struct summary *s, struct wd_count_doc *doc, struct wd_count_row **out)
 {
-	struct row *src = (struct row *)s->drops.rows;
+	struct read_row *src = (struct read_row *)s->drops.rows;
 	size_t n = s->drops.n;
 
 	*out = calloc(n ? n : 1, sizeof(**out));
@@ -596,28 +306,16 @@ static int bad_value(const char *opt, const char *arg, const char *want)
 
 static int parse_group_by(const char *arg, enum wd_group_by *by)
 {
-	static const char *const names[] = {
-		[WD_GROUP_NETNS] = "netns", [WD_GROUP_INTERFACE] = "interface",
-		[WD_GROUP_CGROUP] = "cgroup", [WD_GROUP_PROCESS] = "process",
-	};
-
-	for (size_t i = WD_GROUP_NETNS; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(arg, names[i])) {
-			*by = (enum wd_group_by)i;
-			return 0;
-		}
-	}
-	return bad_value("--group-by", arg, "netns, interface, cgroup or process");
+	if (wd_parse_group_by(arg, by))
+		return bad_value("--group-by", arg, "netns, interface, cgroup or process");
+	return 0;
 }
 
 static int parse_max_groups(const char *arg, uint32_t *max)
 {
 	unsigned long v;
-	char *end;
 
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (end == arg || *end || errno || arg[0] == '-' || v < 1 || v > 10000)
+	if (wd_parse_ulong(arg, 1, 10000, &v))
 		return bad_value("--max-groups", arg, "1 to 10000 rows");
 	*max = (uint32_t)v;
 	return 0;
@@ -668,12 +366,7 @@ static int parse_args(int argc, char **argv, struct read_opts *ro, int *status)
 int cmd_read(int argc, char **argv)
 {
 	struct read_opts ro = { .max_groups = WD_DEFAULT_MAX_GROUPS };
-	struct summary s = {
-		.ro = &ro,
-		.drops = { .size = sizeof(struct row), .hash = row_hash, .same = same_row },
-		.groups = { .size = sizeof(struct group), .hash = group_hash,
-			    .same = same_group },
-	};
+	struct summary s = { .ro = &ro };
 	struct wd_pcapng_reader r;
 	bool damaged = false;
 	FILE *f = stdin;
@@ -681,6 +374,7 @@ int cmd_read(int argc, char **argv)
 
 	if (parse_args(argc, argv, &ro, &status))
 		return status;
+	wd_read_tables_init(&s.drops, &s.groups);
 	if (strcmp(ro.path, "-")) {
 		f = fopen(ro.path, "rb");
 		if (!f) {
@@ -703,7 +397,7 @@ int cmd_read(int argc, char **argv)
 	wd_pcapng_reader_free(&r);
 	if (f != stdin)
 		fclose(f);
-	table_free(&s.drops);
-	table_free(&s.groups);
+	wd_table_free(&s.drops);
+	wd_table_free(&s.groups);
 	return err || status || damaged ? 1 : 0;
 }

@@ -7,10 +7,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "options.h"
 #include "output.h"
 #include "noise_opts.h"
 #include "groups.h"
-#include "privileges.h"
 #include "report.h"
 #include "source_dropmon.h"
 
@@ -38,10 +38,7 @@ static const char usage[] =
 "      --noise-file P   rules of expected drops (default " WD_NOISE_FILE ")\n"
 "      --show-all       hide nothing, not even the built-in expected drops\n"
 "  EXPRESSION           pcap-filter expression (tcpdump syntax), applied in the kernel\n"
-"      --source S       bpf, dropmon (drop_monitor, no BPF; docs/dropmon.md),\n"
-"                       or auto: BPF, else drop_monitor (default)\n"
-"      --dropmon-mode M packet (reasons, packets) or summary (by location only)\n"
-"      --dropmon-queue N  drop_monitor's per-CPU queue, in packets (1000)\n"
+WD_USAGE_SOURCE
 "\n"
 "Examples:\n"
 "  sudo whydrop\n"
@@ -253,19 +250,9 @@ int cmd_top(int argc, char **argv)
 		status = top_counters_only(&t, &o);
 		goto out;
 	}
-	status = wd_session_open(&s, &o, false, NULL, NULL);
+	status = wd_report_start(&s, &o, &w, &g);
 	if (status)
 		goto out;
-	if (wd_watch_begin(&w, &o))
-		fprintf(stderr, "whydrop: going on without the kernel's counters\n");
-	/* The counters' files and sockets were opened in the namespace already. */
-	if (wd_session_drop_privileges(&s)) {
-		status = 1;
-		goto close;
-	}
-	wd_groups_init(&g, &o);
-	if (o.group_by)
-		s.groups = &g;
 	t0 = t.t_prev = s.t_attached;
 	next = t0 + 1;
 	while (wd_session_poll(&s, 100)) {
@@ -292,13 +279,9 @@ int cmd_top(int argc, char **argv)
 		t.t_prev = now;
 	}
 	free(t.prev);
-	wd_watch_sample(&w);	/* before detaching: nothing counted goes untraced */
-	wd_session_detach(&s);
+	wd_report_detach(&s, &w);
 	status = finish(&t, &s, &o, &w, wd_now() - t0);
-	wd_groups_free(&g);
-close:
-	wd_session_close(&s);
-	wd_watch_end(&w);
+	wd_report_end(&s, &w, &g);
 out:
 	wd_noise_free(&nz);
 	wd_opts_free(&o);

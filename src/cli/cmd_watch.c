@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "options.h"
 #include "output.h"
-#include "privileges.h"
 #include "report.h"
 
 static const char usage[] =
@@ -29,10 +29,7 @@ static const char usage[] =
 "      --stacks         the kernel stack of each drop, indented under its line\n"
 "                       (--json: \"stack\": [frames], innermost first)\n"
 "  EXPRESSION           pcap-filter expression (tcpdump syntax), applied in the kernel\n"
-"      --source S       bpf, dropmon (drop_monitor, no BPF; docs/dropmon.md),\n"
-"                       or auto: BPF, else drop_monitor (default)\n"
-"      --dropmon-mode M packet (reasons, packets) or summary (by location only)\n"
-"      --dropmon-queue N  drop_monitor's per-CPU queue, in packets (1000)\n"
+WD_USAGE_SOURCE
 "\n"
 "Examples:\n"
 "  sudo whydrop watch\n"

@@ -4,26 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
-
 #include "groups.h"
-
-const char *wd_group_by_name(enum wd_group_by by)
-{
-	switch (by) {
-	case WD_GROUP_NETNS:
-		return "netns";
-	case WD_GROUP_INTERFACE:
-		return "interface";
-	case WD_GROUP_CGROUP:
-		return "cgroup";
-	case WD_GROUP_PROCESS:
-		return "process";
-	default:
-		return "none";
-	}
-}
+#include "grow.h"
+#include "options.h"
 
 void wd_groups_init(struct wd_groups *g, const struct wd_opts *o)
 {
@@ -37,49 +20,6 @@ void wd_groups_free(struct wd_groups *g)
 	free(g->socks);
 	g->socks = NULL;
 	g->n_socks = 0;
-}
-
-/* Drops by socket, summed over CPUs (the kernel's by_socket map). */
-struct sock_total {
-	struct wd_sock_key key;
-	uint64_t count;
-};
-
-static int read_by_socket(struct wd_session *s, struct sock_total **out, size_t *n)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	struct wd_sock_key key, next, *prev = NULL;
-	struct sock_total *v = NULL, *tmp;
-	uint64_t *vals;
-	size_t m = 0;
-
-	if (ncpu <= 0 || s->by_socket_fd < 0)
-		return -EINVAL;
-	vals = calloc((size_t)ncpu, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	while (!bpf_map_get_next_key(s->by_socket_fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(s->by_socket_fd, &key, vals))
-			continue;	/* deleted meanwhile: nothing deletes, but be safe */
-		tmp = realloc(v, (m + 1) * sizeof(*v));
-		if (!tmp)
-			goto nomem;
-		v = tmp;
-		v[m] = (struct sock_total){ .key = key };
-		for (int c = 0; c < ncpu; c++)
-			v[m].count += vals[c];
-		m++;
-	}
-	free(vals);
-	*out = v;
-	*n = m;
-	return 0;
-nomem:
-	free(vals);
-	free(v);
-	return -ENOMEM;
 }
 
 static struct wd_known_sock *known(struct wd_groups *g, uint64_t ino)
@@ -112,10 +52,10 @@ static void learn(struct wd_groups *g, struct wd_session *s, uint64_t ino)
 
 void wd_groups_refresh(struct wd_groups *g, struct wd_session *s)
 {
-	struct sock_total *v;
+	struct wd_sock_total *v;
 	size_t n;
 
-	if (g->by != WD_GROUP_PROCESS || read_by_socket(s, &v, &n))
+	if (g->by != WD_GROUP_PROCESS || wd_session_sock_totals(s, &v, &n))
 		return;
 	for (size_t i = 0; i < n; i++)
 		learn(g, s, v[i].key.ino);
@@ -182,15 +122,11 @@ static void sock_label(struct wd_groups *g, struct wd_session *s, const struct w
 static int add_row(struct wd_group_row **v, size_t *n, size_t *cap, const char *group,
 		   uint32_t reason, uint64_t count)
 {
-	struct wd_group_row *tmp = *v;
+	struct wd_group_row *tmp;
 
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		tmp = realloc(*v, *cap * sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
-		*v = tmp;
-	}
+	if (wd_grow(v, cap, *n, sizeof(**v), 64))
+		return -ENOMEM;
+	tmp = *v;
 	memset(&tmp[*n], 0, sizeof(tmp[*n]));
 	snprintf(tmp[*n].group, sizeof(tmp[*n].group), "%s", group);
 	tmp[*n].reason = reason;
@@ -220,10 +156,10 @@ static int collect_keys(struct wd_groups *g, struct wd_session *s, struct wd_gro
 static int collect_socks(struct wd_groups *g, struct wd_session *s, struct wd_group_row **v,
 			 size_t *n, size_t *cap)
 {
-	struct sock_total *t;
+	struct wd_sock_total *t;
 	char label[256];
 	size_t nt;
-	int err = read_by_socket(s, &t, &nt);
+	int err = wd_session_sock_totals(s, &t, &nt);
 
 	if (err)
 		return err;

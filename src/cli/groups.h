@@ -52,6 +52,5 @@ int wd_groups_doc(struct wd_groups *g, struct wd_session *s, struct wd_count_doc
 void wd_groups_doc_free(struct wd_groups_doc *gd);
 /* top: the groups table of this moment. */
 void wd_groups_print_live(struct wd_groups *g, struct wd_session *s, FILE *f);
-const char *wd_group_by_name(enum wd_group_by by);
 
 #endif /* WD_GROUPS_H */

@@ -64,14 +64,24 @@ int wd_parse_duration(const char *s, double *out)
 	return 0;
 }
 
-static int parse_u32(const char *s, uint32_t min, uint32_t *out)
+int wd_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
 {
 	char *end;
 	unsigned long v;
 
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (end == s || *end || errno || v > UINT32_MAX || v < min || s[0] == '-')
+	if (end == s || *end || errno || s[0] == '-' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_u32(const char *s, uint32_t min, uint32_t *out)
+{
+	unsigned long v;
+
+	if (wd_parse_ulong(s, min, UINT32_MAX, &v))
 		return -1;
 	*out = (uint32_t)v;
 	return 0;
@@ -177,15 +187,22 @@ static int check_stacks_noise(const struct wd_opts *o, int *status)
 	return 0;
 }
 
-static int parse_group_by(const char *s, enum wd_group_by *out)
-{
-	static const char *const names[] = {
-		[WD_GROUP_NETNS] = "netns", [WD_GROUP_INTERFACE] = "interface",
-		[WD_GROUP_CGROUP] = "cgroup", [WD_GROUP_PROCESS] = "process",
-	};
+static const char *const group_by_names[] = {
+	[WD_GROUP_NONE] = "none", [WD_GROUP_NETNS] = "netns", [WD_GROUP_INTERFACE] = "interface",
+	[WD_GROUP_CGROUP] = "cgroup", [WD_GROUP_PROCESS] = "process",
+};
 
-	for (size_t i = WD_GROUP_NETNS; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i])) {
+const char *wd_group_by_name(enum wd_group_by by)
+{
+	if ((size_t)by >= sizeof(group_by_names) / sizeof(group_by_names[0]))
+		return "none";
+	return group_by_names[by];
+}
+
+int wd_parse_group_by(const char *s, enum wd_group_by *out)
+{
+	for (size_t i = WD_GROUP_NETNS; i < sizeof(group_by_names) / sizeof(group_by_names[0]); i++) {
+		if (!strcmp(s, group_by_names[i])) {
 			*out = (enum wd_group_by)i;
 			return 0;
 		}
@@ -329,7 +346,7 @@ int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *us
 			o->noise_file = optarg;
 			break;
 		case OPT_GROUP_BY:
-			if (parse_group_by(optarg, &o->group_by))
+			if (wd_parse_group_by(optarg, &o->group_by))
 				goto bad_group_by;
 			break;
 		case OPT_MAX_GROUPS:

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Options shared by the live commands (top, watch, count). */
+/* Parsing the options shared by the live commands (src/core/opts.h) and their own. */
 #ifndef WD_OPTIONS_H
 #define WD_OPTIONS_H
 
@@ -7,60 +7,7 @@
 #include <getopt.h>
 #include <stdint.h>
 
-#include "whydrop_types.h"
-
-#define WD_DEFAULT_RATE		10000	/* detail records per second */
-#define WD_DEFAULT_MAP_SIZE	10240	/* distinct counting keys */
-#define WD_DEFAULT_DM_QUEUE	1000	/* drop_monitor's own default queue length */
-
-/* Where drops come from: the BPF program, drop_monitor, or BPF else drop_monitor. */
-enum wd_source { WD_SOURCE_AUTO, WD_SOURCE_BPF, WD_SOURCE_DROPMON };
-#define WD_MAX_HIDE		64	/* --hide options */
-
-struct wd_noise;
-#define WD_DEFAULT_MAX_GROUPS	10	/* --group-by rows before "other" */
-
-/* count/top --group-by: who the drops hurt, besides why. */
-enum wd_group_by {
-	WD_GROUP_NONE,
-	WD_GROUP_NETNS,
-	WD_GROUP_INTERFACE,
-	WD_GROUP_CGROUP,	/* the socket's cgroup: unit, container, pod */
-	WD_GROUP_PROCESS,	/* the socket's process */
-};
-
-struct wd_opts {
-	const char *cmd;
-	const char *reasons;	/* -r: comma-separated names */
-	const char *netns;	/* --netns NAME|PATH */
-	const char *ifname;	/* -i */
-	double duration;	/* -d seconds, 0 = until Ctrl-C */
-	uint32_t rate;		/* --rate detail records/s, 0: no limit */
-	uint32_t map_size;	/* --map-size */
-	enum wd_group_by group_by;	/* --group-by */
-	uint32_t max_groups;	/* --max-groups */
-	bool json;
-	bool explain;		/* --explain: full entry of each reason seen, on exit */
-	bool verbose;
-	bool rate_set;		/* --rate given explicitly */
-	bool counters_only;	/* --counters-only (top, count): no BPF, kernel counters */
-	bool processes;		/* -p: name sockets' processes (keeps /proc read access) */
-	bool netns_names;	/* serve --netns-names: name namespaces (scan at start) */
-	char *filter;		/* trailing pcap-filter expression, NULL if none */
-	enum wd_source source;	/* --source */
-	bool dropmon_summary;	/* --dropmon-mode summary */
-	bool dropmon_mode_set;
-	uint32_t dropmon_queue;	/* --dropmon-queue: drop_monitor's per-CPU queue */
-	bool stacks;		/* --stacks: kernel stack of each drop */
-	bool folded;		/* --folded (count --stacks): flame-graph lines */
-	uint32_t stack_map_size;	/* --stack-map-size: distinct stacks stored */
-	bool stack_map_set;
-	bool show_all;		/* --show-all: hide no expected drop */
-	const char *noise_file;	/* --noise-file PATH */
-	const char *hide[WD_MAX_HIDE];	/* --hide REASON[@FUNCTION], as given */
-	size_t n_hide;
-	struct wd_noise *noise;	/* set by top and count: rules of this run */
-};
+#include "opts.h"
 
 /*
  * Options of one command beyond the common ones: extra getopt_long entries
@@ -76,9 +23,6 @@ struct wd_extra_opts {
 	void *ctx;
 };
 
-/* Status codes: 0 ok, 1 runtime failure, 2 usage error. */
-#define WD_EXIT_USAGE 2
-
 /*
  * Parse argv (argv[0] is the subcommand). Prints help and returns -1 with
  * *status 0 for -h, or -1 with *status 2 after a usage message.
@@ -87,7 +31,20 @@ int wd_parse_opts(int argc, char **argv, struct wd_opts *o, const char *usage, i
 int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *usage,
 			const struct wd_extra_opts *extra, int *status);
 void wd_opts_free(struct wd_opts *o);
+
+/* The help of --source, --dropmon-mode and --dropmon-queue, in each live command's. */
+#define WD_USAGE_SOURCE \
+"      --source S       bpf, dropmon (drop_monitor, no BPF; docs/dropmon.md),\n" \
+"                       or auto: BPF, else drop_monitor (default)\n" \
+"      --dropmon-mode M packet (reasons, packets) or summary (by location only)\n" \
+"      --dropmon-queue N  drop_monitor's per-CPU queue, in packets (1000)\n"
 /* Strictly positive number of seconds, "5", "2.5", "1m", "500ms". */
 int wd_parse_duration(const char *s, double *out);
+/* A decimal number from min to max, the whole string, no sign: 0 or -1. */
+int wd_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+/* --group-by WHO: netns, interface, cgroup or process; 0 or -1. */
+int wd_parse_group_by(const char *s, enum wd_group_by *out);
+/* "netns", "interface", "cgroup", "process"; "none" for WD_GROUP_NONE. */
+const char *wd_group_by_name(enum wd_group_by by);
 
 #endif /* WD_OPTIONS_H */

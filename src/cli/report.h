@@ -9,8 +9,8 @@
 #include "netstats.h"
 #include "session.h"
 
-/* Exact totals as a table or the `count --json` document. */
-int wd_report_counts(struct wd_session *s, const struct wd_opts *o, double duration, FILE *f);
+struct wd_groups;
+
 /* One-line hint for a reason name, NULL if the catalogue has none. */
 const char *wd_hint(const char *reason);
 /* The call site's summary when it covers reason there, else wd_hint(reason). */
@@ -40,13 +40,47 @@ int wd_watch_sample(struct wd_counter_watch *w);
 void wd_watch_end(struct wd_counter_watch *w);
 
 /*
- * wd_report_counts plus the counters that moved between the two samples of
- * w (NULL: none), next to the traced reasons; s NULL: --counters-only.
+ * Exact totals as a table or the `count --json` document, and the counters
+ * that moved between the two samples of w (NULL: none) next to the traced
+ * reasons; s NULL: --counters-only.
  */
 int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
 			   struct wd_counter_watch *w, FILE *f);
 /* top: sample now and print only the counters part. */
 void wd_report_counters_live(struct wd_session *s, const struct wd_opts *o,
 			     struct wd_counter_watch *w, FILE *f);
+
+/*
+ * count and top: open the session, take the first sample of the kernel's
+ * counters (going on without them if it fails), give up privileges, group
+ * the counts if asked. 0, or an exit status after a message (nothing left
+ * open then).
+ */
+int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_watch *w,
+		    struct wd_groups *g);
+/* Detach, with the last sample of the kernel's counters just before (nothing untraced). */
+void wd_report_detach(struct wd_session *s, struct wd_counter_watch *w);
+/* After the report: what wd_report_start opened, closed. */
+void wd_report_end(struct wd_session *s, struct wd_counter_watch *w, struct wd_groups *g);
+
+/* Between report.c and report_counters.c: the counters' rows of a document. */
+struct wd_counter_text {
+	char reasons[256];
+	char message[768];
+};
+
+struct wd_counter_rows {
+	struct wd_counter_row *rows;
+	struct wd_counter_text *text;
+	size_t n;
+};
+
+/* Reconcile the watch's two samples with what s traced (NULL: nothing) into rows. */
+int wd_counters_build(struct wd_session *s, const struct wd_opts *o,
+		      struct wd_counter_watch *w, struct wd_counter_rows *c);
+void wd_counter_rows_free(struct wd_counter_rows *c);
+/* --counters-only: the document without anything traced. 0, or 1 after a message. */
+int wd_report_counters_only(const struct wd_opts *o, double duration,
+			    struct wd_counter_watch *w, FILE *f);
 
 #endif /* WD_REPORT_H */

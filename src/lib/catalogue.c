@@ -271,16 +271,6 @@ void wd_catalogue_json_fields(struct wd_json *j, const struct wd_cat_entry *e)
 	wd_json_str(j, "history", e->history ? e->history : "");
 }
 
-void wd_catalogue_print_json(FILE *f, const struct wd_cat_entry *e)
-{
-	struct wd_json j;
-
-	wd_json_init(&j, f);
-	wd_json_open(&j, NULL, '{');
-	wd_catalogue_json_fields(&j, e);
-	wd_json_close(&j, '}');
-}
-
 /* ------------------------------------------------------------ markdown */
 
 static const char *const subsys_order[] = { "core", "openvswitch", "mac80211" };

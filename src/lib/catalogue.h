@@ -67,8 +67,6 @@ const char *wd_severity_name(enum wd_cat_severity s);	/* "benign", ... */
 void wd_catalogue_print(FILE *f, const struct wd_cat_entry *e);
 /* "  Label:      text" wrapped at 78 columns, as the entries print. */
 void wd_catalogue_field(FILE *f, const char *label, const char *text);
-/* The entry as a JSON object (no trailing newline). */
-void wd_catalogue_print_json(FILE *f, const struct wd_cat_entry *e);
 /* The entry's members, written into an object already open in j. */
 struct wd_json;
 void wd_catalogue_json_fields(struct wd_json *j, const struct wd_cat_entry *e);

@@ -5,20 +5,17 @@
  * at each classic instruction; rare paths (a load outside buf[], the
  * accounting of a load past the packet) go to cold blocks emitted after it;
  * jumps are patched once every label has a place. See cbpf_ebpf.h for the
- * program's shape and semantics.
+ * program's shape and semantics; the classic program is checked and
+ * analysed first (cbpf_check.c), and loaded by cbpf_load.c.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <linux/filter.h>
-#include <bpf/bpf.h>
 
-#include "cbpf_ebpf.h"
+#include "cbpf_xlat.h"
+#include "grow.h"
 
 /* Registers of the generated program. */
 #define R_FC	BPF_REG_6	/* struct wd_filter_ctx * */
@@ -31,83 +28,11 @@
 
 #define OFF(f)	((__s16)offsetof(struct wd_filter_ctx, f))
 
-/* Labels after the n of the classic instructions. */
-enum { L_RET0, L_MATCH, L_OOB, L_FIXED };
-
-enum cold_kind {
-	COLD_STUB,	/* r2 = end; to the out-of-packet accounting */
-	COLD_READ,	/* an indexed load past buf[]: read into tmp[], go back */
-};
-
-struct cold {
-	enum cold_kind kind;
-	int label;
-	int back;	/* COLD_READ: where the load continues */
-	__u32 end;	/* COLD_STUB */
-	__u8 size;	/* COLD_READ */
-};
-
-struct fixup {
-	size_t at;
-	int label;
-};
-
-struct label {
-	long at;		/* eBPF index, -1 until bound */
-	unsigned int refs;	/* jumps to it */
-};
-
-/* What holds on every path to a classic instruction. */
-struct state {
-	bool reach;
-	__u32 stored;		/* M[] words stored */
-	__u32 known;		/* min(linear, wirelen) is at least this */
-	__u32 xmax;		/* X is at most this (as the verifier sees it too) */
-};
-
-struct xlat {
-	const struct wd_cbpf_insn *in;
-	size_t n;
-	int ctx_fd, progs_fd;
-	struct bpf_insn *out;
-	size_t len, cap;
-	struct label *labels;
-	size_t nlabels, labels_cap;
-	struct fixup *fix;
-	size_t nfix, fix_cap;
-	struct cold *cold;
-	size_t ncold, cold_cap;
-	struct state *st;
-	size_t cur;			/* the classic instruction being emitted */
-	bool falls;			/* the last instruction emitted may fall through */
-	__u32 copy;			/* bytes copied into buf[] */
-	__u32 uninit_mem;		/* M[] words read before any store */
-	bool nomem;
-};
-
-/* Grow an array of elements of size sz so that it holds one more. */
-static bool grow(void *arrp, size_t *cap, size_t len, size_t sz)
-{
-	void **arr = arrp;
-	size_t ncap;
-	void *p;
-
-	if (len < *cap)
-		return true;
-	ncap = *cap ? *cap * 2 : 64;
-	p = realloc(*arr, ncap * sz);
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = ncap;
-	return true;
-}
-
 static void emit(struct xlat *x, __u8 code, __u8 dst, __u8 src, __s16 off, __s32 imm)
 {
 	struct bpf_insn *i;
 
-	if (x->nomem || !grow(&x->out, &x->cap, x->len, sizeof(*x->out))) {
+	if (x->nomem || wd_grow(&x->out, &x->cap, x->len, sizeof(*x->out), 64)) {
 		x->nomem = true;
 		return;
 	}
@@ -123,7 +48,7 @@ static void emit(struct xlat *x, __u8 code, __u8 dst, __u8 src, __s16 off, __s32
 
 static int new_label(struct xlat *x)
 {
-	if (x->nomem || !grow(&x->labels, &x->labels_cap, x->nlabels, sizeof(*x->labels))) {
+	if (x->nomem || wd_grow(&x->labels, &x->labels_cap, x->nlabels, sizeof(*x->labels), 64)) {
 		x->nomem = true;
 		return 0;
 	}
@@ -146,7 +71,7 @@ static int fixed(const struct xlat *x, int which)
 /* A jump to label: the offset is patched by resolve(). */
 static void emit_jmp(struct xlat *x, __u8 code, __u8 dst, __u8 src, __s32 imm, int label)
 {
-	if (x->nomem || !grow(&x->fix, &x->fix_cap, x->nfix, sizeof(*x->fix))) {
+	if (x->nomem || wd_grow(&x->fix, &x->fix_cap, x->nfix, sizeof(*x->fix), 64)) {
 		x->nomem = true;
 		return;
 	}
@@ -178,11 +103,6 @@ static void emit_call(struct xlat *x, __s32 func)
 	emit(x, BPF_JMP | BPF_CALL, 0, 0, 0, func);
 }
 
-static __u8 size_bytes(__u16 code)
-{
-	return BPF_SIZE(code) == BPF_B ? 1 : BPF_SIZE(code) == BPF_H ? 2 : 4;
-}
-
 static __u8 ldx_size(__u8 size)
 {
 	return size == 1 ? BPF_B : size == 2 ? BPF_H : BPF_W;
@@ -195,230 +115,6 @@ static void emit_be(struct xlat *x, __u8 size, __u8 dst)
 		emit(x, BPF_ALU | BPF_END | BPF_TO_BE, dst, 0, 0, size * 8);
 }
 
-static int error(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int error(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
-/* ---- checks on the classic program ---- */
-
-static bool is_load_mem(__u16 code)
-{
-	return code == (BPF_LD | BPF_MEM) || code == (BPF_LDX | BPF_MEM);
-}
-
-static bool is_store(__u16 code)
-{
-	return code == BPF_ST || code == BPF_STX;
-}
-
-/* The opcodes of libpcap's bpf_filter(); 0 if valid, else why not. */
-static const char *bad_insn(const struct wd_cbpf_insn *i)
-{
-	switch (i->code) {
-	case BPF_RET | BPF_K: case BPF_RET | BPF_A:
-	case BPF_LD | BPF_W | BPF_ABS: case BPF_LD | BPF_H | BPF_ABS:
-	case BPF_LD | BPF_B | BPF_ABS: case BPF_LD | BPF_W | BPF_LEN:
-	case BPF_LDX | BPF_W | BPF_LEN: case BPF_LD | BPF_W | BPF_IND:
-	case BPF_LD | BPF_H | BPF_IND: case BPF_LD | BPF_B | BPF_IND:
-	case BPF_LDX | BPF_MSH | BPF_B: case BPF_LD | BPF_IMM: case BPF_LDX | BPF_IMM:
-	case BPF_JMP | BPF_JA:
-	case BPF_JMP | BPF_JGT | BPF_K: case BPF_JMP | BPF_JGE | BPF_K:
-	case BPF_JMP | BPF_JEQ | BPF_K: case BPF_JMP | BPF_JSET | BPF_K:
-	case BPF_JMP | BPF_JGT | BPF_X: case BPF_JMP | BPF_JGE | BPF_X:
-	case BPF_JMP | BPF_JEQ | BPF_X: case BPF_JMP | BPF_JSET | BPF_X:
-	case BPF_ALU | BPF_ADD | BPF_X: case BPF_ALU | BPF_SUB | BPF_X:
-	case BPF_ALU | BPF_MUL | BPF_X: case BPF_ALU | BPF_DIV | BPF_X:
-	case BPF_ALU | BPF_MOD | BPF_X: case BPF_ALU | BPF_AND | BPF_X:
-	case BPF_ALU | BPF_OR | BPF_X: case BPF_ALU | BPF_XOR | BPF_X:
-	case BPF_ALU | BPF_LSH | BPF_X: case BPF_ALU | BPF_RSH | BPF_X:
-	case BPF_ALU | BPF_ADD | BPF_K: case BPF_ALU | BPF_SUB | BPF_K:
-	case BPF_ALU | BPF_MUL | BPF_K: case BPF_ALU | BPF_AND | BPF_K:
-	case BPF_ALU | BPF_OR | BPF_K: case BPF_ALU | BPF_XOR | BPF_K:
-	case BPF_ALU | BPF_NEG: case BPF_MISC | BPF_TAX: case BPF_MISC | BPF_TXA:
-		return NULL;
-	case BPF_LD | BPF_MEM: case BPF_LDX | BPF_MEM: case BPF_ST: case BPF_STX:
-		return i->k < WD_FILTER_MEMWORDS ? NULL : "M[k] with k >= 16";
-	case BPF_ALU | BPF_DIV | BPF_K: case BPF_ALU | BPF_MOD | BPF_K:
-		return i->k ? NULL : "division by the constant 0";
-	case BPF_ALU | BPF_LSH | BPF_K: case BPF_ALU | BPF_RSH | BPF_K:
-		return i->k < 32 ? NULL : "constant shift by 32 or more";
-	}
-	return "unknown opcode";
-}
-
-/* A fixed-offset load that no packet can hold (k + size > 2^32 - 1). */
-static bool never_fits(const struct wd_cbpf_insn *p)
-{
-	if (BPF_CLASS(p->code) != BPF_LD && BPF_CLASS(p->code) != BPF_LDX)
-		return false;
-	if (BPF_MODE(p->code) != BPF_ABS && BPF_MODE(p->code) != BPF_MSH)
-		return false;
-	return (__u64)p->k + size_bytes(p->code) > UINT32_MAX;
-}
-
-/* Where instruction i goes next: none after a RET or a load that cannot fit. */
-static int targets(const struct wd_cbpf_insn *in, size_t i, __u64 t[2])
-{
-	const struct wd_cbpf_insn *p = &in[i];
-
-	if (BPF_CLASS(p->code) == BPF_RET || never_fits(p))
-		return 0;
-	if (BPF_CLASS(p->code) != BPF_JMP) {
-		t[0] = i + 1;
-		return 1;
-	}
-	if (BPF_OP(p->code) == BPF_JA) {
-		t[0] = i + 1 + (__u64)p->k;
-		return 1;
-	}
-	t[0] = i + 1 + p->jt;
-	t[1] = i + 1 + p->jf;
-	return 2;
-}
-
-static int check_insns(const struct wd_cbpf_insn *in, size_t n, char *err, size_t errlen)
-{
-	const char *why;
-	__u64 t[2];
-	size_t i;
-	int k, nt;
-
-	if (!n || n > WD_CBPF_MAX_INSNS)
-		return error(err, errlen, -EINVAL, "filter program of %zu instructions: "
-			     "1 to %d allowed", n, WD_CBPF_MAX_INSNS);
-	for (i = 0; i < n; i++) {
-		why = bad_insn(&in[i]);
-		if (why)
-			return error(err, errlen, -EINVAL, "filter instruction %zu (code 0x%02x "
-				     "k %u): %s", i, in[i].code, in[i].k, why);
-		if (in[i].code == (BPF_JMP | BPF_JA) && (__s32)in[i].k < 0)
-			return error(err, errlen, -EINVAL, "filter instruction %zu: backward jump "
-				     "(ip6 protochain?): not supported", i);
-		nt = BPF_CLASS(in[i].code) == BPF_JMP ? targets(in, i, t) : 0;
-		for (k = 0; k < nt; k++)
-			if (t[k] >= n)
-				return error(err, errlen, -EINVAL, "filter instruction %zu: "
-					     "jumps past the end", i);
-	}
-	if (BPF_CLASS(in[n - 1].code) != BPF_RET)
-		return error(err, errlen, -EINVAL, "filter program does not end with a return");
-	return 0;
-}
-
-static bool is_load_ind(__u16 code)
-{
-	return BPF_CLASS(code) == BPF_LD && BPF_MODE(code) == BPF_IND;
-}
-
-/*
- * The end of a packet load, which min(linear, wirelen) reaches once it
- * succeeded (an indexed one: at least k + size); 0 for other instructions.
- */
-static __u32 load_end(const struct wd_cbpf_insn *p)
-{
-	__u64 end = (__u64)p->k + size_bytes(p->code);
-
-	if (BPF_CLASS(p->code) != BPF_LD && BPF_CLASS(p->code) != BPF_LDX)
-		return 0;
-	if (BPF_MODE(p->code) != BPF_ABS && BPF_MODE(p->code) != BPF_IND &&
-	    BPF_MODE(p->code) != BPF_MSH)
-		return 0;
-	return end > UINT32_MAX ? 0 : (__u32)end;
-}
-
-static void merge(struct state *to, const struct state *from)
-{
-	if (!to->reach) {
-		*to = *from;
-		return;
-	}
-	to->stored &= from->stored;
-	if (from->known < to->known)
-		to->known = from->known;
-	if (from->xmax > to->xmax)
-		to->xmax = from->xmax;
-}
-
-/* The largest X after p: a constant, 4 * a nibble (MSH), or anything. */
-static __u32 xmax_after(const struct wd_cbpf_insn *p, __u32 xmax)
-{
-	if (p->code == (BPF_LDX | BPF_IMM))
-		return p->k;
-	if (p->code == (BPF_LDX | BPF_MSH | BPF_B))
-		return 60;
-	if (BPF_CLASS(p->code) == BPF_LDX || p->code == (BPF_MISC | BPF_TAX))
-		return UINT32_MAX;
-	return xmax;
-}
-
-/* The end of an indexed load as far as X's bound tells, 0 if unbounded. */
-static __u32 ind_end_max(const struct wd_cbpf_insn *p, __u32 xmax)
-{
-	__u64 end = (__u64)xmax + p->k + size_bytes(p->code);
-
-	return end > WD_FILTER_BUF ? 0 : (__u32)end;
-}
-
-/*
- * Forward over the classic program (its jumps only go forward): which
- * instructions run at all, which M[] words may be read before a store
- * (zeroed first, as libpcap does), which bounds checks earlier loads
- * already made, how large X can be (an indexed load with X from MSH
- * stays within buf[] without a check), and how many bytes buf[] needs:
- * the farthest any load can reach, WD_FILTER_BUF if an indexed one is
- * unbounded.
- */
-static int analyse(struct xlat *x)
-{
-	bool ind = false;
-	__u64 t[2];
-	size_t i;
-	int k, nt;
-
-	x->st = calloc(x->n, sizeof(*x->st));
-	if (!x->st)
-		return -ENOMEM;
-	x->st[0].reach = true;
-	for (i = 0; i < x->n; i++) {
-		const struct wd_cbpf_insn *p = &x->in[i];
-		struct state out = x->st[i];
-		__u32 end = load_end(p);
-
-		if (!out.reach)
-			continue;
-		if (is_load_mem(p->code) && !(out.stored & 1u << p->k))
-			x->uninit_mem |= 1u << p->k;
-		if (is_store(p->code))
-			out.stored |= 1u << p->k;
-		if (end > out.known)
-			out.known = end;
-		out.xmax = xmax_after(p, out.xmax);
-		nt = targets(x->in, i, t);
-		for (k = 0; k < nt; k++)
-			merge(&x->st[t[k]], &out);
-		if (is_load_ind(p->code)) {
-			end = ind_end_max(p, x->st[i].xmax);
-			ind |= !end;
-		}
-		if (end <= WD_FILTER_BUF && end > x->copy)
-			x->copy = end;
-	}
-	if (ind)
-		x->copy = WD_FILTER_BUF;
-	return 0;
-}
-
 /* ---- emission ---- */
 
 static int add_cold(struct xlat *x, enum cold_kind kind, __u32 end, __u8 size, int back)
@@ -426,7 +122,7 @@ static int add_cold(struct xlat *x, enum cold_kind kind, __u32 end, __u8 size, i
 	int label = new_label(x);
 	struct cold *c;
 
-	if (x->nomem || !grow(&x->cold, &x->cold_cap, x->ncold, sizeof(*x->cold))) {
+	if (x->nomem || wd_grow(&x->cold, &x->cold_cap, x->ncold, sizeof(*x->cold), 64)) {
 		x->nomem = true;
 		return label;
 	}
@@ -513,7 +209,7 @@ static void emit_load_ind(struct xlat *x, const struct wd_cbpf_insn *p)
 	emit(x, BPF_ALU | BPF_MOV | BPF_X, BPF_REG_2, R_X, 0, 0);
 	emit_add64(x, BPF_REG_2, BPF_REG_3, kend);
 	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, BPF_REG_2, R_LEN, 0, fixed(x, L_OOB));
-	if (ind_end_max(p, x->st[x->cur].xmax)) {
+	if (wd_cbpf_ind_end_max(p, x->st[x->cur].xmax)) {
 		emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, R_FC, 0, 0);
 		emit(x, BPF_LDX | BPF_MEM | ldx_size(size), R_A, BPF_REG_2, OFF(buf) - size, 0);
 	} else if (kend <= x->copy) {
@@ -533,7 +229,7 @@ static void emit_ld(struct xlat *x, const struct wd_cbpf_insn *p)
 {
 	__u8 dst = BPF_CLASS(p->code) == BPF_LD ? R_A : R_X;
 
-	if (never_fits(p)) {
+	if (wd_cbpf_never_fits(p)) {
 		emit_ja(x, fixed(x, L_RET0));
 		return;
 	}
@@ -768,29 +464,15 @@ static int resolve(struct xlat *x, char *err, size_t errlen)
 		long to = x->labels[x->fix[i].label].at;
 
 		if (to < 0)
-			return error(err, errlen, -EINVAL, "filter translation: "
+			return wd_cbpf_error(err, errlen, -EINVAL, "filter translation: "
 				     "unbound label %d", x->fix[i].label);
 		off = to - (long)(x->fix[i].at + 1);
 		if (off < INT16_MIN || off > INT16_MAX)
-			return error(err, errlen, -E2BIG, "filter program too large: "
+			return wd_cbpf_error(err, errlen, -E2BIG, "filter program too large: "
 				     "a jump of %ld instructions", off);
 		x->out[x->fix[i].at].off = (__s16)off;
 	}
 	return 0;
-}
-
-static bool any_load(const struct xlat *x)
-{
-	size_t i;
-
-	for (i = 0; i < x->n; i++) {
-		__u16 c = x->in[i].code;
-
-		if (x->st[i].reach && (BPF_CLASS(c) == BPF_LD || BPF_CLASS(c) == BPF_LDX) &&
-		    (BPF_MODE(c) == BPF_ABS || BPF_MODE(c) == BPF_IND || BPF_MODE(c) == BPF_MSH))
-			return true;
-	}
-	return false;
 }
 
 static int translate(struct xlat *x, char *err, size_t errlen)
@@ -798,14 +480,14 @@ static int translate(struct xlat *x, char *err, size_t errlen)
 	size_t i;
 	int ret;
 
-	ret = analyse(x);
+	ret = wd_cbpf_analyse(x);
 	if (ret)
 		return ret;
 	for (i = 0; i < x->n + L_FIXED; i++)
 		new_label(x);
 	if (x->nomem)
 		return -ENOMEM;
-	emit_prologue(x, any_load(x));
+	emit_prologue(x, wd_cbpf_any_load(x));
 	/* code for what the code so far reaches: by falling through or a jump */
 	for (i = 0; i < x->n; i++) {
 		bind(x, (int)i);
@@ -832,15 +514,15 @@ int wd_cbpf_to_ebpf(const struct wd_cbpf_insn *in, size_t n, int ctx_map_fd,
 	int ret;
 
 	if (!out || !out_n || (!in && n))
-		return error(err, errlen, -EINVAL, "filter translation: bad arguments");
+		return wd_cbpf_error(err, errlen, -EINVAL, "filter translation: bad arguments");
 	*out = NULL;
 	*out_n = 0;
-	ret = check_insns(in, n, err, errlen);
+	ret = wd_cbpf_check(in, n, err, errlen);
 	if (ret)
 		return ret;
 	ret = translate(&x, err, errlen);
 	if (ret == -ENOMEM)
-		error(err, errlen, ret, "filter translation: %s", strerror(ENOMEM));
+		wd_cbpf_error(err, errlen, ret, "filter translation: %s", strerror(ENOMEM));
 	if (!ret) {
 		*out = x.out;
 		*out_n = x.len;
@@ -851,67 +533,5 @@ int wd_cbpf_to_ebpf(const struct wd_cbpf_insn *in, size_t n, int ctx_map_fd,
 	free(x.fix);
 	free(x.cold);
 	free(x.st);
-	return ret;
-}
-
-/* ---- loading ---- */
-
-#define LOAD_LOG_BYTES	(1 << 20)
-
-/*
- * The last lines of the verifier's log, where it says why, into log;
- * without its closing statistics ("processed N insns ...").
- */
-static void log_tail(const char *vlog, char *log, size_t loglen)
-{
-	size_t len = strlen(vlog);
-	const char *from = vlog, *stats;
-
-	while (len && vlog[len - 1] == '\n')
-		len--;
-	stats = memrchr(vlog, '\n', len);
-	if (stats && !strncmp(stats + 1, "processed ", 10))
-		len = (size_t)(stats - vlog);
-	if (len >= loglen) {
-		from = vlog + len - (loglen - 1);
-		if (memchr(from, '\n', len - (size_t)(from - vlog)))
-			from = (const char *)memchr(from, '\n', len - (size_t)(from - vlog)) + 1;
-	}
-	snprintf(log, loglen, "%.*s", (int)(len - (size_t)(from - vlog)), from);
-}
-
-int wd_filter_prog_load(enum bpf_prog_type type, __u32 attach_btf_id,
-			const struct bpf_insn *insns, size_t n, char *log, size_t loglen)
-{
-	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	char *vlog;
-	int fd, ret;
-
-	if (log && loglen)
-		log[0] = '\0';
-	if (type == BPF_PROG_TYPE_TRACING) {
-		opts.expected_attach_type = BPF_TRACE_RAW_TP;
-		opts.attach_btf_id = attach_btf_id;
-	}
-	fd = bpf_prog_load(type, "wd_filter", "Dual BSD/GPL", insns, n, &opts);
-	if (fd >= 0)
-		return fd;
-	ret = fd;	/* libbpf 1.x: -errno */
-	if (!log || !loglen)
-		return ret;
-	/* again for the verifier's log (level 1: the failing path only) */
-	vlog = calloc(1, LOAD_LOG_BYTES);
-	if (vlog) {
-		opts.log_buf = vlog;
-		opts.log_size = LOAD_LOG_BYTES;
-		opts.log_level = 1;
-		fd = bpf_prog_load(type, "wd_filter", "Dual BSD/GPL", insns, n, &opts);
-		if (fd >= 0)
-			close(fd);	/* loads now: report the first error */
-		log_tail(vlog, log, loglen);
-		free(vlog);
-	}
-	if (!log[0])
-		snprintf(log, loglen, "%s", strerror(-ret));
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "grow.h"
 
 #define PATH_LEN	4096
 #define NAME_LEN	256
@@ -45,15 +46,8 @@ int wd_counters_set(struct wd_counters *c, const char *name, uint64_t value)
 		e->value = value;
 		return 0;
 	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct wd_counter *v = realloc(c->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (wd_grow(&c->v, &c->cap, c->n, sizeof(*c->v), 256))
+		return -ENOMEM;
 	dup = strdup(name);
 	if (!dup)
 		return -ENOMEM;

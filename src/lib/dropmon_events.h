@@ -6,7 +6,7 @@
  * buffer's; summary alerts are counted by location. The names only this
  * source has (reasons the running kernel's table lacks, hardware traps) are
  * kept here, with what a record's view gains or loses from drop_monitor.
- * The live source (src/cli/source_dropmon.c) feeds it what its socket
+ * The live source (src/core/source_dropmon.c) feeds it what its socket
  * reads; tests/unit/test_dropmon.c feeds it fixtures through the same calls.
  */
 #ifndef WD_DROPMON_EVENTS_H

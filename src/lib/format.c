@@ -2,9 +2,11 @@
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
+#include <linux/types.h>
 
 #include "format.h"
 #include "json.h"
+#include "whydrop.h"
 
 void wd_format_time(uint64_t realtime_ns, char *buf, size_t len)
 {
@@ -15,6 +17,19 @@ void wd_format_time(uint64_t realtime_ns, char *buf, size_t len)
 	gmtime_r(&sec, &tm);
 	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf, len, "%s.%06" PRIu64 "Z", base, (uint64_t)(realtime_ns % 1000000000ULL / 1000));
+}
+
+void wd_event_view(const struct wd_event *ev, uint64_t mono_to_real_ns, struct wd_drop_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->ts_realtime_ns = ev->ts_ns + mono_to_real_ns;
+	v->code = ev->reason;
+	v->l3proto = ev->l3proto;
+	wd_decode(ev->hdr, ev->caplen, ev->l3proto, &v->flow);
+	v->len = ev->skb_len;
+	v->ifindex = ev->ifindex;
+	v->netns = ev->netns;
+	v->cpu = ev->cpu;
 }
 
 static void print_endpoint(FILE *f, int family, const char *addr, bool ports, uint16_t port)

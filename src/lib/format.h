@@ -163,6 +163,15 @@ struct wd_count_doc {
 const char *wd_sock_state_name(uint8_t state);
 /* "2026-12-03T06:42:05.123456Z" */
 void wd_format_time(uint64_t realtime_ns, char *buf, size_t len);
+/*
+ * What a record of the BPF program (or of drop_monitor) says by itself, as
+ * a view: wall time (its monotonic time plus mono_to_real_ns), code,
+ * protocol and flow (decoded from the caplen bytes of hdr[]), length,
+ * device index, namespace, CPU. Everything else is zeroed: names, device
+ * name, socket and stack are the caller's.
+ */
+struct wd_event;
+void wd_event_view(const struct wd_event *ev, uint64_t mono_to_real_ns, struct wd_drop_view *v);
 void wd_print_drop_text(FILE *f, const struct wd_drop_view *d);
 void wd_print_drop_json(FILE *f, const struct wd_drop_view *d);
 void wd_print_count_json(FILE *f, const struct wd_count_doc *doc);

@@ -4,21 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "keyset.h"
 
 #define RUN_SLOTS	(WD_RUN_SETS * WD_RUN_WAYS)
 
 int wd_keyset_push(struct wd_keyset *ks, const struct wd_key *key, uint64_t count)
 {
-	if (ks->n == ks->cap) {
-		size_t ncap = ks->cap ? ks->cap * 2 : 256;
-		struct wd_key_total *tmp = realloc(ks->v, ncap * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		ks->v = tmp;
-		ks->cap = ncap;
-	}
+	if (wd_grow(&ks->v, &ks->cap, ks->n, sizeof(*ks->v), 256))
+		return -ENOMEM;
 	ks->v[ks->n].key = *key;
 	ks->v[ks->n].count = count;
 	ks->n++;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Sets of exact counts by counting key, as user space assembles them from
- * the kernel's maps (src/cli/counts.c does the reading): push, merge equal
+ * the kernel's maps (src/core/counts.c does the reading): push, merge equal
  * keys, clamp against the previous read so live totals never go down, and
  * take the runs of src/bpf/counting.h that a seqcount read found
  * consistent. Pure: unit-tested with fixtures.

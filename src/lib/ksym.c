@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "ksym.h"
 #include "tracefs.h"
 
@@ -26,15 +27,8 @@ static int add_sym(struct wd_ksyms *k, size_t *cap, uint64_t addr,
 {
 	struct wd_ksym *s;
 
-	if (k->n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 4096;
-		struct wd_ksym *tmp = realloc(k->v, ncap * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		k->v = tmp;
-		*cap = ncap;
-	}
+	if (wd_grow(&k->v, cap, k->n, sizeof(*k->v), 4096))
+		return -ENOMEM;
 	s = &k->v[k->n];
 	s->addr = addr;
 	s->name = strdup(name);
@@ -142,14 +136,17 @@ const struct wd_ksym *wd_ksym_find(const struct wd_ksyms *k, uint64_t addr, uint
 	return &k->v[lo - 1];
 }
 
-const char *wd_ksym_format(const struct wd_ksyms *k, uint64_t addr, char *buf, size_t len)
+const struct wd_ksym *wd_ksym_format(const struct wd_ksyms *k, uint64_t addr, bool with_module,
+				     char *buf, size_t len)
 {
 	uint64_t off = 0;
 	const struct wd_ksym *s = wd_ksym_find(k, addr, &off);
 
 	if (!s)
 		snprintf(buf, len, "0x%" PRIx64, addr);
+	else if (with_module && s->module)
+		snprintf(buf, len, "%s+0x%" PRIx64 " [%s]", s->name, off, s->module);
 	else
 		snprintf(buf, len, "%s+0x%" PRIx64, s->name, off);
-	return buf;
+	return s;
 }

@@ -3,6 +3,7 @@
 #ifndef WD_KSYM_H
 #define WD_KSYM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,7 +25,12 @@ int wd_ksyms_load(struct wd_ksyms *k, const char *path);
 void wd_ksyms_free(struct wd_ksyms *k);
 /* The symbol containing addr, NULL if none; *off gets addr - symbol. */
 const struct wd_ksym *wd_ksym_find(const struct wd_ksyms *k, uint64_t addr, uint64_t *off);
-/* "tcp_v4_rcv+0x99" (or "0xffff..." when unknown) into buf; returns buf. */
-const char *wd_ksym_format(const struct wd_ksyms *k, uint64_t addr, char *buf, size_t len);
+/*
+ * addr as "tcp_v4_rcv+0x99" into buf ("veth_xmit+0x10 [veth]" for a
+ * module's symbol when with_module), or "0xffffffff81..." when no symbol
+ * holds it. Returns the symbol (for its name), NULL if none.
+ */
+const struct wd_ksym *wd_ksym_format(const struct wd_ksyms *k, uint64_t addr, bool with_module,
+				     char *buf, size_t len);
 
 #endif /* WD_KSYM_H */

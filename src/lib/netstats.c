@@ -170,18 +170,6 @@ static struct mnl_socket *open_rtnl(void)
 	return nl;
 }
 
-int wd_netstats_read(struct wd_counters *c)
-{
-	struct mnl_socket *nl = open_rtnl();
-	int err;
-
-	if (!nl)
-		return -errno;
-	err = read_rtnl(c, nl);
-	mnl_socket_close(nl);
-	return err;
-}
-
 /* -------------------------------------------------------- socket tables */
 
 int wd_sock_drops_parse(const char *text, uint64_t *sum)

@@ -24,9 +24,6 @@
 
 struct mnl_socket;
 
-/* netdev:* and qdisc:* over rtnetlink; 0 or a negative errno. */
-int wd_netstats_read(struct wd_counters *c);
-
 /* Sum of the "drops" column (the last) of /proc/net/udp-style text. */
 int wd_sock_drops_parse(const char *text, uint64_t *sum);
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "callsites.h"
+#include "grow.h"
 #include "noise.h"
 
 static bool name_char(char c, bool function)
@@ -58,15 +59,8 @@ int wd_noise_add(struct wd_noise *nz, const char *spec, bool show, const char *s
 		return -1;
 	snprintf(r.source, sizeof(r.source), "%s", source);
 	snprintf(r.why, sizeof(r.why), "%s", why ? why : "");
-	if (nz->n == nz->cap) {
-		size_t cap = nz->cap ? nz->cap * 2 : 32;
-		struct wd_noise_rule *v = realloc(nz->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		nz->v = v;
-		nz->cap = cap;
-	}
+	if (wd_grow(&nz->v, &nz->cap, nz->n, sizeof(*nz->v), 32))
+		return -ENOMEM;
 	nz->v[nz->n++] = r;
 	return 0;
 }

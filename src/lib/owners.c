@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "grow.h"
 #include "owners.h"
 
 #define RESCAN_S	1.0
@@ -73,17 +74,11 @@ static struct wd_owner_entry *find(struct wd_owners *o, enum wd_owner_kind kind,
 static void offer(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino,
 		  enum wd_netns_rank rank, pid_t pid, const char *name)
 {
-	struct wd_owner_entry *tmp = o->v;
+	struct wd_owner_entry *tmp;
 
-	if (o->n == o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 256;
-
-		tmp = realloc(o->v, cap * sizeof(*tmp));
-		if (!tmp)
-			return;
-		o->v = tmp;
-		o->cap = cap;
-	}
+	if (wd_grow(&o->v, &o->cap, o->n, sizeof(*o->v), 256))
+		return;
+	tmp = o->v;
 	tmp[o->n] = (struct wd_owner_entry){ .ino = ino, .kind = kind, .rank = rank, .pid = pid };
 	snprintf(tmp[o->n].name, sizeof(tmp[o->n].name), "%s", name);
 	o->n++;

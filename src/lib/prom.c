@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "prom.h"
 #include "utf8.h"
 
@@ -108,15 +109,8 @@ int wd_prom_add(struct wd_prom_family *f, const char *const *values, uint64_t va
 {
 	struct wd_prom_sample *s;
 
-	if (f->n == f->cap) {
-		size_t ncap = f->cap ? f->cap * 2 : 64;
-		struct wd_prom_sample *tmp = realloc(f->s, ncap * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		f->s = tmp;
-		f->cap = ncap;
-	}
+	if (wd_grow(&f->s, &f->cap, f->n, sizeof(*f->s), 64))
+		return -ENOMEM;
 	s = &f->s[f->n];
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < f->nlabels; i++) {
@@ -242,15 +236,8 @@ static int admit(struct wd_prom_cap *c, char *const *v, size_t n)
 	struct wd_prom_key k = { .hash = hash_values(v, n) };
 	size_t at;
 
-	if (c->n == c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 32;
-		struct wd_prom_key *tmp = realloc(c->keys, ncap * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		c->keys = tmp;
-		c->cap = ncap;
-	}
+	if (wd_grow(&c->keys, &c->cap, c->n, sizeof(*c->keys), 32))
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		k.v[i] = strdup(v[i]);
 		if (!k.v[i]) {

@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "catalogue.h"
+#include "grow.h"
 #include "reconcile.h"
 
 #define L(...)	((const char *const []){ __VA_ARGS__, NULL })
@@ -352,15 +353,8 @@ static void fill_rule_row(struct wd_recon_row *row, const struct wd_recon_rule *
 
 static int push(struct wd_recon_row **v, size_t *n, size_t *cap, const struct wd_recon_row *r)
 {
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		struct wd_recon_row *tmp = realloc(*v, ncap * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		*v = tmp;
-		*cap = ncap;
-	}
+	if (wd_grow(v, cap, *n, sizeof(**v), 16))
+		return -ENOMEM;
 	(*v)[(*n)++] = *r;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "stack.h"
 
 /* Frames of the tracer itself, above the function that freed the skb. */
@@ -47,27 +48,17 @@ int wd_stack_symbolise(const struct wd_ksyms *k, const uint64_t *ips, size_t n,
 		       struct wd_stack *out)
 {
 	bool above = true;	/* still in the tracer's own frames */
-	char frame[320], addr[24];
+	char frame[320];
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < n && ips[i] && !err; i++) {
-		uint64_t off = 0;
-		const struct wd_ksym *s = wd_ksym_find(k, ips[i], &off);
+		const struct wd_ksym *s = wd_ksym_format(k, ips[i], true, frame, sizeof(frame));
 
 		if (above && s && tracing_frame(s->name))
 			continue;
 		above = false;
-		if (!s) {
-			snprintf(addr, sizeof(addr), "0x%" PRIx64, ips[i]);
-			err = push(out, addr, addr);
-			continue;
-		}
-		if (s->module)
-			snprintf(frame, sizeof(frame), "%s+0x%" PRIx64 " [%s]", s->name, off, s->module);
-		else
-			snprintf(frame, sizeof(frame), "%s+0x%" PRIx64, s->name, off);
-		err = push(out, frame, s->name);
+		err = push(out, frame, s ? s->name : frame);
 	}
 	if (err)
 		wd_stack_free(out);
@@ -132,16 +123,9 @@ int wd_folded_add(struct wd_folded *fo, const char *root, const struct wd_stack 
 		append_clean(text, &used, st->functions[i]);
 	}
 	text[used] = '\0';
-	if (fo->n == fo->cap) {
-		size_t cap = fo->cap ? fo->cap * 2 : 64;
-		struct wd_folded_line *v = realloc(fo->v, cap * sizeof(*v));
-
-		if (!v) {
-			free(text);
-			return -ENOMEM;
-		}
-		fo->v = v;
-		fo->cap = cap;
+	if (wd_grow(&fo->v, &fo->cap, fo->n, sizeof(*fo->v), 64)) {
+		free(text);
+		return -ENOMEM;
 	}
 	fo->v[fo->n].text = text;
 	fo->v[fo->n].count = count;

@@ -20,9 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			0, 1, 0xffffffff81000000ULL, 0xffffffff82094f49ULL, UINT64_MAX,
 		};
 		for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
-			wd_ksym_format(&k, probes[i], buf, sizeof(buf));
+			wd_ksym_format(&k, probes[i], i & 1, buf, sizeof(buf));
 		for (size_t i = 0; i < k.n; i++)
-			wd_ksym_format(&k, k.v[i].addr + 1, buf, sizeof(buf));
+			wd_ksym_format(&k, k.v[i].addr + 1, true, buf, sizeof(buf));
 		wd_ksyms_free(&k);
 	}
 	free(text);

@@ -3,7 +3,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pcapng.h"
+#include "drop_comment.h"
+#include "pcapng_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -25,21 +25,11 @@ for n in "$NS" "$NS2"; do
 	ip netns exec "$n" sysctl -qw net.ipv4.tcp_syncookies=0
 done
 
-# start NAME ARGS...: whydrop in the background; wait until it has attached
-# and taken its first sample of the counters.
+# start NAME ARGS...: harness_start (tests/lib/harness.sh), then a moment for
+# whydrop's first sample of the counters.
 start() {
-	local name=$1
-	shift
-	"$W" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
-	PIDS+=($!)
-	LAST=$!
-	wait_attached "$TMP/$name.err" || { fail "$name: attached" "$(cat "$TMP/$name.err")"; return 1; }
+	harness_start "$@" || return 1
 	sleep 0.5
-}
-
-stop() {
-	kill -INT "$1" 2>/dev/null
-	wait "$1"
 }
 
 # mib NS NAME: one counter of /proc/net/{snmp,netstat,snmp6}, nstat spelling.
@@ -85,23 +75,6 @@ softnet_dropped() {
 	local sum=0 x
 	for x in $(awk '{ print $2 }' /proc/net/softnet_stat); do sum=$((sum + 16#$x)); done
 	echo "$sum"
-}
-
-# Program ids held by a process (other suites may run whydrop meanwhile).
-progs_of() {
-	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:[[:space:]]*//p' | sort -u | xargs
-}
-
-# progs_gone IDS...: all unloaded (freed after an RCU grace period).
-progs_gone() {
-	local i id left
-	for i in $(seq 30); do
-		left=0
-		for id in "$@"; do bpftool prog show id "$id" >/dev/null 2>&1 && left=1; done
-		[ "$left" -eq 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
 }
 
 echo "-- accept queue overflow: counted by the kernel, never traced"
@@ -228,7 +201,7 @@ for _ in range(300):
 PYEOF
 sleep 1.5               # let tbf drain what it queued
 qa=$(qdisc_drops "$NS" wdq$$a)
-OURS=$(progs_of "$LAST")
+OURS=$(prog_ids "$LAST")
 stop "$LAST"
 qd=$((qa - qb))
 echo "   tc -s qdisc: dropped +$qd; whydrop qdisc:drops +$(counter "$TMP/qdisc.out" qdisc:drops delta)," \
@@ -249,7 +222,7 @@ ip -n "$NS" link set wdq$$a gso_max_segs 1
 start backlog count --json || true
 sb=$(softnet_dropped)
 rb=$(ip netns exec "$NS2" cat /sys/class/net/wdq$$b/statistics/rx_dropped)
-harness_sysctl net.core.netdev_max_backlog=4
+sysctl_global net.core.netdev_max_backlog=4
 ip netns exec "$NS" $PY - <<'PYEOF'
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -257,7 +230,7 @@ s.setsockopt(socket.SOL_UDP, 103, 100)  # UDP_SEGMENT: 100-byte datagrams
 for _ in range(3):
     s.sendto(b"x" * 2000, ("192.0.2.2", 9))
 PYEOF
-harness_sysctl_restore
+sysctl_restore
 sleep 0.5
 sa=$(softnet_dropped)
 ra=$(ip netns exec "$NS2" cat /sys/class/net/wdq$$b/statistics/rx_dropped)

@@ -33,21 +33,6 @@ for _ in range(n):
 PYEOF
 }
 
-# start NAME ARGS...: whydrop in the background until attached; pid in LAST.
-start() {
-	local name=$1
-	shift
-	"$W" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
-	LAST=$!
-	PIDS+=("$LAST")
-	wait_attached "$TMP/$name.err" || { fail "$name: attached" "$(cat "$TMP/$name.err")"; return 1; }
-}
-
-stop() {
-	kill -INT "$1" 2>/dev/null
-	wait "$1"
-}
-
 # wait_file FILE: until it exists and is not empty, up to 15 s.
 wait_file() {
 	for _ in $(seq 150); do
@@ -81,27 +66,10 @@ written_of() {
 	sed -n 's/.* drops counted, \([0-9]*\) written to .*/\1/p' "$1"
 }
 
-# prog_ids PID: the BPF programs a process holds, from its fdinfo. Other
-# whydrop runs (benchmarks, other suites) may be loaded meanwhile, so the
-# programs are followed by id rather than counted by name.
-prog_ids() {
-	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u | xargs
-}
-
-# progs_gone IDS: none of these programs is loaded any more (freeing takes
-# an RCU grace period after the process is gone: up to 3 s).
-progs_gone() {
-	local id left
-	[ $# -gt 0 ] || return 1
-	for _ in $(seq 30); do
-		left=0
-		for id in "$@"; do
-			bpftool prog show id "$id" >/dev/null 2>&1 && left=1
-		done
-		[ "$left" -eq 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
+# held_progs_gone IDS: the process held programs (prog_ids, tests/lib/assert.sh),
+# and none of them is loaded any more.
+held_progs_gone() {
+	[ $# -gt 0 ] && progs_gone "$@"
 }
 
 echo "== record + tshark + read: 5 IPv4 and 3 IPv6 drops in $NS"
@@ -618,7 +586,7 @@ else
 	check "read finds exactly the $N packets reported written" \
 		grep -q "\"total\": ${N:-x}," "$TMP/full.json"
 	check "read says where the file was cut" grep -q "cut short" "$TMP/full.read.err"
-	check "its BPF programs (${IDS[*]}) are gone" progs_gone "${IDS[@]}"
+	check "its BPF programs (${IDS[*]}) are gone" held_progs_gone "${IDS[@]}"
 fi
 
 echo "== the reader of the pipe goes away (EPIPE)"
@@ -640,7 +608,7 @@ fi
 check "record exits 1" [ "$(cat "$TMP/epipe.rc" 2>/dev/null)" = 1 ]
 check "one clear message" grep -q "cannot write standard output: Broken pipe" "$TMP/epipe.err"
 check "the counts are still reported and add up" adds_up "$TMP/epipe.err"
-check "its BPF programs (${IDS[*]}) are gone" progs_gone "${IDS[@]}"
+check "its BPF programs (${IDS[*]}) are gone" held_progs_gone "${IDS[@]}"
 
 echo "== read: other files"
 tshark -r "$F" -F pcap -w "$TMP/classic.pcap" 2>/dev/null

@@ -34,10 +34,13 @@ SETTLE=${SETTLE:-0.3}
 if [ "${FAMILY:-}" = ipv4 ]; then NO_IPV6=${NO_IPV6:-1}; else NO_IPV6=${NO_IPV6:-0}; fi
 FUNCTION=${FUNCTION:-}
 
+# shellcheck source=tests/lib/sysctl.sh
+. "$REPO_DIR/tests/lib/sysctl.sh"
+
 T=$(mktemp -d /tmp/$LAB_ID.XXXX)
 export NS_A NS_B NS_C A4 B4 A6 B6 MAC_A MAC_B T LAB_DIR
 
-_NSES=() _PIDS=() _CGROUPS=() _SYSCTLS=() _MOUNTS=() _CLEANUPS=()
+_NSES=() _PIDS=() _CGROUPS=() _MOUNTS=() _CLEANUPS=()
 EXPECT='' _EXPECT_CMD='' _EXPECT_BEFORE='' _SKIP='' _NOTE=''
 WD_PID=
 
@@ -130,20 +133,7 @@ note() { _NOTE=$*; }
 # mib NS NAME: a kernel MIB counter as `nstat -az` names it, read in that namespace
 mib() { in_ns "$1" "$PY" "$LAB_PY" mib "$2"; }
 
-# sysctl_global KEY=VALUE: change a host-wide sysctl, restored at teardown
-sysctl_global() {
-	local key=${1%%=*}
-	_SYSCTLS+=("$key=$(sysctl -n "$key" | tr '\t' ' ')")
-	sysctl -q -w "$1"
-}
-# sysctl_restore: put back every sysctl_global change now (newest first)
-sysctl_restore() {
-	local i
-	for ((i = ${#_SYSCTLS[@]} - 1; i >= 0; i--)); do
-		sysctl -q -w "${_SYSCTLS[i]}" >/dev/null 2>&1
-	done
-	_SYSCTLS=()
-}
+# sysctl_global KEY=VALUE (restored at teardown) and sysctl_restore: tests/lib/sysctl.sh
 cleanup_cmd() { _CLEANUPS+=("$1"); }
 # a_ignores_synack: A's nftables drops what B sends from port 8080 to port 41000 (the
 # SYN-ACK of a crafted handshake), so A's kernel sends no RST: B's request stays in SYN-RECV

@@ -55,20 +55,21 @@ summary() {
 	[ "$T_FAILED" -eq 0 ]
 }
 
-# IDs of the BPF programs a process holds (from its fdinfo): another whydrop
-# may run on this machine at the same time, so never count globally.
+# prog_ids PID: the IDs of the BPF programs a process holds (from its
+# fdinfo), on one line: another whydrop may run on this machine at the same
+# time, so never count globally.
 prog_ids() {
 	local fd
 	for fd in /proc/"$1"/fdinfo/*; do
 		sed -n 's/^prog_id:[[:space:]]*//p' "$fd" 2>/dev/null
-	done | sort -u
+	done | sort -u | xargs
 }
 
-# All these program IDs gone from the kernel? It frees a released program
-# after an RCU grace period: allow 2 s.
+# progs_gone IDS...: all these program IDs gone from the kernel (none given:
+# true)? It frees a released program after an RCU grace period: allow 3 s.
 progs_gone() {
 	local id i left
-	for i in $(seq 20); do
+	for i in $(seq 30); do
 		left=0
 		for id in "$@"; do
 			bpftool prog show id "$id" >/dev/null 2>&1 && left=1

@@ -4,13 +4,17 @@
 # runs (exit, error, Ctrl-C, SIGTERM).
 #   . tests/lib/harness.sh
 #   harness_begin "tests/system" NS1 NS2 ...
-# Then append to PIDS (processes) and MOUNTS (mount points) as they are made;
-# host-wide sysctls are changed with harness_sysctl KEY=VALUE (restored at the end).
+# Then append to PIDS (processes) and MOUNTS (mount points) as they are made
+# (start NAME ARGS... and stop PID run whydrop, $W, in the background);
+# host-wide sysctls are changed with sysctl_global KEY=VALUE (tests/lib/sysctl.sh,
+# the lab's too), put back by sysctl_restore and at the end.
 # shellcheck shell=bash
+# shellcheck source=tests/lib/sysctl.sh
+. "$(dirname "${BASH_SOURCE[0]}")/sysctl.sh"
 
 harness_end() {
 	local p m n
-	harness_sysctl_restore
+	sysctl_restore
 	# SIGINT first: whydrop detaches and reports; anything else gets SIGKILL.
 	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do
@@ -23,15 +27,24 @@ harness_end() {
 	rm -rf "$TMP"
 }
 
-# harness_sysctl KEY=VALUE: change a host-wide sysctl until harness_sysctl_restore
-harness_sysctl() {
-	SYSCTLS+=("${1%%=*}=$(sysctl -n "${1%%=*}")")
-	sysctl -qw "$1"
+# harness_start NAME ARGS...: whydrop ($W) in the background, its output in
+# $TMP/NAME.out and $TMP/NAME.err, its pid in LAST (and PIDS); returns once it
+# has attached, or 1 after a failed check. start is the same, unless a suite
+# needs more of it and defines its own around harness_start.
+harness_start() {
+	local name=$1
+	shift
+	"$W" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	LAST=$!
+	PIDS+=("$LAST")
+	wait_attached "$TMP/$name.err" || { fail "$name: attached" "$(cat "$TMP/$name.err")"; return 1; }
 }
-harness_sysctl_restore() {
-	local i
-	for ((i = ${#SYSCTLS[@]} - 1; i >= 0; i--)); do sysctl -qw "${SYSCTLS[i]}"; done
-	SYSCTLS=()
+start() { harness_start "$@"; }
+
+# stop PID [SIGNAL]: signal whydrop (SIGINT) and wait; returns its exit status.
+stop() {
+	kill "-${2:-INT}" "$1" 2>/dev/null
+	wait "$1"
 }
 
 harness_begin() {
@@ -41,7 +54,6 @@ harness_begin() {
 	HARNESS_NS=("$@")
 	PIDS=()
 	MOUNTS=()
-	SYSCTLS=()
 	TMP=$(mktemp -d)
 	trap harness_end EXIT
 	trap 'exit 1' INT TERM

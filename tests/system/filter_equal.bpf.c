@@ -9,21 +9,8 @@
 #include "core_types.h"
 #include <bpf/bpf_helpers.h>
 #include "whydrop.h"
+#include "filter_maps.h"
 #include "filter_equal.h"
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct wd_filter_ctx);
-} filter_ctx SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
-	__uint(max_entries, 2);
-	__type(key, __u32);
-	__type(value, __u32);
-} filter_progs SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

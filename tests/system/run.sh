@@ -33,24 +33,14 @@ else:
 PYEOF
 }
 
-# start NAME ARGS...: run whydrop in the background, wait until attached.
+# start NAME ARGS...: harness_start (tests/lib/harness.sh), noting the name
+# and the programs it loaded.
 start() {
-	local name=$1
-	shift
-	"$W" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
-	PIDS+=($!)
-	LAST=$!
-	LAST_NAME=$name
-	wait_attached "$TMP/$name.err" || { fail "$name: attached" "$(cat "$TMP/$name.err")"; return 1; }
+	LAST_NAME=$1
+	harness_start "$@" || return 1
 	OURS+=($(prog_ids "$LAST"))
 }
 OURS=()
-
-# stop PID [SIGNAL]: signal whydrop (SIGINT) and wait; returns its exit status.
-stop() {
-	kill "-${2:-INT}" "$1" 2>/dev/null
-	wait "$1"
-}
 
 # finish: stop the whydrop started last, which must exit 0. Under ASan a leak
 # (LeakSanitizer exits 23) or a UBSan error is a non-zero exit: never ignored.

@@ -24,19 +24,6 @@ for _ in range(n):
     s.sendto(b"x", (dst, 9))' "$2" "$3"
 }
 
-# start NAME ARGS...: whydrop in the background until attached.
-start() {
-	local name=$1
-	shift
-	"$W" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
-	PIDS+=($!)
-	LAST=$!
-	wait_attached "$TMP/$name.err" || { fail "$name: attached" "$(cat "$TMP/$name.err")"; return 1; }
-}
-stop() {
-	kill -INT "$1" 2>/dev/null
-	wait "$1"
-}
 
 # folded FILE PATTERN...: the sum of counts of folded lines matching every pattern.
 folded() {

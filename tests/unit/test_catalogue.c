@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "catalogue.h"
+#include "json.h"
 #include "reasons.h"
 #include "unit.h"
 
@@ -176,9 +177,13 @@ static void test_print(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct wd_json j;
 
 	wd_catalogue_print(f, wd_catalogue_find("TCP_ZEROWINDOW"));
-	wd_catalogue_print_json(f, wd_catalogue_find("SOCKET_FILTER"));
+	wd_json_init(&j, f);
+	wd_json_open(&j, NULL, '{');
+	wd_catalogue_json_fields(&j, wd_catalogue_find("SOCKET_FILTER"));
+	wd_json_close(&j, '}');
 	fclose(f);
 	CHECK(strstr(buf, "TCP_ZEROWINDOW: ") == buf);
 	CHECK(strstr(buf, "TcpExtTCPZeroWindowDrop") != NULL);

@@ -12,7 +12,7 @@
 #include "dropmon.h"
 #include "dropmon_events.h"
 #include "format.h"
-#include "pcapng.h"
+#include "drop_comment.h"
 #include "reasons.h"
 
 #define FIX "tests/unit/fixtures/dropmon/"
@@ -282,11 +282,11 @@ static void capture(char *dst, size_t len, void (*print)(FILE *, const struct wd
 	dst[strcspn(dst, "\n")] = '\0';
 }
 
-/* What wd_session_view (src/cli/session.c) makes of a drop_monitor record. */
+/* What wd_session_view (src/core/session.c) makes of a drop_monitor record. */
 static void view_of(const struct wd_event *ev, struct wd_drop_view *v, char *reason,
 		    char *function, char *location)
 {
-	memset(v, 0, sizeof(*v));
+	wd_event_view(ev, MONO_TO_REAL, v);
 	if (!wd_dm_events_names(&sh.e, ev->reason, ev->location, reason, function, location,
 				LEN)) {
 		if (!wd_dm_events_subsys(&sh.e, ev->reason))
@@ -295,18 +295,10 @@ static void view_of(const struct wd_event *ev, struct wd_drop_view *v, char *rea
 		snprintf(function, LEN, "0x%llx", (unsigned long long)ev->location);
 		snprintf(location, LEN, "0x%llx", (unsigned long long)ev->location);
 	}
-	v->ts_realtime_ns = ev->ts_ns + MONO_TO_REAL;
 	v->reason = sh.reasons.has_reason ? reason : NULL;
-	v->code = ev->reason;
 	v->function = function;
 	v->location = location;
-	v->l3proto = ev->l3proto;
-	wd_decode(ev->hdr, ev->caplen, ev->l3proto, &v->flow);
-	v->len = ev->skb_len;
-	v->ifindex = ev->ifindex;
 	v->ifname = "";		/* a drop_monitor record carries no name of its own */
-	v->netns = ev->netns;
-	v->cpu = ev->cpu;
 	v->no_code = wd_dm_events_subsys(&sh.e, ev->reason) != NULL;
 	wd_dm_events_view(&sh.e, v->code, v);
 }

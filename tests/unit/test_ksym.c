@@ -13,8 +13,16 @@ static void test_lookup(void)
 	CHECK_INT(wd_ksyms_load(&k, "tests/unit/fixtures/kallsyms/sample.kallsyms"), 0);
 	/* Data, absolute and malformed lines are skipped. */
 	CHECK_INT(k.n, 9);
-	CHECK_STR(wd_ksym_format(&k, 0xffffffff82094eb0 + 0x99, buf, sizeof(buf)), "tcp_v4_rcv+0x99");
-	CHECK_STR(wd_ksym_format(&k, 0xffffffff82096500, buf, sizeof(buf)), "tcp_v4_do_rcv+0x0");
+	s = wd_ksym_format(&k, 0xffffffff82094eb0 + 0x99, false, buf, sizeof(buf));
+	CHECK_STR(buf, "tcp_v4_rcv+0x99");
+	CHECK(s && !strcmp(s->name, "tcp_v4_rcv"));
+	wd_ksym_format(&k, 0xffffffff82096500, true, buf, sizeof(buf));
+	CHECK_STR(buf, "tcp_v4_do_rcv+0x0");
+	/* A module's symbol: its module after the offset when asked for. */
+	wd_ksym_format(&k, 0xffffffffc0a01404, false, buf, sizeof(buf));
+	CHECK_STR(buf, "veth_xdp_rcv_skb+0x4");
+	wd_ksym_format(&k, 0xffffffffc0a01404, true, buf, sizeof(buf));
+	CHECK_STR(buf, "veth_xdp_rcv_skb+0x4 [veth]");
 	s = wd_ksym_find(&k, 0xffffffffc0a01404, &off);
 	CHECK(s != NULL);
 	if (s) {
@@ -24,7 +32,8 @@ static void test_lookup(void)
 	}
 	s = wd_ksym_find(&k, 0xffffffff82000100, &off);
 	CHECK(s && !s->module && off == 0);
-	CHECK_STR(wd_ksym_format(&k, 0x1000, buf, sizeof(buf)), "0x1000");
+	CHECK(!wd_ksym_format(&k, 0x1000, true, buf, sizeof(buf)));
+	CHECK_STR(buf, "0x1000");
 	wd_ksyms_free(&k);
 }
 

@@ -9,15 +9,16 @@
  * read can miss a run in flight but never counts one twice. Each key's
  * total is then never allowed below what an earlier read returned: live
  * totals only grow (Prometheus counters, top's rates) and never exceed the
- * truth; once detached, a read is exact.
+ * truth; once detached, a read is exact. Also the statistics of the
+ * program, and its counts by socket (--group-by cgroup|process).
  *
- * Generations: once the hash holds half of --map-size keys, an empty one
- * takes its place. Updating the array that holds it waits for every
- * program still running (the kernel does that for arrays of maps), so the
- * old hash is then read whole and exactly, folded into `retired`, and
- * freed: keys that went idle (namespaces and interfaces come and go)
- * leave the kernel without losing a count, and the hash never fills up
- * from churn alone.
+ * Generations: once a read finds the hash half full (--map-size), the
+ * empty spare takes its place. Updating the array that holds it waits for
+ * every program still running (the kernel does that for arrays of maps),
+ * so the old hash is then read whole and exactly, folded into `retired`,
+ * and emptied to be the next spare: keys that went idle (namespaces and
+ * interfaces come and go) leave the kernel without losing a count, and a
+ * hash read every second (top, serve) does not fill up from churn.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,20 +27,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "core.h"
 #include "session.h"
 #include "source_dropmon.h"
 
 #define RUNS_TRIES	100
 #define BATCH_KEYS	256
-
-static uint64_t sum(const uint64_t *vals, int ncpu)
-{
-	uint64_t s = 0;
-
-	for (int i = 0; i < ncpu; i++)
-		s += vals[i];
-	return s;
-}
 
 /* Key by key, for kernels without batch operations (before 5.6). */
 static int read_hash_slow(int fd, struct wd_keyset *kv, uint64_t *vals, int ncpu)
@@ -51,7 +44,7 @@ static int read_hash_slow(int fd, struct wd_keyset *kv, uint64_t *vals, int ncpu
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, vals))
 			continue;	/* only a swap deletes, and not under a read */
-		if (wd_keyset_push(kv, &key, sum(vals, ncpu)))
+		if (wd_keyset_push(kv, &key, wd_cpu_sum(vals, ncpu)))
 			return -ENOMEM;
 	}
 	return errno == ENOENT ? 0 : -errno;
@@ -77,7 +70,7 @@ static int read_hash(int fd, struct wd_keyset *kv, int ncpu)
 		err = 0;
 		first = false;
 		for (__u32 i = 0; !err && i < n; i++)
-			err = wd_keyset_push(kv, &keys[i], sum(vals + (size_t)i * ncpu, ncpu));
+			err = wd_keyset_push(kv, &keys[i], wd_cpu_sum(vals + (size_t)i * ncpu, ncpu));
 	}
 	if (err && first && (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP))
 		err = read_hash_slow(fd, kv, vals, ncpu);
@@ -96,7 +89,7 @@ static int read_overflow(int fd, struct wd_keyset *kv, uint64_t *vals, int ncpu)
 
 		if (bpf_map_lookup_elem(fd, &slot, vals))
 			continue;
-		n = sum(vals, ncpu);
+		n = wd_cpu_sum(vals, ncpu);
 		if (n && wd_keyset_push(kv, &key, n))
 			return -ENOMEM;
 	}
@@ -152,12 +145,42 @@ static int remember(struct wd_session *s, const struct wd_keyset *kv)
 	return 0;
 }
 
-int wd_counts_map_create(struct wd_session *s)
+static int counts_map_create(struct wd_session *s)
 {
 	int fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "wd_counts", sizeof(struct wd_key),
 				sizeof(uint64_t), s->map_size, NULL);
 
 	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Both generations are made now, while whydrop may still create maps: once
+ * its capabilities are gone, a swap only exchanges them, and empties the
+ * old one by deleting its keys, which needs none.
+ */
+int wd_counts_setup(struct wd_session *s, int outer_fd)
+{
+	__u32 zero = 0;
+
+	s->counts_outer_fd = outer_fd;
+	s->counts_fd = counts_map_create(s);
+	if (s->counts_fd < 0)
+		return s->counts_fd;
+	s->counts_spare_fd = counts_map_create(s);
+	if (s->counts_spare_fd < 0)
+		return s->counts_spare_fd;
+	if (bpf_map_update_elem(outer_fd, &zero, &s->counts_fd, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+void wd_counts_close(struct wd_session *s)
+{
+	if (s->counts_fd >= 0)
+		close(s->counts_fd);
+	if (s->counts_spare_fd >= 0)
+		close(s->counts_spare_fd);
+	s->counts_fd = s->counts_spare_fd = -1;
 }
 
 void wd_counts_free(struct wd_session *s)
@@ -170,27 +193,38 @@ void wd_counts_free(struct wd_session *s)
 	s->n_last_keys = 0;
 }
 
+/* Delete keys [from, n) of kv from the map: it becomes the empty spare. */
+static int empty_map(int fd, const struct wd_keyset *kv, size_t from)
+{
+	for (size_t i = from; i < kv->n; i++)
+		if (bpf_map_delete_elem(fd, &kv->v[i].key) && errno != ENOENT)
+			return -errno;
+	return 0;
+}
+
 /*
- * Put an empty hash in place of the current one and fold the old one into
- * `retired`. The update returns once no program can still be writing to
- * the old hash, so reading it now is exact. On any failure the current
- * hash simply stays (and fills up into the overflow bucket, as before).
+ * Put the empty spare in place of the current hash and fold the old one
+ * into `retired`. The update returns once no program can still be writing
+ * to the old hash, so reading it now is exact; emptied, it is the next
+ * spare. On any failure the current hash stays (and fills up into the
+ * overflow bucket, as it would without generations).
  */
 static int swap_generation(struct wd_session *s, int ncpu)
 {
 	struct wd_keyset kv = { .v = s->retired, .n = s->n_retired, .cap = s->n_retired };
-	int fd = wd_counts_map_create(s), err;
+	int old = s->counts_fd, err;
 	__u32 zero = 0;
 
-	if (fd < 0)
+	if (s->counts_spare_fd < 0 ||
+	    bpf_map_update_elem(s->counts_outer_fd, &zero, &s->counts_spare_fd, BPF_ANY))
 		return 0;
-	if (bpf_map_update_elem(s->counts_outer_fd, &zero, &fd, BPF_ANY)) {
-		close(fd);
-		return 0;
+	s->counts_fd = s->counts_spare_fd;
+	s->counts_spare_fd = old;
+	err = read_hash(old, &kv, ncpu);
+	if (!err && empty_map(old, &kv, s->n_retired)) {
+		close(old);	/* not empty: no more swaps */
+		s->counts_spare_fd = -1;
 	}
-	err = read_hash(s->counts_fd, &kv, ncpu);
-	close(s->counts_fd);
-	s->counts_fd = fd;
 	s->gen_keys = 0;
 	s->generations++;
 	wd_keyset_merge(&kv);
@@ -210,8 +244,6 @@ int wd_session_keys(struct wd_session *s, struct wd_key_total **out, size_t *n)
 		return wd_dm_source_keys(s, out, n);
 	if (ncpu <= 0)
 		return ncpu ? ncpu : -EINVAL;
-	if (s->link && s->gen_keys >= s->map_size / 2)
-		err = swap_generation(s, ncpu);
 	vals = calloc((size_t)ncpu, sizeof(*vals));
 	if (!vals)
 		return -ENOMEM;
@@ -226,6 +258,9 @@ int wd_session_keys(struct wd_session *s, struct wd_key_total **out, size_t *n)
 	if (!err)
 		err = read_runs(s->runs_fd, &kv, ncpu);
 	free(vals);
+	/* Half full: the next keys go to an empty hash (this read stays valid). */
+	if (!err && s->link && s->gen_keys >= s->map_size / 2)
+		err = swap_generation(s, ncpu);
 	if (!err) {
 		wd_keyset_merge(&kv);
 		err = wd_keyset_clamp(&kv, s->last_keys, s->n_last_keys);
@@ -233,7 +268,7 @@ int wd_session_keys(struct wd_session *s, struct wd_key_total **out, size_t *n)
 	if (!err)
 		err = remember(s, &kv);
 	if (err) {
-		free(kv.v);
+		wd_keyset_free(&kv);
 		return err;
 	}
 	*out = kv.v;
@@ -290,4 +325,102 @@ int wd_session_totals(struct wd_session *s, struct wd_total **out, size_t *n_out
 	*out = t;
 	*n_out = m;
 	return 0;
+}
+
+/*
+ * What the program does not count itself, to keep a storm cheap: drops over
+ * --rate are those counted minus those recorded or lost to a full ring
+ * (0 while a live read of the counts lags the records), and the filter's
+ * drops left unmatched for want of paged data, from its per-CPU state.
+ */
+static void derive_stats(struct wd_session *s, struct wd_stats *st)
+{
+	uint64_t done = st->v[WD_STAT_EMITTED] + st->v[WD_STAT_RING_FULL];
+	int ncpu = libbpf_num_possible_cpus();
+	struct wd_filter_ctx *fc;
+	__u32 zero = 0;
+
+	if (s->details)
+		st->v[WD_STAT_RATE_LIMITED] = st->seen > done ? st->seen - done : 0;
+	if (s->filter_ctx_fd < 0 || ncpu <= 0)
+		return;
+	fc = calloc((size_t)ncpu, sizeof(*fc));
+	if (fc && !bpf_map_lookup_elem(s->filter_ctx_fd, &zero, fc))
+		for (int c = 0; c < ncpu; c++)
+			st->filter_nonlinear += fc[c].nonlinear;
+	free(fc);
+}
+
+int wd_session_stats_of(struct wd_session *s, struct wd_stats *st,
+			const struct wd_key_total *k, size_t n)
+{
+	int fd = s->stats_fd, ncpu = libbpf_num_possible_cpus();
+	uint64_t *vals = calloc((size_t)ncpu, sizeof(*vals));
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info);
+
+	if (s->dm) {
+		free(vals);
+		return wd_dm_source_stats(s, st);
+	}
+	if (!vals)
+		return -ENOMEM;
+	memset(st, 0, sizeof(*st));
+	for (size_t i = 0; i < n; i++)
+		st->seen += k[i].count;
+	for (uint32_t i = 0; i < WD_STAT_MAX; i++)
+		if (!bpf_map_lookup_elem(fd, &i, vals))
+			st->v[i] += wd_cpu_sum(vals, ncpu);
+	free(vals);
+	derive_stats(s, st);
+	if (!bpf_obj_get_info_by_fd(s->prog_fd, &info, &len))
+		st->recursion_misses = info.recursion_misses;
+	return 0;
+}
+
+int wd_session_stats(struct wd_session *s, struct wd_stats *st)
+{
+	struct wd_key_total *k = NULL;
+	size_t n = 0;
+	int err = s->dm ? 0 : wd_session_keys(s, &k, &n);
+
+	if (!err)
+		err = wd_session_stats_of(s, st, k, n);
+	free(k);
+	return err;
+}
+
+int wd_session_sock_totals(struct wd_session *s, struct wd_sock_total **out, size_t *n)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct wd_sock_key key, next, *prev = NULL;
+	struct wd_sock_total *v = NULL, *tmp;
+	uint64_t *vals;
+	size_t m = 0;
+
+	if (ncpu <= 0 || s->by_socket_fd < 0)
+		return -EINVAL;
+	vals = calloc((size_t)ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	while (!bpf_map_get_next_key(s->by_socket_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(s->by_socket_fd, &key, vals))
+			continue;	/* deleted meanwhile: nothing deletes, but be safe */
+		tmp = realloc(v, (m + 1) * sizeof(*v));
+		if (!tmp)
+			goto nomem;
+		v = tmp;
+		v[m] = (struct wd_sock_total){ .key = key, .count = wd_cpu_sum(vals, ncpu) };
+		m++;
+	}
+	free(vals);
+	*out = v;
+	*n = m;
+	return 0;
+nomem:
+	free(vals);
+	free(v);
+	return -ENOMEM;
 }

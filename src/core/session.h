@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * A tracing session: resolve filters, load and attach the BPF program, read
- * its exact counts and sampled records, detach. Shared by top/watch/count.
+ * A tracing session: resolve filters, load and attach the BPF program (or
+ * open drop_monitor), read its exact counts and sampled records, detach.
+ * Shared by the live commands: top, watch, count, record, serve.
  */
 #ifndef WD_SESSION_H
 #define WD_SESSION_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -14,8 +14,9 @@
 #include "keyset.h"
 #include "ksym.h"
 #include "netns.h"
-#include "options.h"
+#include "opts.h"
 #include "reasons.h"
+#include "runtime.h"
 #include "stack.h"
 #include "who.h"
 #include "whydrop_types.h"
@@ -29,19 +30,13 @@ struct wd_dm_source;
 
 typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
 
-/* How the program reads the skb, best first (src/cli/session.c). */
-enum wd_flavour {
-	WD_TP_BTF_DIRECT,	/* tp_btf, packet bytes by direct loads (newer kernels) */
-	WD_TP_BTF,		/* tp_btf, packet bytes by bpf_probe_read_kernel */
-	WD_RAW_TP,		/* raw_tp, everything by bpf_probe_read_kernel */
-};
-
 struct wd_session {
 	struct whydrop_bpf *skel;		/* the CO-RE program, or */
 	struct whydrop_nobtf_bpf *nobtf;	/* the fallback without kernel BTF */
 	struct bpf_link *link;
 	int counts_outer_fd;		/* the one-slot array holding the counting hash */
 	int counts_fd;			/* that hash, this generation (ours to close) */
+	int counts_spare_fd;		/* the next generation, empty */
 	int overflow_fd, runs_fd, stats_fd, prog_fd;
 	uint32_t map_size;		/* --map-size: keys per generation */
 	bool stacks;				/* --stacks: the maps below are live */
@@ -77,6 +72,7 @@ struct wd_session {
 	char kernel[65];
 	struct wd_dm_source *dm;	/* drop_monitor instead of BPF (source_dropmon.c) */
 	bool details;			/* records asked for (watch, record) */
+	bool verbose;			/* -v */
 };
 
 /* A (reason, location) total, summed over CPUs and the rest of the key. */
@@ -93,7 +89,7 @@ struct wd_stats {
 	uint64_t filter_nonlinear;	/* left unmatched: the filter needed paged data */
 };
 
-/* A (reason, location, stack) total of --stacks (src/cli/stacks.c). */
+/* A (reason, location, stack) total of --stacks (src/core/stacks.c). */
 struct wd_stack_total {
 	uint32_t reason;
 	int32_t stack_id;	/* <0: the error instead of a stack; WD_STACK_NONE: overflow */
@@ -101,7 +97,11 @@ struct wd_stack_total {
 	uint64_t count;
 };
 
-extern volatile sig_atomic_t wd_stop;
+/* Drops by socket (--group-by cgroup|process), summed over CPUs. */
+struct wd_sock_total {
+	struct wd_sock_key key;
+	uint64_t count;
+};
 
 /* Returns 0, or an exit status after printing one clear message. */
 int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
@@ -120,7 +120,7 @@ int wd_session_drop_privileges(struct wd_session *s);
 /* Sleep up to ms, delivering records; false once asked to stop. */
 bool wd_session_poll(struct wd_session *s, int ms);
 /*
- * Exact counts (src/cli/counts.c). While attached they never decrease and
+ * Exact counts (src/core/counts.c). While attached they never decrease and
  * never exceed the truth; after wd_session_detach they are exact.
  * By the whole key, sorted by key; caller frees *out.
  */
@@ -131,10 +131,8 @@ int wd_session_stats(struct wd_session *s, struct wd_stats *st);
 /* The same with the counts already read (seen is their sum). */
 int wd_session_stats_of(struct wd_session *s, struct wd_stats *st,
 			const struct wd_key_total *k, size_t n);
-/* An empty counting hash of --map-size keys; its fd or -errno. */
-int wd_counts_map_create(struct wd_session *s);
-/* Free what counts.c keeps between reads. */
-void wd_counts_free(struct wd_session *s);
+/* The kernel's by_socket counts, unsorted; caller frees *out. 0 or -errno. */
+int wd_session_sock_totals(struct wd_session *s, struct wd_sock_total **out, size_t *n);
 /* Resolve a record into a view; names live in the buffers given. */
 void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_drop_view *v,
 		     char *reason, char *function, char *location, size_t len);
@@ -145,8 +143,5 @@ void wd_session_row(struct wd_session *s, const struct wd_total *t, struct wd_co
 int wd_session_stack_totals(struct wd_session *s, struct wd_stack_total **out, size_t *n);
 /* The frames of a stack id (or a pseudo-frame for an error); 0 or -errno. */
 int wd_session_stack(struct wd_session *s, int32_t stack_id, struct wd_stack *st);
-/* Seconds since an arbitrary start, monotonic. */
-double wd_now(void);
-void wd_install_signals(void);
 
 #endif /* WD_SESSION_H */

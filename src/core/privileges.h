@@ -17,11 +17,20 @@
 #define WD_CAP_SETPCAP		8
 #define WD_CAP_NET_ADMIN	12	/* drop_monitor's STOP on exit */
 #define WD_CAP_SYS_ADMIN	21	/* setns(): counters and names in other namespaces */
+#define WD_CAP_PERFMON		38
 #define WD_CAP_BPF		39
 #define WD_CAP_DAC_READ_SEARCH	2	/* -p: open other users' /proc/PID/fd */
 #define WD_CAP_SYS_PTRACE	19	/* -p: read the socket:[inode] links in them */
 
 #define WD_CAP(c)		(1ULL << (c))
+
+/*
+ * Before loading: whether this process may load and attach the BPF
+ * program, with CAP_BPF and CAP_PERFMON (5.8+) or CAP_SYS_ADMIN in effect;
+ * true when it cannot tell (the kernel decides then). *@net_admin tells
+ * whether CAP_NET_ADMIN (drop_monitor's) is in effect.
+ */
+bool wd_privileges_bpf(bool *net_admin);
 
 /*
  * Keep @keep (of those held now) permitted but not in effect, plus CAP_BPF

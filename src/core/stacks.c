@@ -11,6 +11,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "core.h"
+#include "grow.h"
 #include "session.h"
 #include "stack.h"
 
@@ -21,26 +23,10 @@ struct vec {
 
 static int push(struct vec *v, struct wd_stack_total t)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 128;
-		struct wd_stack_total *p = realloc(v->v, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		v->v = p;
-		v->cap = cap;
-	}
+	if (wd_grow(&v->v, &v->cap, v->n, sizeof(*v->v), 128))
+		return -ENOMEM;
 	v->v[v->n++] = t;
 	return 0;
-}
-
-static uint64_t sum(const uint64_t *vals, int ncpu)
-{
-	uint64_t s = 0;
-
-	for (int i = 0; i < ncpu; i++)
-		s += vals[i];
-	return s;
 }
 
 static int read_counts(struct wd_session *s, struct vec *v, uint64_t *vals, int ncpu)
@@ -54,7 +40,7 @@ static int read_counts(struct wd_session *s, struct vec *v, uint64_t *vals, int 
 		if (bpf_map_lookup_elem(s->stack_counts_fd, &key, vals))
 			continue;
 		err = push(v, (struct wd_stack_total){ key.reason, key.stack_id, key.location,
-						       sum(vals, ncpu) });
+						       wd_cpu_sum(vals, ncpu) });
 	}
 	if (!err && errno != ENOENT)
 		err = -errno;
@@ -63,7 +49,7 @@ static int read_counts(struct wd_session *s, struct vec *v, uint64_t *vals, int 
 
 		if (bpf_map_lookup_elem(s->stack_overflow_fd, &slot, vals))
 			continue;
-		n = sum(vals, ncpu);
+		n = wd_cpu_sum(vals, ncpu);
 		if (n)
 			err = push(v, (struct wd_stack_total){ slot, WD_STACK_NONE, 0, n });
 	}

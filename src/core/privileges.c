@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Capabilities after attach. The BPF link, maps and ring buffer are file
- * descriptors: using them needs no capability on kernels since 6.5, and
- * CAP_BPF alone on older ones with unprivileged BPF disabled (Debian's
- * default), which is probed rather than guessed from the version.
+ * Capabilities: whether BPF may be used at all, and what is left after
+ * attach. The BPF link, maps and ring buffer are file descriptors: using
+ * them needs no capability on kernels since 6.5, and CAP_BPF alone on
+ * older ones with unprivileged BPF disabled (Debian's default), which is
+ * probed rather than guessed from the version.
  */
 #include <errno.h>
 #include <grp.h>
@@ -44,6 +45,19 @@ static int capset_bits(uint64_t permitted, uint64_t effective)
 		d[i].effective = (uint32_t)(effective >> (32 * i));
 	}
 	return (int)syscall(SYS_capset, &h, d);
+}
+
+bool wd_privileges_bpf(bool *net_admin)
+{
+	uint64_t permitted, effective;
+
+	*net_admin = false;
+	if (capget_bits(&permitted, &effective))
+		return true;	/* cannot tell: let the kernel decide */
+	*net_admin = effective & WD_CAP(WD_CAP_NET_ADMIN);
+	if (effective & WD_CAP(WD_CAP_SYS_ADMIN))
+		return true;
+	return (effective & WD_CAP(WD_CAP_BPF)) && (effective & WD_CAP(WD_CAP_PERFMON));
 }
 
 /* What wd_privileges_reduce left: in effect (CAP_BPF or nothing), permitted. */

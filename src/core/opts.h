@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What a session is asked for: the options shared by the live commands
+ * (top, watch, count, record, serve), parsed by src/cli/options.c.
+ */
+#ifndef WD_OPTS_H
+#define WD_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "whydrop_types.h"
+
+#define WD_DEFAULT_RATE		10000	/* detail records per second */
+#define WD_DEFAULT_MAP_SIZE	10240	/* distinct counting keys */
+#define WD_DEFAULT_DM_QUEUE	1000	/* drop_monitor's own default queue length */
+
+/* Where drops come from: the BPF program, drop_monitor, or BPF else drop_monitor. */
+enum wd_source { WD_SOURCE_AUTO, WD_SOURCE_BPF, WD_SOURCE_DROPMON };
+#define WD_MAX_HIDE		64	/* --hide options */
+
+struct wd_noise;
+#define WD_DEFAULT_MAX_GROUPS	10	/* --group-by rows before "other" */
+
+/* count/top --group-by: who the drops hurt, besides why. */
+enum wd_group_by {
+	WD_GROUP_NONE,
+	WD_GROUP_NETNS,
+	WD_GROUP_INTERFACE,
+	WD_GROUP_CGROUP,	/* the socket's cgroup: unit, container, pod */
+	WD_GROUP_PROCESS,	/* the socket's process */
+};
+
+struct wd_opts {
+	const char *cmd;
+	const char *reasons;	/* -r: comma-separated names */
+	const char *netns;	/* --netns NAME|PATH */
+	const char *ifname;	/* -i */
+	double duration;	/* -d seconds, 0 = until Ctrl-C */
+	uint32_t rate;		/* --rate detail records/s, 0: no limit */
+	uint32_t map_size;	/* --map-size */
+	enum wd_group_by group_by;	/* --group-by */
+	uint32_t max_groups;	/* --max-groups */
+	bool json;
+	bool explain;		/* --explain: full entry of each reason seen, on exit */
+	bool verbose;
+	bool rate_set;		/* --rate given explicitly */
+	bool counters_only;	/* --counters-only (top, count): no BPF, kernel counters */
+	bool processes;		/* -p: name sockets' processes (keeps /proc read access) */
+	bool netns_names;	/* serve --netns-names: name namespaces (scan at start) */
+	char *filter;		/* trailing pcap-filter expression, NULL if none */
+	enum wd_source source;	/* --source */
+	bool dropmon_summary;	/* --dropmon-mode summary */
+	bool dropmon_mode_set;
+	uint32_t dropmon_queue;	/* --dropmon-queue: drop_monitor's per-CPU queue */
+	bool stacks;		/* --stacks: kernel stack of each drop */
+	bool folded;		/* --folded (count --stacks): flame-graph lines */
+	uint32_t stack_map_size;	/* --stack-map-size: distinct stacks stored */
+	bool stack_map_set;
+	bool show_all;		/* --show-all: hide no expected drop */
+	const char *noise_file;	/* --noise-file PATH */
+	const char *hide[WD_MAX_HIDE];	/* --hide REASON[@FUNCTION], as given */
+	size_t n_hide;
+	struct wd_noise *noise;	/* set by top and count: rules of this run */
+};
+
+/* Status codes: 0 ok, 1 runtime failure, 2 usage error. */
+#define WD_EXIT_USAGE 2
+
+#endif /* WD_OPTS_H */
