@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Who a sampled drop hurts: the socket it belongs to, read only for the
- * records that reach the ring buffer, never on the counting path.
+ * Who a drop hurts: the socket it belongs to, read for the records that
+ * reach the ring buffer, and counted by socket only when --group-by asks.
  */
 #ifndef WHYDROP_SOCK_OWNER_H
 #define WHYDROP_SOCK_OWNER_H
@@ -59,7 +59,32 @@ struct {
 	__type(value, __u64);
 } by_socket SEC(".maps");
 
-static __always_inline void sock_count(const struct sock *sk, __u32 reason, __u32 netns)
+/*
+ * The socket's inode and cgroup. btf: sk is the tp_btf program's own BTF
+ * pointer, read with direct loads (guarded against faults like the helper,
+ * a NULL link included); else through bpf_probe_read_kernel.
+ */
+static __always_inline void sock_ids(struct wd_sock_key *key, const struct sock *sk, bool btf)
+{
+	bool cg = bpf_core_field_exists(struct sock, sk_cgrp_data) &&
+		  bpf_core_field_exists(struct sock_cgroup_data, cgroup);
+
+	if (btf) {
+		if (!full_socket(sk->__sk_common.skc_state))
+			return;
+		key->ino = sk->sk_socket->file->f_inode->i_ino;
+		if (cg)
+			key->cgroup_id = sk->sk_cgrp_data.cgroup->kn->id;
+		return;
+	}
+	if (!full_socket(BPF_CORE_READ(sk, __sk_common.skc_state)))
+		return;
+	key->ino = BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
+	key->cgroup_id = sock_cgroup(sk);
+}
+
+static __always_inline void sock_count(const struct sock *sk, __u32 reason, __u32 netns,
+				       bool btf)
 {
 	struct wd_sock_key key;
 	__u64 one = 1, *val;
@@ -67,10 +92,8 @@ static __always_inline void sock_count(const struct sock *sk, __u32 reason, __u3
 	__builtin_memset(&key, 0, sizeof(key));
 	key.reason = reason;
 	key.netns = netns;
-	if (sk && full_socket(BPF_CORE_READ(sk, __sk_common.skc_state))) {
-		key.ino = BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
-		key.cgroup_id = sock_cgroup(sk);
-	}
+	if (sk)
+		sock_ids(&key, sk, btf);
 	val = bpf_map_lookup_elem(&by_socket, &key);
 	if (val) {
 		*val += 1;

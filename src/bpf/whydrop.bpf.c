@@ -258,10 +258,10 @@ spent:
 }
 
 /* The sender's socket (skb->sk), else the receiver's (rx_sk). */
-static __always_inline struct sock *skb_sock(const struct drop *d)
+static __always_inline struct sock *skb_sock(const struct drop *d, bool btf)
 {
 	struct sk_buff *skb = d->skb;	/* a local: no CO-RE relocation on struct drop */
-	struct sock *sk = BPF_CORE_READ(skb, sk);
+	struct sock *sk = btf ? skb->sk : BPF_CORE_READ(skb, sk);
 
 	return sk ? sk : d->rx_sk;
 }
@@ -284,7 +284,7 @@ static __always_inline void fill_event(struct wd_event *ev, const struct drop *d
 	if (d->dev)
 		bpf_probe_read_kernel_str(ev->ifname, sizeof(ev->ifname), &d->dev->name);
 	ev->stack_id = stack_id;
-	sock_fill(&ev->sock, skb_sock(d), tp_has_rx_sk());
+	sock_fill(&ev->sock, skb_sock(d, false), tp_has_rx_sk());
 }
 
 /* No wake-up per record: the reader polls, or is woken when much waits. */
@@ -362,12 +362,15 @@ static __always_inline void emit(const struct drop *d, __s32 stack_id)
 	stat_inc(WD_STAT_EMITTED);
 }
 
-/* A drop that passed every filter. */
-static __always_inline int counted(const struct drop *d)
+/*
+ * A drop that passed every filter. btf: d's pointers are the tp_btf
+ * program's own (not numbers from the filter's map).
+ */
+static __always_inline int counted(const struct drop *d, bool btf)
 {
 	count_key(&d->key);
 	if (count_by_socket)
-		sock_count(skb_sock(d), d->key.reason, d->key.netns);
+		sock_count(skb_sock(d, btf), d->key.reason, d->key.netns, btf);
 	emit(d, stacks_count(d->ctx, d->key.reason, d->key.location));
 	return 0;
 }
@@ -423,7 +426,7 @@ static __always_inline int handle(const struct drop *d, bool btf)
 		return 0;
 	if (has_filter)
 		return run_filter(d, btf);
-	return counted(d);
+	return counted(d, btf);
 }
 
 /* After a match: the drop the filter accepted, with this program's context. */
@@ -437,7 +440,7 @@ static __always_inline int matched(void *ctx)
 		return 0;
 	d = *saved;
 	d.ctx = ctx;
-	return counted(&d);
+	return counted(&d, false);
 }
 
 SEC("tp_btf/kfree_skb")
