@@ -2,9 +2,12 @@
 # Regenerate the drop-reason reference from the catalogue
 # (src/lib/catalogue_data.h): docs/reasons.md, docs/callsites.md (from
 # src/lib/callsites_data.h), and the part of docs/whydrop.8
-# between the "BEGIN/END GENERATED REASONS" markers (the rest of the man page
-# is written by hand). `make docs` runs this; tests/unit/test_catalogue.c
-# fails when the committed files differ from what the catalogue generates.
+# between the "BEGIN/END GENERATED REASONS" markers; and from the option
+# table (src/cli/options.c, help.c) the part between the "BEGIN/END GENERATED
+# OPTIONS" markers and contrib/whydrop.bash-completion (the rest of the man
+# page is written by hand). `make docs` runs this; tests/unit/test_catalogue.c
+# (the catalogue's) and tests/cli/run.sh (the option table's) fail when the
+# committed files differ from what they generate.
 # Usage: scripts/gen-docs.sh [WHYDROP_BINARY]   (default build/whydrop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +22,10 @@ trap 'rm -rf "$tmp"' EXIT
 "$bin" explain --all --markdown >"$tmp/reasons.md"
 "$bin" explain --all --man >"$tmp/reasons.man"
 "$bin" explain --callsites --markdown >"$tmp/callsites.md"
+# From the option table (src/cli/options.c, help.c): the man page's COMMANDS
+# and OPTIONS, and the bash completion. tests/cli/run.sh fails when stale.
+"$bin" help --man >"$tmp/options.man"
+"$bin" help --bash-completion >"$tmp/whydrop.bash-completion"
 
 begin='.\" BEGIN GENERATED REASONS'
 end='.\" END GENERATED REASONS'
@@ -41,7 +48,20 @@ else
 	echo "gen-docs: docs/whydrop.8 missing" >&2
 	exit 1
 fi
+obegin='.\" BEGIN GENERATED OPTIONS'
+oend='.\" END GENERATED OPTIONS'
+if ! grep -qF "$obegin" "$tmp/whydrop.8"; then
+	echo "gen-docs: docs/whydrop.8 has no '$obegin' marker" >&2
+	exit 1
+fi
+B=$obegin E=$oend awk -v gen="$tmp/options.man" '
+	index($0, ENVIRON["B"]) == 1 { while ((getline l < gen) > 0) print l; skip = 1; next }
+	skip && index($0, ENVIRON["E"]) == 1 { skip = 0; next }
+	!skip { print }
+' "$tmp/whydrop.8" >"$tmp/whydrop.8.new"
 cp "$tmp/reasons.md" docs/reasons.md
 cp "$tmp/callsites.md" docs/callsites.md
-cp "$tmp/whydrop.8" docs/whydrop.8
-echo "gen-docs: docs/reasons.md, docs/callsites.md and docs/whydrop.8 regenerated"
+cp "$tmp/whydrop.8.new" docs/whydrop.8
+cp "$tmp/whydrop.bash-completion" contrib/whydrop.bash-completion
+echo "gen-docs: docs/reasons.md, docs/callsites.md, docs/whydrop.8 and" \
+	"contrib/whydrop.bash-completion regenerated"

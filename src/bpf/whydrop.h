@@ -159,16 +159,6 @@ struct wd_event {
 _Static_assert(__builtin_offsetof(struct wd_event, hdr) == WD_EVENT_HEAD,
 	       "hdr[] ends struct wd_event: long records go on past it");
 
-#ifndef __bpf__
-/*
- * User space: the packet bytes per record that `record -s` asks of the
- * program (0: not record); set before wd_session_open(). configure()
- * (src/core/loader.c) sets record_bytes by it, and beyond WD_HDR_BYTES
- * sizes long_events and the ring buffer.
- */
-extern __u32 wd_record_bytes;
-#endif
-
 /* Slots of the per-CPU statistics array. */
 enum wd_stat {
 	WD_STAT_EMITTED,	/* detail records written to the ring buffer */

@@ -6,7 +6,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,125 +14,35 @@
 #include "commands.h"
 #include "explain.h"
 #include "json.h"
+#include "options.h"
+#include "runtime.h"
 
 #define MAX_REASONS	64
 
-static const char usage[] =
-"Usage: whydrop explain [options] REASON|FUNCTION...\n"
-"       whydrop explain --all [--json | --markdown | --man]\n"
-"       whydrop explain --callsites [--json | --markdown]\n"
-"What a drop reason means, where the kernel drops with it, what to check and\n"
-"what to do, with live values from this machine: the related sysctls, the MIB\n"
-"counters now and their rate over a short sample, and the reason's number on\n"
-"this kernel. Needs neither root nor BPF. Names in any case, with or without\n"
-"the SKB_DROP_REASON_ prefix; old names work too. A name that is no reason is\n"
-"looked up as a kernel function in the call-site catalogue: what a drop there\n"
-"means when it comes as NOT_SPECIFIED or with a generic reason.\n"
-"\n"
-"Options:\n"
-"  -i, --interval SECS  sample the counters for SECS seconds (default 1, 0: no\n"
-"                       rate, just the values now)\n"
-"  -j, --json           one JSON document\n"
-"  -a, --all            every reason in the catalogue (no live values)\n"
-"      --markdown       with --all: the reference in Markdown (docs/reasons.md)\n"
-"      --man            with --all: the DROP REASONS section of whydrop(8)\n"
-"      --callsites      every call site in the catalogue (docs/callsites.md is\n"
-"                       --callsites --markdown)\n"
-"  -h, --help           this help\n"
-"\n"
-"Examples:\n"
-"  whydrop explain TCP_ZEROWINDOW\n"
-"  whydrop explain no_socket socket_rcvbuff --interval 5\n"
-"  whydrop explain PROTO_MEM --json | jq '.reasons[0].counter_values'\n"
-"  whydrop explain ip6_mc_input\n"
-"  whydrop explain --all --markdown > docs/reasons.md\n";
-
-/* ------------------------------------------------------------- options */
-
-static int parse_interval(const char *s, double *out)
+/* What goes together, once each option was accepted: 0, or 2 after a message. */
+static int check_opts(const struct wd_cli *c)
 {
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < 0 || v > 3600) {
-		fprintf(stderr, "whydrop explain: bad --interval '%s' "
-			"(seconds, 0 to 3600)\n", s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_opts(int argc, char **argv, struct explain_opts *o)
-{
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "markdown", no_argument, NULL, 'M' },
-		{ "man", no_argument, NULL, 'N' },
-		{ "callsites", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 0;	/* 0, not 1: also resets glibc's scan state */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:jah", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			if (parse_interval(optarg, &o->interval))
-				return 2;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'a':
-			o->all = true;
-			break;
-		case 'M':
-			o->doc = DOC_MARKDOWN;
-			break;
-		case 'N':
-			o->doc = DOC_MAN;
-			break;
-		case 'C':
-			o->callsites = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fprintf(stderr, "whydrop explain: unknown option '%s' "
-				"(`whydrop explain -h`)\n", argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (o->callsites && (o->all || o->doc == DOC_MAN)) {
+	if (c->callsites && (c->all || c->doc == WD_DOC_MAN)) {
 		fprintf(stderr, "whydrop explain: --callsites goes alone, or with --json or "
 			"--markdown\n");
 		return 2;
 	}
-	if (o->doc && !o->all && !o->callsites) {
+	if (c->doc && !c->all && !c->callsites) {
 		fprintf(stderr, "whydrop explain: --markdown and --man go with --all\n");
 		return 2;
 	}
-	if (o->callsites)
-		return -1;
-	if (!o->all && optind >= argc) {
+	if (c->callsites || c->all)
+		return 0;
+	if (!c->n_words) {
 		fputs("whydrop explain: which reason? (e.g. `whydrop explain "
 		      "NO_SOCKET`; `whydrop reasons` lists them)\n", stderr);
 		return 2;
 	}
-	if (argc - optind > MAX_REASONS) {
-		fprintf(stderr, "whydrop explain: at most %d reasons at once\n",
-			MAX_REASONS);
+	if (c->n_words > MAX_REASONS) {
+		fprintf(stderr, "whydrop explain: at most %d reasons at once\n", MAX_REASONS);
 		return 2;
 	}
-	return -1;
+	return 0;
 }
 
 /* ----------------------------------------------------------------- all */
@@ -282,23 +191,37 @@ static void ctx_free(struct explain_ctx *x)
 
 int cmd_explain(int argc, char **argv)
 {
-	struct explain_opts o = { .interval = 1.0 };
 	const struct wd_cat_entry *e[MAX_REASONS];
 	const struct wd_callsite *sites[MAX_REASONS];
+	struct explain_opts o;
 	struct explain_ctx x;
+	struct wd_cli cli;
+	char **names;
 	int status, n;
 
-	status = parse_opts(argc, argv, &o);
-	if (status >= 0)
+	if (wd_cli_parse(WD_CMD_EXPLAIN, argc, argv, &cli, &status))
 		return status;
+	status = check_opts(&cli);
+	if (status)
+		return status;
+	o = (struct explain_opts){
+		.interval = cli.interval, .json = cli.o.json, .all = cli.all,
+		.callsites = cli.callsites,
+		.doc = cli.doc == WD_DOC_MARKDOWN ? DOC_MARKDOWN :
+		       cli.doc == WD_DOC_MAN ? DOC_MAN : DOC_NONE,
+	};
 	if (o.all)
 		return explain_all(&o);
 	if (o.callsites)
 		return explain_callsites(&o);
-	n = argc - optind;
+	names = cli.words;
+	n = cli.n_words;
+	wd_libbpf_log_init(cli.o.verbose);
 	ctx_init(&x);
+	if (cli.o.verbose && x.have_reasons)
+		wd_reasons_say_source("explain", &x.reasons);
 	status = 2;
-	if (resolve(&x, argv + optind, n, e, sites))
+	if (resolve(&x, names, n, e, sites))
 		goto cleanup;
 	status = 1;
 	if (wd_explain_sample(&x, &o, e, n)) {
@@ -307,7 +230,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	status = 0;
 	if (o.json) {
-		wd_explain_json(&x, e, sites, argv + optind, n);
+		wd_explain_json(&x, e, sites, names, n);
 		goto cleanup;
 	}
 	for (int i = 0; i < n; i++) {
@@ -316,7 +239,7 @@ int cmd_explain(int argc, char **argv)
 		if (sites[i])
 			wd_callsite_print(stdout, sites[i]);
 		else
-			wd_explain_text(&x, e[i], argv[optind + i]);
+			wd_explain_text(&x, e[i], names[i]);
 	}
 cleanup:
 	ctx_free(&x);

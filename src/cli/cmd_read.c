@@ -2,7 +2,6 @@
 /* whydrop read: summarise a pcapng recording like `count` does. */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,43 +18,9 @@
 #include "reasons.h"
 #include "report.h"
 
-static const char usage[] =
-"Usage: whydrop read [--json] [--group-by WHO [--max-groups N]] FILE\n"
-"Summarise a recording made by `whydrop record` like `whydrop count` does: drops\n"
-"by reason and location, from the packet comments; the same table, or with --json\n"
-"the same JSON document as `count --json`. The kernel is the recording's (shb_os),\n"
-"the duration the recording's (else first to last packet). FILE - reads stdin.\n"
-"Other pcapng files: what can be read is summarised, and stderr says what could\n"
-"not (packets without a whydrop comment, malformed blocks). No privileges needed.\n"
-"Exit status 1 when the file is cut short or has malformed blocks (the summary\n"
-"then lacks what they held), or when it is not pcapng.\n"
-"\n"
-"      --json           one JSON document, as `whydrop count --json`\n"
-"      --group-by WHO   also count by netns, interface, cgroup (the socket's unit,\n"
-"                       container or pod) or process (the socket's, with record -p),\n"
-"                       from the comments' netns_name, ifname, cgroup, workload,\n"
-"                       pid and comm: the groups of `count --group-by`\n"
-"      --max-groups N   largest groups shown, the rest as \"(other)\" (10)\n"
-"  -h, --help           this help\n"
-"\n"
-"Examples:\n"
-"  whydrop read drops.pcapng\n"
-"  whydrop read --json drops.pcapng | jq '.drops[] | {reason, count}'\n"
-"  whydrop read --group-by cgroup drops.pcapng\n"
-"  sudo whydrop record -w - -c 100 | whydrop read -\n";
-
-enum { OPT_JSON = 256, OPT_GROUP_BY, OPT_MAX_GROUPS };
-
-static const struct option read_longopts[] = {
-	{ "json",	no_argument,	   NULL, OPT_JSON },
-	{ "group-by",	required_argument, NULL, OPT_GROUP_BY },
-	{ "max-groups",	required_argument, NULL, OPT_MAX_GROUPS },
-	{ "help",	no_argument,	   NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 struct read_opts {
 	bool json;
+	bool verbose;
 	enum wd_group_by group_by;
 	uint32_t max_groups;
 	const char *path;
@@ -282,104 +247,64 @@ static bool notes(const struct summary *s, const struct wd_pcapng_reader *r, con
 	const struct wd_pcapng_stats *st = &s->isb;
 
 	if (s->uncommented)
-		fprintf(stderr, "whydrop read: %s: %" PRIu64 " of %" PRIu64 " packets carry no "
+		fprintf(stderr, "whydrop read: %s: %" PRIu64 " of %" PRIu64 " %s %s no "
 			"whydrop comment (not recorded by whydrop?): left out of the summary\n",
-			name, s->uncommented, s->packets);
+			name, s->uncommented, s->packets, wd_plural(s->packets, "packet", "packets"),
+			wd_plural(s->uncommented, "carries", "carry"));
 	if (s->n_isb == 1 && st->has_ifrecv && st->has_usrdeliv && st->ifrecv > st->usrdeliv)
-		fprintf(stderr, "whydrop read: %s: the recording counted %" PRIu64 " drops and "
+		fprintf(stderr, "whydrop read: %s: the recording counted %" PRIu64 " %s and "
 			"wrote %" PRIu64 " (the others were over --rate, lost, or after -c): the "
-			"summary covers the packets in the file\n", name, st->ifrecv, st->usrdeliv);
+			"summary covers the packets in the file\n", name, st->ifrecv,
+			wd_plural(st->ifrecv, "drop", "drops"), st->usrdeliv);
 	if (!r->n_malformed)
 		return false;
-	fprintf(stderr, "whydrop read: %s: %" PRIu64 " malformed block(s) skipped or read in "
-		"part, the first because: %s; the summary lacks what they held\n", name,
-		r->n_malformed, r->malformed);
+	fprintf(stderr, "whydrop read: %s: %" PRIu64 " malformed %s skipped or read in part, "
+		"the first because: %s; the summary lacks what %s held\n", name, r->n_malformed,
+		wd_plural(r->n_malformed, "block", "blocks"), r->malformed,
+		wd_plural(r->n_malformed, "it", "they"));
 	return true;
 }
 
-static int bad_value(const char *opt, const char *arg, const char *want)
+/* -v: what the file holds, beyond the summary. */
+static void say_contents(const struct summary *s, const struct wd_pcapng_reader *r,
+			 const char *name)
 {
-	fprintf(stderr, "whydrop read: bad %s '%s': %s\n(`whydrop read -h` for help)\n", opt,
-		arg, want);
-	return -1;
-}
-
-static int parse_group_by(const char *arg, enum wd_group_by *by)
-{
-	if (wd_parse_group_by(arg, by))
-		return bad_value("--group-by", arg, "netns, interface, cgroup or process");
-	return 0;
-}
-
-static int parse_max_groups(const char *arg, uint32_t *max)
-{
-	unsigned long v;
-
-	if (wd_parse_ulong(arg, 1, 10000, &v))
-		return bad_value("--max-groups", arg, "1 to 10000 rows");
-	*max = (uint32_t)v;
-	return 0;
-}
-
-/* One option; word is how it was written, for the messages. */
-static int parse_opt(int c, const char *word, const char *arg, struct read_opts *ro)
-{
-	switch (c) {
-	case OPT_JSON:
-		ro->json = true;
-		return 0;
-	case OPT_GROUP_BY:
-		return parse_group_by(arg, &ro->group_by);
-	case OPT_MAX_GROUPS:
-		return parse_max_groups(arg, &ro->max_groups);
-	}
-	fprintf(stderr, "whydrop read: %s '%s'%s\n(`whydrop read -h` for help)\n",
-		c == ':' ? "option" : "unknown option", word, c == ':' ? " needs a value" : "");
-	return -1;
-}
-
-static int parse_args(int argc, char **argv, struct read_opts *ro, int *status)
-{
-	int c;
-
-	optind = 0;	/* 0, not 1: also resets glibc's scan state */
-	opterr = 0;
-	*status = WD_EXIT_USAGE;
-	while ((c = getopt_long(argc, argv, ":h", read_longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			*status = 0;
-			return -1;
-		}
-		if (parse_opt(c, argv[optind - 1], optarg, ro))
-			return -1;
-	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "whydrop read: %s\n(`whydrop read -h` for help)\n",
-			optind < argc ? "one FILE only" : "which FILE? (a pcapng from whydrop record)");
-		return -1;
-	}
-	ro->path = argv[optind];
-	return 0;
+	fprintf(stderr, "whydrop read: %s: %" PRIu64 " %s, %zu %s, %" PRIu64 " %s (%" PRIu64
+		" with a whydrop comment), %u %s, %" PRIu64 " %s of other types skipped", name,
+		r->n_sections, wd_plural(r->n_sections, "section", "sections"), r->n_ifs,
+		wd_plural(r->n_ifs, "interface", "interfaces"), s->packets,
+		wd_plural(s->packets, "packet", "packets"), s->packets - s->uncommented, s->n_isb,
+		wd_plural(s->n_isb, "statistics block", "statistics blocks"), r->n_skipped,
+		wd_plural(r->n_skipped, "block", "blocks"));
+	if (r->userappl[0] || r->os[0])
+		fprintf(stderr, "; written by %s on %s", r->userappl[0] ? r->userappl : "?",
+			r->os[0] ? r->os : "?");
+	fputc('\n', stderr);
 }
 
 int cmd_read(int argc, char **argv)
 {
-	struct read_opts ro = { .max_groups = WD_DEFAULT_MAX_GROUPS };
+	struct read_opts ro;
 	struct summary s = { .ro = &ro };
 	struct wd_pcapng_reader r;
 	bool damaged = false;
+	struct wd_cli cli;
 	FILE *f = stdin;
 	int status, err;
 
-	if (parse_args(argc, argv, &ro, &status))
+	if (wd_cli_parse(WD_CMD_READ, argc, argv, &cli, &status))
 		return status;
+	ro = (struct read_opts){
+		.json = cli.o.json, .verbose = cli.o.verbose, .group_by = cli.o.group_by,
+		.max_groups = cli.o.max_groups, .path = cli.words[0],
+	};
 	wd_read_tables_init(&s.drops, &s.groups);
 	if (strcmp(ro.path, "-")) {
 		f = fopen(ro.path, "rb");
 		if (!f) {
 			fprintf(stderr, "whydrop read: cannot open %s: %s\n", ro.path,
 				strerror(errno));
+			wd_cli_free(&cli);
 			return 1;
 		}
 	}
@@ -389,9 +314,12 @@ int cmd_read(int argc, char **argv)
 	status = r.n_sections ? print_summary(&s, &r) : 1;
 	if (r.n_sections)
 		damaged = notes(&s, &r, ro.path);
+	if (ro.verbose)
+		say_contents(&s, &r, ro.path);
 	if (err && r.n_sections)
 		fprintf(stderr, "whydrop read: %s: %s; the summary covers the %" PRIu64
-			" packets before it\n", ro.path, r.err, s.packets);
+			" %s before it\n", ro.path, r.err, s.packets,
+			wd_plural(s.packets, "packet", "packets"));
 	else if (err)
 		fprintf(stderr, "whydrop read: %s: %s\n", ro.path, r.err);
 	wd_pcapng_reader_free(&r);
@@ -399,5 +327,6 @@ int cmd_read(int argc, char **argv)
 		fclose(f);
 	wd_table_free(&s.drops);
 	wd_table_free(&s.groups);
+	wd_cli_free(&cli);
 	return err || status || damaged ? 1 : 0;
 }

@@ -5,34 +5,19 @@
  * kernel shows at once) and catalogue reasons this kernel lacks.
  */
 #include <ctype.h>
-#include <getopt.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 
 #include "catalogue.h"
 #include "commands.h"
+#include "format.h"
 #include "json.h"
+#include "options.h"
 #include "reasons.h"
-
-static const char usage[] =
-"Usage: whydrop reasons [--json]\n"
-"The drop reasons of the running kernel with their numbers here (they change\n"
-"between kernel versions), layer and a one-line summary, from BTF, or from\n"
-"tracefs without BTF. Subsystem reasons (openvswitch, mac80211) are listed\n"
-"when their module is loaded and has BTF. Reasons whydrop's catalogue does not\n"
-"describe are marked '?'; catalogue reasons this kernel lacks are listed last.\n"
-"Needs no root with BTF (/sys/kernel/btf/vmlinux).\n"
-"\n"
-"Options:\n"
-"  -j, --json   one JSON document\n"
-"  -h, --help   this help\n"
-"\n"
-"Examples:\n"
-"  whydrop reasons\n"
-"  whydrop reasons | grep -i tcp_\n"
-"  whydrop reasons --json | jq '.reasons[] | select(.name == \"TCP_FLAGS\").code'\n"
-"  whydrop reasons --json | jq '.missing_from_catalogue'\n";
+#include "runtime.h"
+#include "tracefs.h"
 
 struct kver {
 	int major, minor;
@@ -197,9 +182,9 @@ static void print_text(const struct wd_reasons *r, const char *kernel)
 	for (size_t i = 0; i < r->n_subsys; i++)
 		text_subsys(&r->subsys[i]);
 	if (unknown)
-		printf("\n%zu reason(s) of this kernel are not in whydrop's "
-		       "catalogue (marked '?'): a newer kernel than whydrop.\n",
-		       unknown);
+		printf("\n%zu %s of this kernel %s not in whydrop's catalogue (marked '?'): a "
+		       "newer kernel than whydrop.\n", unknown, wd_plural(unknown, "reason", "reasons"),
+		       wd_plural(unknown, "is", "are"));
 	text_missing(r, parse_kver(kernel));
 }
 
@@ -290,49 +275,51 @@ static void print_json(const struct wd_reasons *r, const char *kernel)
 	putchar('\n');
 }
 
+void wd_reasons_say_source(const char *cmd, const struct wd_reasons *r)
+{
+	const char *btf = getenv("WHYDROP_BTF");
+	char path[256] = "?", err[256];
+
+	if (r->source == WD_SRC_TRACEFS && wd_tracefs_format_path(path, sizeof(path), err,
+								  sizeof(err)))
+		snprintf(path, sizeof(path), "?");
+	fprintf(stderr, "whydrop %s: %zu %s from %s (%s)", cmd, r->n,
+		wd_plural(r->n, "reason", "reasons"),
+		r->source == WD_SRC_BTF ? "BTF" : "tracefs",
+		r->source == WD_SRC_BTF ? (btf ? btf : "/sys/kernel/btf/vmlinux") : path);
+	if (r->n_subsys)
+		fprintf(stderr, ", %zu %s", r->n_subsys,
+			wd_plural(r->n_subsys, "subsystem", "subsystems"));
+	if (!r->has_reason)
+		fputs("; the tracepoint carries no reason (before 5.17)", stderr);
+	fputc('\n', stderr);
+}
+
 int cmd_reasons(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct wd_reasons r;
 	struct utsname u;
-	bool json = false;
+	struct wd_cli cli;
 	char err[512];
-	int c;
+	int status;
 
-	optind = 0;	/* 0, not 1: also resets glibc's scan state */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (c == 'j') {
-			json = true;
-		} else if (c == 'h') {
-			fputs(usage, stdout);
-			return 0;
-		} else {
-			fprintf(stderr, "whydrop reasons: unknown option '%s' (`whydrop reasons -h`)\n",
-				argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "whydrop reasons: unexpected '%s' (for one reason: "
-			"`whydrop explain %s`)\n", argv[optind], argv[optind]);
-		return 2;
-	}
+	if (wd_cli_parse(WD_CMD_REASONS, argc, argv, &cli, &status))
+		return status;
+	wd_libbpf_log_init(cli.o.verbose);
 	if (wd_reasons_load(&r, err, sizeof(err))) {
 		fprintf(stderr, "whydrop: %s\n", err);
 		return 1;
 	}
 	load_subsys_codes(&r);
+	if (cli.o.verbose)
+		wd_reasons_say_source("reasons", &r);
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "unknown");
-	if (json)
+	if (cli.o.json)
 		print_json(&r, u.release);
 	else
 		print_text(&r, u.release);
 	wd_reasons_free(&r);
+	wd_cli_free(&cli);
 	return 0;
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #include "commands.h"
 #include "options.h"
@@ -14,37 +16,6 @@
 #include "report.h"
 #include "source_dropmon.h"
 
-static const char usage[] =
-"Usage: whydrop [top] [-r REASON,...] [--netns NS] [-i IFNAME] [-d T] [--stacks]\n"
-"                     [--hide R[@F]] [--noise-file P] [--show-all] [EXPRESSION]\n"
-"       whydrop top --counters-only [--netns NS] [-d T]\n"
-"Live table of drops by reason and location, refreshed every second:\n"
-"total count, rate per second, reason, location; below it, the kernel's own drop\n"
-"counters that moved since the start, next to the traced reasons, with the drops\n"
-"no traced reason accounts for. Ctrl-C prints a summary.\n"
-"\n"
-"  -r, --reason LIST    only these reasons\n"
-"      --netns NS       only drops in this network namespace (ip netns name or path)\n"
-"  -i, --interface IF   only drops on this interface\n"
-"      --group-by WHO   also by netns, interface, cgroup or process (see count -h)\n"
-"      --max-groups N   largest groups shown, the rest as \"(other)\" (10)\n"
-"  -d, --duration T     stop after T (5, 500ms, 1m)\n"
-"      --json           summary on exit as the `count --json` document on stdout\n"
-"                       (the live tables then go to stderr)\n"
-"      --explain        on exit, explain each reason seen\n"
-"      --counters-only  no BPF: only the kernel's counters (works without root)\n"
-"      --stacks         the kernel stacks of the drops: the top ones live, all on exit\n"
-"      --hide R[@F]     hide drops of reason R (at function F) as expected\n"
-"      --noise-file P   rules of expected drops (default " WD_NOISE_FILE ")\n"
-"      --show-all       hide nothing, not even the built-in expected drops\n"
-"  EXPRESSION           pcap-filter expression (tcpdump syntax), applied in the kernel\n"
-WD_USAGE_SOURCE
-"\n"
-"Examples:\n"
-"  sudo whydrop\n"
-"  sudo whydrop top --netns blue -i veth0\n"
-"  whydrop top --counters-only\n";
-
 #define TOP_ROWS 25
 #define TOP_STACKS 5		/* stacks shown live with --stacks */
 #define TOP_FRAMES 8		/* frames shown of each */
@@ -53,9 +24,14 @@ struct top {
 	struct wd_total *prev;
 	size_t n_prev;
 	double t_prev;
-	FILE *out;	/* the live tables: stderr with --json, so stdout is one document */
+	FILE *term;	/* the live tables: stderr with --json, so stdout is one document */
+	FILE *out;	/* where a frame is drawn: term, or frame when lines are cut */
 	bool tty;
-	int out_err;	/* errno of the first write to out that failed */
+	int width;	/* of the terminal in columns; 0: not one, nothing is cut */
+	FILE *frame;	/* the frame being drawn, when cut to width */
+	char *frame_buf;
+	size_t frame_len;
+	int out_err;	/* errno of the first write to term that failed */
 	struct wd_noise *noise;
 };
 
@@ -102,10 +78,79 @@ static uint64_t previous(const struct top *t, const struct wd_total *cur)
 	return 0;
 }
 
-static void clear_screen(const struct top *t)
+/*
+ * The terminal's width: its window size, else $COLUMNS, else 80. Not a
+ * terminal (a pipe, a file): 0, nothing is cut.
+ */
+static int term_width(FILE *f)
 {
-	if (t->tty)
-		fputs("\033[H\033[2J", t->out);
+	struct winsize ws;
+	unsigned long cols;
+	const char *env;
+
+	if (!isatty(fileno(f)))
+		return 0;
+	if (!ioctl(fileno(f), TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	env = getenv("COLUMNS");
+	if (env && !wd_parse_ulong(env, 1, INT_MAX, &cols))
+		return (int)cols;
+	return 80;
+}
+
+/* Start a frame: on a terminal, the screen cleared and the frame drawn aside. */
+static void begin_frame(struct top *t)
+{
+	t->out = t->term;
+	if (!t->tty)
+		return;
+	fputs("\033[H\033[2J", t->term);
+	t->width = term_width(t->term);
+	t->frame = open_memstream(&t->frame_buf, &t->frame_len);
+	if (t->frame)
+		t->out = t->frame;
+}
+
+/*
+ * One line of at most width columns (UTF-8 characters): what does not fit
+ * is cut, so the end of a row goes first (its hint, then its location).
+ */
+static void put_cut(FILE *f, const char *line, size_t len, int width)
+{
+	size_t end = 0;
+	int cols = 0;
+
+	for (; end < len; end++) {
+		if (((unsigned char)line[end] & 0xc0) == 0x80)
+			continue;	/* a character's continuation byte */
+		if (cols == width)
+			break;
+		cols++;
+	}
+	fwrite(line, 1, end, f);
+	fputc('\n', f);
+}
+
+static void flush_frame(struct top *t)
+{
+	const char *p, *end;
+
+	if (!t->frame)
+		return;
+	fclose(t->frame);
+	t->frame = NULL;
+	t->out = t->term;
+	p = t->frame_buf;
+	end = p ? p + t->frame_len : p;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		put_cut(t->term, p, n, t->width);
+		p += n + 1;
+	}
+	free(t->frame_buf);
+	t->frame_buf = NULL;
 }
 
 /* drop_monitor: what its queue could not hold, live (never hidden). */
@@ -117,10 +162,11 @@ static void draw_dropmon_losses(struct top *t, struct wd_session *s)
 	if (!l.queue_dropped && !l.hw_queue_dropped && !l.overruns && !l.truncated &&
 	    !l.summary_full)
 		return;
-	fprintf(t->out, "drop_monitor lost %" PRIu64 " drops in its per-CPU queue, its socket "
-		"overflowed %" PRIu64 " times%s: counts are lower bounds\n",
-		l.queue_dropped + l.hw_queue_dropped, l.overruns,
-		l.summary_full ? ", summaries were full" : "");
+	fprintf(t->out, "drop_monitor lost %" PRIu64 " %s in its per-CPU queue, its socket "
+		"overflowed %" PRIu64 " %s%s: counts are lower bounds\n",
+		l.queue_dropped + l.hw_queue_dropped,
+		wd_plural(l.queue_dropped + l.hw_queue_dropped, "drop", "drops"), l.overruns,
+		wd_plural(l.overruns, "time", "times"), l.summary_full ? ", summaries were full" : "");
 }
 
 static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size_t n, double now)
@@ -133,11 +179,10 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
 	time_t wall = time(NULL);
 
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&wall));
-	clear_screen(t);
 	for (size_t i = 0; i < n; i++)
 		total += cur[i].count;
-	fprintf(t->out, "whydrop %s  kernel %s  %" PRIu64 " drops since start  (Ctrl-C to stop)\n",
-		ts, s->kernel, total);
+	fprintf(t->out, "whydrop %s  kernel %s  %" PRIu64 " %s since start  (Ctrl-C to stop)\n",
+		ts, s->kernel, total, wd_plural(total, "drop", "drops"));
 	fprintf(t->out, "%10s %9s  %-26s %-34s %s\n", "COUNT", "RATE/s", "REASON", "LOCATION",
 		"WHAT IT MEANS");
 	for (size_t i = 0; i < n; i++) {
@@ -159,7 +204,8 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
 	if (shown > TOP_ROWS)
 		fprintf(t->out, "... %zu more\n", shown - TOP_ROWS);
 	if (t->noise)
-		fprintf(t->out, "%" PRIu64 " drops hidden as expected%s\n", hid,
+		fprintf(t->out, "%" PRIu64 " %s hidden as expected%s\n", hid,
+			wd_plural(hid, "drop", "drops"),
 			hid ? " (the summary says which; --show-all shows them)" : "");
 	if (s->dm)
 		draw_dropmon_losses(t, s);
@@ -173,6 +219,7 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
  */
 static void end_frame(struct top *t)
 {
+	flush_frame(t);
 	if (!t->tty)
 		fputc('\n', t->out);
 	t->out_err = wd_output_errno(t->out);
@@ -185,7 +232,7 @@ static int finish(struct top *t, struct wd_session *s, const struct wd_opts *o,
 		  struct wd_counter_watch *w, double duration)
 {
 	if (t->out_err) {
-		wd_output_report("top", t->out, t->out_err);
+		wd_output_report("top", t->term, t->out_err);
 		return 1;
 	}
 	if (!o->json)
@@ -209,7 +256,7 @@ static int top_counters_only(struct top *t, const struct wd_opts *o)
 		if (wd_now() < next)
 			continue;
 		next += 1;
-		clear_screen(t);
+		begin_frame(t);
 		fprintf(t->out, "whydrop --counters-only  %.0f s  (nothing traced; Ctrl-C to stop)\n",
 			wd_now() - t0);
 		wd_report_counters_live(NULL, o, &w, t->out);
@@ -228,29 +275,30 @@ int cmd_top(int argc, char **argv)
 	struct wd_counter_watch w;
 	struct wd_groups g;
 	struct wd_session s;
-	struct wd_opts o;
+	struct wd_cli cli;
+	struct wd_opts *o = &cli.o;
 	double t0, next;
 	int status;
 
 	struct wd_noise nz = { 0 };
 
-	if (wd_parse_opts(argc, argv, &o, usage, &status))
+	if (wd_cli_parse(WD_CMD_TOP, argc, argv, &cli, &status))
 		return status;
-	status = wd_noise_setup(&nz, &o);
+	status = wd_noise_setup(&nz, o);
 	if (status)
 		goto out;
 	if (!nz.off) {
-		o.noise = &nz;
+		o->noise = &nz;
 		t.noise = &nz;
 	}
-	t.out = o.json ? stderr : stdout;
-	t.tty = isatty(fileno(t.out));
+	t.out = t.term = o->json ? stderr : stdout;
+	t.tty = isatty(fileno(t.term));
 	wd_install_signals();
-	if (o.counters_only) {
-		status = top_counters_only(&t, &o);
+	if (o->counters_only) {
+		status = top_counters_only(&t, o);
 		goto out;
 	}
-	status = wd_report_start(&s, &o, &w, &g);
+	status = wd_report_start(&s, o, &w, &g);
 	if (status)
 		goto out;
 	t0 = t.t_prev = s.t_attached;
@@ -260,18 +308,19 @@ int cmd_top(int argc, char **argv)
 		struct wd_total *cur;
 		size_t n;
 
-		if (o.duration && now - t0 >= o.duration)
+		if (o->duration && now - t0 >= o->duration)
 			break;
 		if (now < next)
 			continue;
 		next += 1;
 		if (wd_session_totals(&s, &cur, &n))
 			continue;
+		begin_frame(&t);
 		draw(&t, &s, cur, n, now);
 		if (s.groups)
 			wd_groups_print_live(&g, &s, t.out);
 		if (w.ok)
-			wd_report_counters_live(&s, &o, &w, t.out);
+			wd_report_counters_live(&s, o, &w, t.out);
 		end_frame(&t);
 		free(t.prev);
 		t.prev = cur;
@@ -280,10 +329,10 @@ int cmd_top(int argc, char **argv)
 	}
 	free(t.prev);
 	wd_report_detach(&s, &w);
-	status = finish(&t, &s, &o, &w, wd_now() - t0);
+	status = finish(&t, &s, o, &w, wd_now() - t0);
 	wd_report_end(&s, &w, &g);
 out:
 	wd_noise_free(&nz);
-	wd_opts_free(&o);
+	wd_cli_free(&cli);
 	return status;
 }

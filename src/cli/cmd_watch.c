@@ -6,35 +6,10 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "format.h"
 #include "options.h"
 #include "output.h"
 #include "report.h"
-
-static const char usage[] =
-"Usage: whydrop watch [--json] [-r REASON,...] [--netns NS] [-i IFNAME] [--rate N] [-d T]\n"
-"                     [--stacks] [EXPRESSION]\n"
-"One line per dropped packet: time, reason, location, flow, length, device.\n"
-"Counting stays exact; only the per-packet lines are rate-limited, and the\n"
-"number not shown is reported on exit.\n"
-"\n"
-"      --json           JSON Lines, one object per packet\n"
-"  -r, --reason LIST    only these reasons\n"
-"      --netns NS       only drops in this network namespace (ip netns name or path)\n"
-"  -i, --interface IF   only drops on this interface\n"
-"  -p, --processes      name the process of each drop's socket (as ss -p); keeps\n"
-"                       CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH to read /proc/PID/fd\n"
-"      --rate N         at most N packet records per second (10000; 0 = no limit)\n"
-"  -d, --duration T     stop after T (5, 500ms, 1m)\n"
-"      --explain        on exit, explain each reason seen\n"
-"      --stacks         the kernel stack of each drop, indented under its line\n"
-"                       (--json: \"stack\": [frames], innermost first)\n"
-"  EXPRESSION           pcap-filter expression (tcpdump syntax), applied in the kernel\n"
-WD_USAGE_SOURCE
-"\n"
-"Examples:\n"
-"  sudo whydrop watch\n"
-"  sudo whydrop watch --json -r TCP_CSUM,UDP_CSUM | jq .src\n"
-"  sudo whydrop watch 'tcp port 443 and host 192.0.2.7'\n";
 
 struct watch {
 	struct wd_session *s;
@@ -80,16 +55,18 @@ static void summary(struct watch *w)
 	unwritten = st.v[WD_STAT_EMITTED] - w->shown;
 	missed = st.v[WD_STAT_RATE_LIMITED] + st.v[WD_STAT_RING_FULL] + unwritten;
 	fprintf(stderr,
-		"whydrop: %" PRIu64 " drops counted, %" PRIu64 " records shown, %" PRIu64
+		"whydrop: %" PRIu64 " %s counted, %" PRIu64 " %s shown, %" PRIu64
 		" not shown (%" PRIu64 " over --rate, %" PRIu64 " lost: ring buffer full",
-		st.seen, w->shown, missed, st.v[WD_STAT_RATE_LIMITED],
+		st.seen, wd_plural(st.seen, "drop", "drops"), w->shown,
+		wd_plural(w->shown, "record", "records"), missed, st.v[WD_STAT_RATE_LIMITED],
 		st.v[WD_STAT_RING_FULL]);
 	if (unwritten)
 		fprintf(stderr, ", %" PRIu64 " not written: %s", unwritten,
 			strerror(w->out_errno));
 	fputc(')', stderr);
 	if (st.recursion_misses)
-		fprintf(stderr, ", %" PRIu64 " drops not traced (nested)", st.recursion_misses);
+		fprintf(stderr, ", %" PRIu64 " %s not traced (nested)", st.recursion_misses,
+			wd_plural(st.recursion_misses, "drop", "drops"));
 	if (st.filter_nonlinear)
 		fprintf(stderr, ", %" PRIu64 " left out unmatched: the filter needed bytes in "
 			"paged data", st.filter_nonlinear);
@@ -100,16 +77,17 @@ int cmd_watch(int argc, char **argv)
 {
 	struct watch w = { 0 };
 	struct wd_session s;
-	struct wd_opts o;
+	struct wd_cli cli;
+	struct wd_opts *o = &cli.o;
 	double t0;
 	int status;
 
-	if (wd_parse_opts(argc, argv, &o, usage, &status))
+	if (wd_cli_parse(WD_CMD_WATCH, argc, argv, &cli, &status))
 		return status;
 	wd_install_signals();
 	w.s = &s;
-	w.o = &o;
-	status = wd_session_open(&s, &o, true, on_event, &w);
+	w.o = o;
+	status = wd_session_open(&s, o, true, on_event, &w);
 	if (status)
 		goto out;
 	/* Interface names come from sockets opened in each namespace at start. */
@@ -118,11 +96,11 @@ int cmd_watch(int argc, char **argv)
 		goto close;
 	t0 = s.t_attached;
 	while (wd_session_poll(&s, 100))
-		if (o.duration && wd_now() - t0 >= o.duration)
+		if (o->duration && wd_now() - t0 >= o->duration)
 			break;
 	wd_session_detach(&s);
 	summary(&w);
-	if (o.explain && !w.out_failed) {
+	if (o->explain && !w.out_failed) {
 		struct wd_total *t = NULL;
 		size_t n = 0;
 
@@ -138,6 +116,6 @@ int cmd_watch(int argc, char **argv)
 close:
 	wd_session_close(&s);
 out:
-	wd_opts_free(&o);
+	wd_cli_free(&cli);
 	return status;
 }

@@ -12,4 +12,8 @@ int cmd_record(int argc, char **argv);
 int cmd_read(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
+struct wd_reasons;
+/* reasons -v, explain -v: where this kernel's reason names came from, on stderr. */
+void wd_reasons_say_source(const char *cmd, const struct wd_reasons *r);
+
 #endif /* WD_COMMANDS_H */

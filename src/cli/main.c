@@ -4,65 +4,70 @@
 #include <string.h>
 
 #include "commands.h"
+#include "options.h"
 #include "output.h"
 
-static const char usage[] =
-"Usage: whydrop [COMMAND] [OPTIONS]\n"
-"Why the Linux kernel drops packets, live, from the skb:kfree_skb tracepoint.\n"
-"\n"
-"Commands:\n"
-"  top                  live table of drops by reason and location (default)\n"
-"  watch                one line per dropped packet; --json for JSON Lines\n"
-"  count -d SECONDS     count for a while, print a table; --json for one document\n"
-"  reasons              the drop reasons this kernel knows; --json\n"
-"  explain REASON       what a reason means, what to check, live counters\n"
-"  record -w FILE       dropped packets to pcapng, reason and location as comments\n"
-"  read FILE            summarise a recording like count does; --json\n"
-"  serve                Prometheus metrics on http://127.0.0.1:9464/metrics\n"
-"\n"
-"Common options: -r/--reason NAME[,NAME...]  --netns NAME|PATH  -i/--interface IFNAME\n"
-"`whydrop COMMAND -h` shows each command's options and examples.\n"
-"\n"
-"Examples:\n"
-"  sudo whydrop                          # live table\n"
-"  sudo whydrop watch -r NO_SOCKET       # every packet dropped for lack of a socket\n"
-"  sudo whydrop count -d 10 --json       # ten seconds of exact counts as JSON\n"
-"  whydrop explain SOCKET_RCVBUFF        # what it means and what to do\n";
-
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-} commands[] = {
-	{ "top", cmd_top },
-	{ "watch", cmd_watch },
-	{ "count", cmd_count },
-	{ "reasons", cmd_reasons },
-	{ "explain", cmd_explain },
-	{ "record", cmd_record },
-	{ "read", cmd_read },
-	{ "serve", cmd_serve },
+static int (*const commands[WD_NCMDS])(int argc, char **argv) = {
+	[WD_CMD_TOP] = cmd_top,
+	[WD_CMD_WATCH] = cmd_watch,
+	[WD_CMD_COUNT] = cmd_count,
+	[WD_CMD_RECORD] = cmd_record,
+	[WD_CMD_SERVE] = cmd_serve,
+	[WD_CMD_REASONS] = cmd_reasons,
+	[WD_CMD_EXPLAIN] = cmd_explain,
+	[WD_CMD_READ] = cmd_read,
 };
 
 /* Run the command; then what it printed must have reached standard output. */
-static int run(const char *name, int (*fn)(int, char **), int argc, char **argv)
+static int run(enum wd_cmd cmd, int argc, char **argv)
 {
-	int status = fn(argc, argv);
+	int status = commands[cmd](argc, argv);
 
 	/* A command that failed has said why; one message is enough. */
 	if (status)
 		return status;
-	return wd_output_check(stdout, name);
+	return wd_output_check(stdout, wd_cmd_name(cmd));
+}
+
+/*
+ * whydrop help [COMMAND]; and what `make docs` writes from the option
+ * table: help --man (the man page's COMMANDS and OPTIONS), help
+ * --bash-completion.
+ */
+static int help(int argc, char **argv)
+{
+	enum wd_cmd cmd;
+
+	if (argc < 2) {
+		wd_help_main(stdout);
+	} else if (argc == 2 && !strcmp(argv[1], "--man")) {
+		wd_help_man(stdout);
+	} else if (argc == 2 && !strcmp(argv[1], "--bash-completion")) {
+		wd_help_completion(stdout);
+	} else if (argc == 2 && (cmd = wd_cmd_by_name(argv[1])) != WD_NCMDS) {
+		wd_help_command(cmd, stdout);
+	} else if (argc == 2) {
+		fprintf(stderr, "whydrop help: no command '%s' (`whydrop -h` lists them)\n",
+			argv[1]);
+		return WD_EXIT_USAGE;
+	} else {
+		fprintf(stderr, "whydrop help: one command at most (`whydrop help COMMAND`)\n");
+		return WD_EXIT_USAGE;
+	}
+	return wd_output_check(stdout, "help");
 }
 
 int main(int argc, char **argv)
 {
 	static char top_name[] = "top";
+	enum wd_cmd cmd;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-			 !strcmp(argv[1], "help"))) {
-		fputs(usage, stdout);
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		wd_help_main(stdout);
 		return wd_output_check(stdout, NULL);
 	}
+	if (argc > 1 && !strcmp(argv[1], "help"))
+		return help(argc - 1, argv + 1);
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("whydrop %s\n", WHYDROP_VERSION);
 		return wd_output_check(stdout, NULL);
@@ -70,11 +75,13 @@ int main(int argc, char **argv)
 	/* No command, or options only: the live table. */
 	if (argc < 2 || argv[1][0] == '-') {
 		argv[0] = top_name;
-		return run("top", cmd_top, argc, argv);
+		return run(WD_CMD_TOP, argc, argv);
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return run(commands[i].name, commands[i].fn, argc - 1, argv + 1);
-	fprintf(stderr, "whydrop: unknown command '%s' (`whydrop -h` lists them)\n", argv[1]);
-	return 2;
+	cmd = wd_cmd_by_name(argv[1]);
+	if (cmd != WD_NCMDS)
+		return run(cmd, argc - 1, argv + 1);
+	/* `whydrop 'udp port 53'`: top's filter, or a misspelt command. */
+	wd_cli_guessed(argv[1]);
+	argv[0] = top_name;
+	return run(WD_CMD_TOP, argc, argv);
 }

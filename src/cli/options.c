@@ -1,45 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The parser every command goes through, over the one option table
+ * (option_table.c). An option is known to every command; one that does not
+ * apply to the command is refused with one message naming the command and
+ * why.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "noise.h"
 #include "options.h"
+#include "pcapfilter.h"
+#include "pcapng_write.h"
+#include "suggest.h"
 
-enum { OPT_NETNS = 256, OPT_RATE, OPT_MAP_SIZE, OPT_EXPLAIN, OPT_JSON, OPT_COUNTERS_ONLY,
-       OPT_SOURCE, OPT_DROPMON_MODE, OPT_DROPMON_QUEUE,
-       OPT_STACKS, OPT_FOLDED, OPT_HIDE, OPT_SHOW_ALL, OPT_NOISE_FILE, OPT_STACK_MAP,
-       OPT_GROUP_BY, OPT_MAX_GROUPS };
-
-static const struct option long_opts[] = {
-	{ "reason",	required_argument, NULL, 'r' },
-	{ "netns",	required_argument, NULL, OPT_NETNS },
-	{ "interface",	required_argument, NULL, 'i' },
-	{ "duration",	required_argument, NULL, 'd' },
-	{ "rate",	required_argument, NULL, OPT_RATE },
-	{ "map-size",	required_argument, NULL, OPT_MAP_SIZE },
-	{ "json",	no_argument,	   NULL, OPT_JSON },
-	{ "explain",	no_argument,	   NULL, OPT_EXPLAIN },
-	{ "counters-only", no_argument,	   NULL, OPT_COUNTERS_ONLY },
-	{ "source",	required_argument, NULL, OPT_SOURCE },
-	{ "dropmon-mode", required_argument, NULL, OPT_DROPMON_MODE },
-	{ "dropmon-queue", required_argument, NULL, OPT_DROPMON_QUEUE },
-	{ "stacks",	no_argument,	   NULL, OPT_STACKS },
-	{ "folded",	no_argument,	   NULL, OPT_FOLDED },
-	{ "stack-map-size", required_argument, NULL, OPT_STACK_MAP },
-	{ "hide",	required_argument, NULL, OPT_HIDE },
-	{ "show-all",	no_argument,	   NULL, OPT_SHOW_ALL },
-	{ "noise-file",	required_argument, NULL, OPT_NOISE_FILE },
-	{ "group-by",	required_argument, NULL, OPT_GROUP_BY },
-	{ "processes",	no_argument,	   NULL, 'p' },
-	{ "max-groups",	required_argument, NULL, OPT_MAX_GROUPS },
-	{ "verbose",	no_argument,	   NULL, 'v' },
-	{ "help",	no_argument,	   NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const char *const cmd_names[WD_NCMDS] = {
+	[WD_CMD_TOP] = "top", [WD_CMD_WATCH] = "watch", [WD_CMD_COUNT] = "count",
+	[WD_CMD_RECORD] = "record", [WD_CMD_SERVE] = "serve", [WD_CMD_REASONS] = "reasons",
+	[WD_CMD_EXPLAIN] = "explain", [WD_CMD_READ] = "read",
 };
+
+const char *wd_cmd_name(enum wd_cmd cmd)
+{
+	return (unsigned int)cmd < WD_NCMDS ? cmd_names[cmd] : "?";
+}
+
+enum wd_cmd wd_cmd_by_name(const char *name)
+{
+	for (int i = 0; i < WD_NCMDS; i++)
+		if (!strcmp(name, cmd_names[i]))
+			return (enum wd_cmd)i;
+	return WD_NCMDS;
+}
+
+const char *wd_option_help(const struct wd_option *opt, enum wd_cmd cmd)
+{
+	for (size_t i = 0; i < sizeof(opt->help_for) / sizeof(opt->help_for[0]); i++)
+		if (opt->help_for[i].cmds & WD_CMD_BIT(cmd))
+			return opt->help_for[i].text;
+	return opt->help;
+}
+
+/* ------------------------------------------------------------ values */
 
 int wd_parse_duration(const char *s, double *out)
 {
@@ -77,113 +86,13 @@ int wd_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned
 	return 0;
 }
 
-static int parse_u32(const char *s, uint32_t min, uint32_t *out)
+static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 {
 	unsigned long v;
 
-	if (wd_parse_ulong(s, min, UINT32_MAX, &v))
+	if (wd_parse_ulong(s, min, max, &v))
 		return -1;
 	*out = (uint32_t)v;
-	return 0;
-}
-
-static int usage_error(const struct wd_opts *o, int *status, const char *fmt, const char *arg)
-{
-	fprintf(stderr, "whydrop %s: ", o->cmd);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(`whydrop %s -h` for help)\n", o->cmd);
-	*status = WD_EXIT_USAGE;
-	return -1;
-}
-
-/* Common long options followed by the command's own. */
-static struct option *merge_longopts(const struct wd_extra_opts *extra)
-{
-	size_t n = sizeof(long_opts) / sizeof(long_opts[0]) - 1, m = 0;
-	struct option *all;
-
-	while (extra && extra->longopts && extra->longopts[m].name)
-		m++;
-	all = calloc(n + m + 1, sizeof(*all));
-	if (!all)
-		return NULL;
-	memcpy(all, long_opts, n * sizeof(*all));
-	if (m)
-		memcpy(all + n, extra->longopts, m * sizeof(*all));
-	return all;
-}
-
-/* The trailing words form one pcap-filter expression, as with tcpdump. */
-static int join_filter(int argc, char **argv, struct wd_opts *o)
-{
-	size_t len = 1;
-
-	for (int i = optind; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	o->filter = calloc(1, len);
-	if (!o->filter)
-		return -1;
-	for (int i = optind; i < argc; i++) {
-		if (i > optind)
-			strcat(o->filter, " ");
-		strcat(o->filter, argv[i]);
-	}
-	return 0;
-}
-
-/* --counters-only traces nothing: only top and count, and no filters. */
-static int check_counters_only(const struct wd_opts *o, int *status)
-{
-	const char *what = NULL;
-
-	if (strcmp(o->cmd, "top") && strcmp(o->cmd, "count"))
-		return usage_error(o, status, "%s only works with `whydrop top` and "
-				   "`whydrop count`", "--counters-only");
-	if (o->reasons)
-		what = "-r";
-	else if (o->ifname)
-		what = "-i";
-	else if (o->filter)
-		what = "a filter expression";
-	else if (o->explain)
-		what = "--explain";
-	if (what)
-		return usage_error(o, status, "--counters-only reads the kernel's counters and "
-				   "traces nothing, so %s does not apply (only --netns, -d, --json do)",
-				   what);
-	return 0;
-}
-
-static bool cmd_is(const struct wd_opts *o, const char *const *names)
-{
-	for (; *names; names++)
-		if (!strcmp(o->cmd, *names))
-			return true;
-	return false;
-}
-
-/* --stacks, --folded and the noise options go with some commands only. */
-static int check_stacks_noise(const struct wd_opts *o, int *status)
-{
-	static const char *const stack_cmds[] = { "top", "watch", "count", "record", NULL };
-	static const char *const noise_cmds[] = { "top", "count", NULL };
-
-	if (o->stacks && !cmd_is(o, stack_cmds))
-		return usage_error(o, status, "%s works with top, watch, count and record",
-				   "--stacks");
-	if (o->stack_map_set && !o->stacks)
-		return usage_error(o, status, "%s goes with --stacks", "--stack-map-size");
-	if (o->folded && (strcmp(o->cmd, "count") || !o->stacks))
-		return usage_error(o, status, "%s goes with `whydrop count --stacks`", "--folded");
-	if (o->folded && (o->json || o->explain))
-		return usage_error(o, status, "%s prints only folded lines: leave out --json "
-				   "and --explain", "--folded");
-	if ((o->n_hide || o->show_all || o->noise_file) && !cmd_is(o, noise_cmds))
-		return usage_error(o, status, "%s hide expected drops in top and count only",
-				   "--hide, --show-all and --noise-file");
-	if (o->stacks && o->counters_only)
-		return usage_error(o, status, "%s traces drops: it does not go with --counters-only",
-				   "--stacks");
 	return 0;
 }
 
@@ -210,227 +119,537 @@ int wd_parse_group_by(const char *s, enum wd_group_by *out)
 	return -1;
 }
 
-/* Grouping is a table of count and top; --counters-only has no drops to group. */
-static int check_group_by(const struct wd_opts *o, int *status)
+/* explain --interval: 0 (no rate) to an hour. */
+static int parse_interval(const char *s, double *out)
 {
-	if (strcmp(o->cmd, "top") && strcmp(o->cmd, "count"))
-		return usage_error(o, status, "%s only works with `whydrop top` and "
-				   "`whydrop count`", "--group-by");
-	if (o->counters_only)
-		return usage_error(o, status, "%s needs traced drops: not with --counters-only",
-				   "--group-by");
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0 && v <= 3600))
+		return -1;
+	*out = v;
 	return 0;
 }
 
-static bool is_extra(const struct wd_extra_opts *extra, int c)
+/* ------------------------------------------------------------ parser */
+
+struct parse {
+	struct wd_cli *c;
+	const char *cmd;		/* as printed in messages */
+	char **argv;
+	const struct wd_option *opt;	/* the option being parsed */
+	bool as_short;			/* ... written as its letter */
+	char spelled[64];		/* "-i (--interface)" or "--interface" */
+	const struct wd_option *refused;	/* a guessed top: said after the guess */
+	char refused_as[64];
+};
+
+static const char *guessed_word;
+
+void wd_cli_guessed(const char *word)
 {
-	if (!extra || !extra->handle || c == '?')
-		return false;
-	return c >= WD_OPT_EXTRA ||
-	       (extra->shortopts && c < 128 && strchr(extra->shortopts, c));
+	guessed_word = word;
 }
 
-int wd_parse_opts(int argc, char **argv, struct wd_opts *o, const char *usage, int *status)
+static int usage(const struct parse *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int usage(const struct parse *p, const char *fmt, ...)
 {
-	return wd_parse_opts_extra(argc, argv, o, usage, NULL, status);
+	va_list ap;
+
+	fprintf(stderr, "whydrop %s: ", p->cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(`whydrop %s -h` for help)\n", p->cmd);
+	return -1;
 }
 
-void wd_opts_free(struct wd_opts *o)
+/* "bad --rate 'lots': WANT", the option as it was written (-s, --snaplen) */
+static int bad_value(const struct parse *p, const char *arg, const char *want)
 {
-	free(o->filter);
-	o->filter = NULL;
+	if (p->as_short)
+		return usage(p, "bad -%c '%s': %s", p->opt->letter, arg, want);
+	return usage(p, "bad --%s '%s': %s", p->opt->name, arg, want);
 }
 
-int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *usage,
-			const struct wd_extra_opts *extra, int *status)
+static void spell(const struct wd_option *o, bool as_short, char *buf, size_t len)
 {
-	struct option *opts = merge_longopts(extra);
-	char shortopts[64];
-	int c, ret = -1;
+	if (as_short)
+		snprintf(buf, len, "-%c (--%s)", o->letter, o->name);
+	else
+		snprintf(buf, len, "--%s", o->name);
+}
 
-	memset(o, 0, sizeof(*o));
-	o->cmd = argv[0];
-	o->rate = WD_DEFAULT_RATE;
-	o->map_size = WD_DEFAULT_MAP_SIZE;
-	o->dropmon_queue = WD_DEFAULT_DM_QUEUE;
-	o->stack_map_size = WD_STACK_MAP_ENTRIES;
-	o->max_groups = WD_DEFAULT_MAX_GROUPS;
-	*status = 1;
-	if (!opts)
-		return -1;
-	snprintf(shortopts, sizeof(shortopts), ":r:i:d:pvh%s",
-		 extra && extra->shortopts ? extra->shortopts : "");
-	optind = 0;	/* 0, not 1: also resets glibc's scan state */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			/* -r '' would select nothing and count nothing, silently */
-			if (!optarg[strspn(optarg, ", ")])
-				goto bad_reasons;
-			o->reasons = optarg;
-			break;
-		case OPT_NETNS:
-			o->netns = optarg;
-			break;
-		case 'i':
-			o->ifname = optarg;
-			break;
-		case 'd':
-			if (wd_parse_duration(optarg, &o->duration))
-				goto bad_duration;
-			break;
-		case OPT_RATE:
-			if (parse_u32(optarg, 0, &o->rate))
-				goto bad_rate;
-			o->rate_set = true;
-			break;
-		case OPT_MAP_SIZE:
-			if (parse_u32(optarg, 1, &o->map_size) || o->map_size > (1u << 24))
-				goto bad_map_size;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_EXPLAIN:
-			o->explain = true;
-			break;
-		case OPT_COUNTERS_ONLY:
-			o->counters_only = true;
-			break;
-		case OPT_SOURCE:
-			if (!strcmp(optarg, "auto"))
-				o->source = WD_SOURCE_AUTO;
-			else if (!strcmp(optarg, "bpf"))
-				o->source = WD_SOURCE_BPF;
-			else if (!strcmp(optarg, "dropmon"))
-				o->source = WD_SOURCE_DROPMON;
-			else
-				goto bad_source;
-			break;
-		case OPT_DROPMON_MODE:
-			if (strcmp(optarg, "packet") && strcmp(optarg, "summary"))
-				goto bad_dropmon_mode;
-			o->dropmon_summary = !strcmp(optarg, "summary");
-			o->dropmon_mode_set = true;
-			break;
-		case OPT_DROPMON_QUEUE:
-			if (parse_u32(optarg, 1, &o->dropmon_queue) || o->dropmon_queue > (1u << 20))
-				goto bad_dropmon_queue;
-			o->dropmon_mode_set = true;
-			break;
-		case OPT_STACKS:
-			o->stacks = true;
-			break;
-		case OPT_FOLDED:
-			o->folded = true;
-			break;
-		case OPT_STACK_MAP:
-			if (parse_u32(optarg, 1, &o->stack_map_size) ||
-			    o->stack_map_size > (1u << 20))
-				goto bad_stack_map;
-			o->stack_map_set = true;
-			break;
-		case OPT_HIDE:
-			if (o->n_hide == WD_MAX_HIDE) {
-				usage_error(o, status, "at most 64 --hide options (a --noise-file "
-					    "holds more)%s", "");
-				goto out;
-			}
-			o->hide[o->n_hide++] = optarg;
-			break;
-		case OPT_SHOW_ALL:
-			o->show_all = true;
-			break;
-		case OPT_NOISE_FILE:
-			o->noise_file = optarg;
-			break;
-		case OPT_GROUP_BY:
-			if (wd_parse_group_by(optarg, &o->group_by))
-				goto bad_group_by;
-			break;
-		case OPT_MAX_GROUPS:
-			if (parse_u32(optarg, 1, &o->max_groups) || o->max_groups > 10000)
-				goto bad_max_groups;
-			break;
-		case 'p':
-			o->processes = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			*status = 0;
-			goto out;
-		case ':':
-			usage_error(o, status, "option '%s' needs a value", argv[optind - 1]);
-			goto out;
-		default:
-			if (!is_extra(extra, c)) {
-				usage_error(o, status, "unknown option '%s'", argv[optind - 1]);
-				goto out;
-			}
-			if (extra->handle(c, optarg, extra->ctx)) {
-				*status = WD_EXIT_USAGE;
-				goto out;
-			}
+/* "top, count" for a set of commands */
+static void cmd_list(unsigned int cmds, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < WD_NCMDS && off < len; i++)
+		if (cmds & WD_CMD_BIT(i))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+						cmd_names[i]);
+}
+
+/* "whydrop count: --rate applies to commands that print records (watch, record)" */
+static int refuse(const struct parse *p, const struct wd_option *o, const char *spelled)
+{
+	enum wd_cmd cmd = p->c->cmd;
+	const char *hint = NULL;
+	char list[128];
+
+	for (size_t i = 0; i < sizeof(o->hint_for) / sizeof(o->hint_for[0]); i++)
+		if (o->hint_for[i].cmds & WD_CMD_BIT(cmd))
+			hint = o->hint_for[i].text;
+	cmd_list(o->cmds, list, sizeof(list));
+	return usage(p, "%s %s (%s)%s%s", spelled, o->why, list, hint ? "; " : "",
+		     hint ? hint : "");
+}
+
+/* The options of the session, shared by the live commands. */
+static int parse_session_opt(struct parse *p, const char *arg)
+{
+	struct wd_opts *o = &p->c->o;
+	const char *name = p->opt->name;
+
+	if (!strcmp(name, "reason")) {
+		/* -r '' would select nothing and count nothing, silently */
+		if (!arg[strspn(arg, ", ")])
+			return usage(p, "-r '%s' names no reason: give names or numbers as "
+				     "`whydrop reasons` prints them, e.g. -r NO_SOCKET,TCP_CSUM", arg);
+		o->reasons = arg;
+	} else if (!strcmp(name, "netns")) {
+		o->netns = arg;
+	} else if (!strcmp(name, "interface")) {
+		o->ifname = arg;
+	} else if (!strcmp(name, "duration")) {
+		if (wd_parse_duration(arg, &o->duration))
+			return usage(p, "bad duration '%s': give seconds, e.g. -d 5, -d 2.5, "
+				     "-d 500ms, -d 1m", arg);
+	} else if (!strcmp(name, "rate")) {
+		if (parse_u32(arg, 0, UINT32_MAX, &o->rate))
+			return bad_value(p, arg, "records per second, 0 for no limit");
+		o->rate_set = true;
+	} else if (!strcmp(name, "map-size")) {
+		if (parse_u32(arg, 1, 1u << 24, &o->map_size))
+			return bad_value(p, arg, "1 to 16777216 keys");
+	} else if (!strcmp(name, "source")) {
+		if (!strcmp(arg, "auto"))
+			o->source = WD_SOURCE_AUTO;
+		else if (!strcmp(arg, "bpf"))
+			o->source = WD_SOURCE_BPF;
+		else if (!strcmp(arg, "dropmon"))
+			o->source = WD_SOURCE_DROPMON;
+		else
+			return bad_value(p, arg, "auto (BPF, else drop_monitor), bpf or dropmon");
+	} else if (!strcmp(name, "dropmon-mode")) {
+		if (strcmp(arg, "packet") && strcmp(arg, "summary"))
+			return bad_value(p, arg, "packet (reasons, packets) or summary (counts by "
+					 "location)");
+		o->dropmon_summary = !strcmp(arg, "summary");
+		o->dropmon_mode_set = true;
+	} else if (!strcmp(name, "dropmon-queue")) {
+		if (parse_u32(arg, 1, 1u << 20, &o->dropmon_queue))
+			return bad_value(p, arg, "1 to 1048576 packets per CPU");
+		o->dropmon_mode_set = true;
+	} else if (!strcmp(name, "stack-map-size")) {
+		if (parse_u32(arg, 1, 1u << 20, &o->stack_map_size))
+			return bad_value(p, arg, "1 to 1048576 stacks");
+		o->stack_map_set = true;
+	} else if (!strcmp(name, "hide")) {
+		if (o->n_hide == WD_MAX_HIDE)
+			return usage(p, "at most %d --hide options (a --noise-file holds more)",
+				     WD_MAX_HIDE);
+		o->hide[o->n_hide++] = arg;
+	} else if (!strcmp(name, "noise-file")) {
+		o->noise_file = arg;
+	} else if (!strcmp(name, "group-by")) {
+		if (wd_parse_group_by(arg, &o->group_by))
+			return bad_value(p, arg, "netns, interface, cgroup or process");
+	} else if (!strcmp(name, "max-groups")) {
+		if (parse_u32(arg, 1, 10000, &o->max_groups))
+			return bad_value(p, arg, "1 to 10000 rows");
+	} else {
+		return 1;	/* not one of these */
+	}
+	return 0;
+}
+
+static int parse_flag(struct parse *p)
+{
+	struct wd_cli *c = p->c;
+	const char *name = p->opt->name;
+	static const struct {
+		const char *name;
+		size_t off;
+	} flags[] = {
+		{ "json", offsetof(struct wd_cli, o.json) },
+		{ "verbose", offsetof(struct wd_cli, o.verbose) },
+		{ "explain", offsetof(struct wd_cli, o.explain) },
+		{ "counters-only", offsetof(struct wd_cli, o.counters_only) },
+		{ "processes", offsetof(struct wd_cli, o.processes) },
+		{ "stacks", offsetof(struct wd_cli, o.stacks) },
+		{ "folded", offsetof(struct wd_cli, o.folded) },
+		{ "show-all", offsetof(struct wd_cli, o.show_all) },
+		{ "netns-names", offsetof(struct wd_cli, o.netns_names) },
+		{ "per-interface", offsetof(struct wd_cli, per_if) },
+		{ "per-netns", offsetof(struct wd_cli, per_netns) },
+		{ "per-cgroup", offsetof(struct wd_cli, per_cgroup) },
+		{ "all", offsetof(struct wd_cli, all) },
+		{ "callsites", offsetof(struct wd_cli, callsites) },
+	};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		if (!strcmp(name, flags[i].name)) {
+			*(bool *)((char *)c + flags[i].off) = true;
+			return 0;
 		}
 	}
-	if (optind < argc && join_filter(argc, argv, o))
-		goto out;
-	if (o->counters_only && check_counters_only(o, status))
-		goto out;
-	if (o->dropmon_mode_set && o->source != WD_SOURCE_DROPMON) {
-		usage_error(o, status, "%s only apply with --source dropmon",
-			    "--dropmon-mode and --dropmon-queue");
-		goto out;
+	if (!strcmp(name, "markdown"))
+		c->doc = WD_DOC_MARKDOWN;
+	else if (!strcmp(name, "man"))
+		c->doc = WD_DOC_MAN;
+	else
+		return 1;
+	return 0;
+}
+
+/* record's, serve's and explain's options with a value. */
+static int parse_own_opt(struct parse *p, const char *arg)
+{
+	struct wd_cli *c = p->c;
+	char letter = p->opt->letter;
+	const char *name = p->opt->name;
+	unsigned long v;
+
+	switch (letter) {
+	case 'w':
+		c->write = arg;
+		return 0;
+	case 'c':
+		if (wd_parse_ulong(arg, 1, ULONG_MAX, &v))
+			return bad_value(p, arg, "a number of packets, 1 or more");
+		c->packets = v;
+		return 0;
+	case 's':
+		/* tcpdump's: 0 is the whole packet, which is its largest snaplen */
+		if (wd_parse_ulong(arg, 0, WD_SNAPLEN_MAX, &v))
+			return bad_value(p, arg, "0 (the whole packet) or 1 to 262144 bytes per "
+					 "packet");
+		c->snaplen = v ? (uint32_t)v : WD_SNAPLEN_MAX;
+		return 0;
+	case 'C':
+		if (wd_pcapng_parse_file_size(arg, &c->file_size))
+			return bad_value(p, arg, "a file size in millions of bytes, 1 or more, or "
+					 "with a k, m or g suffix (KiB, MiB, GiB)");
+		return 0;
+	case 'G':
+		if (parse_u32(arg, 1, UINT32_MAX, &c->rotate_s))
+			return bad_value(p, arg, "a number of seconds, 1 or more");
+		return 0;
+	case 'W':
+		if (parse_u32(arg, 1, INT_MAX, &c->filecount))
+			return bad_value(p, arg, "a number of files, 1 or more");
+		return 0;
 	}
-	if (check_stacks_noise(o, status))
-		goto out;
-	if (o->group_by && check_group_by(o, status))
-		goto out;
-	if (o->group_by == WD_GROUP_PROCESS)
-		o->processes = true;
-	ret = 0;
+	if (!strcmp(name, "listen")) {
+		c->listen = arg;
+	} else if (!strcmp(name, "max-series")) {
+		if (parse_u32(arg, 1, 1000000, &c->max_series))
+			return bad_value(p, arg, "1 to 1000000 series");
+	} else if (!strcmp(name, "user")) {
+		c->user = arg;
+	} else if (!strcmp(name, "interval")) {
+		if (parse_interval(arg, &c->interval))
+			return bad_value(p, arg, "seconds, 0 to 3600");
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+static int parse_one(struct parse *p, const char *arg)
+{
+	int r;
+
+	if (!(p->opt->cmds & WD_CMD_BIT(p->c->cmd))) {
+		if (guessed_word && !p->refused) {
+			/* said once the guess is known right: it may be a misspelt command */
+			p->refused = p->opt;
+			snprintf(p->refused_as, sizeof(p->refused_as), "%s", p->spelled);
+			return 0;
+		}
+		if (guessed_word)
+			return 0;
+		return refuse(p, p->opt, p->spelled);
+	}
+	r = p->opt->arg ? parse_session_opt(p, arg) : parse_flag(p);
+	if (r > 0 && p->opt->arg)
+		r = parse_own_opt(p, arg);
+	if (r > 0)
+		return usage(p, "%s: not handled (a bug)", p->spelled);
+	return r;
+}
+
+/* getopt's arrays from the table: every option of every command. */
+static int build_getopt(struct option *longs, char *shorts, size_t len)
+{
+	size_t off = 0;
+
+	shorts[off++] = ':';
+	for (size_t i = 0; i < wd_n_options; i++) {
+		const struct wd_option *o = &wd_options[i];
+
+		longs[i] = (struct option){ o->name, o->arg ? required_argument : no_argument,
+					    NULL, 256 + (int)i };
+		if (!o->letter)
+			continue;
+		if (off + 3 >= len)
+			return -1;
+		shorts[off++] = o->letter;
+		if (o->arg)
+			shorts[off++] = ':';
+	}
+	shorts[off] = '\0';
+	longs[wd_n_options] = (struct option){ NULL, 0, NULL, 0 };
+	return 0;
+}
+
+static const struct wd_option *by_letter(int c)
+{
+	for (size_t i = 0; i < wd_n_options; i++)
+		if (wd_options[i].letter && wd_options[i].letter == c)
+			return &wd_options[i];
+	return NULL;
+}
+
+/* "--inter": ambiguous between --interface and --interval, or unknown. */
+static int unknown_option(const struct parse *p, const char *word)
+{
+	char names[256] = "";
+	size_t len, off = 0, n = 0;
+	const char *eq;
+
+	if (strncmp(word, "--", 2) || !word[2])
+		return usage(p, "unknown option '%s'", word);
+	eq = strchr(word, '=');
+	len = eq ? (size_t)(eq - word - 2) : strlen(word + 2);
+	for (size_t i = 0; i < wd_n_options && off < sizeof(names); i++) {
+		if (strncmp(wd_options[i].name, word + 2, len))
+			continue;
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s--%s",
+					n++ ? ", " : "", wd_options[i].name);
+	}
+	if (n > 1)
+		return usage(p, "ambiguous option '%s': %s", word, names);
+	return usage(p, "unknown option '%s'", word);
+}
+
+/* The trailing words form one pcap-filter expression, as with tcpdump. */
+static int join_filter(struct wd_cli *c)
+{
+	size_t len = 1;
+
+	for (int i = 0; i < c->n_words; i++)
+		len += strlen(c->words[i]) + 1;
+	c->o.filter = calloc(1, len);
+	if (!c->o.filter)
+		return -1;
+	for (int i = 0; i < c->n_words; i++) {
+		if (i)
+			strcat(c->o.filter, " ");
+		strcat(c->o.filter, c->words[i]);
+	}
+	return 0;
+}
+
+/*
+ * `whydrop WORD ...`: top's filter expression, unless it is none; then
+ * WORD was meant as a command.
+ */
+static int check_guess(struct parse *p)
+{
+	static const char *const cands[] = { "top", "watch", "count", "record", "serve",
+					     "reasons", "explain", "read", "help" };
+	struct wd_cbpf_insn *prog = NULL;
+	const char *word = guessed_word, *hint;
+	char err[512];
+	size_t n;
+
+	guessed_word = NULL;
+	if (p->c->o.filter && !wd_filter_compile(p->c->o.filter, &prog, &n, err, sizeof(err))) {
+		free(prog);
+		return 0;
+	}
+	hint = wd_suggest(word, cands, sizeof(cands) / sizeof(cands[0]));
+	if (hint) {
+		fprintf(stderr, "whydrop: unknown command '%s'; did you mean '%s'? (`whydrop -h` "
+			"lists the commands)\n", word, hint);
+		return -1;
+	}
+	fprintf(stderr, "whydrop: unknown command '%s' (`whydrop -h` lists the commands)", word);
+	/* the words were tried as `whydrop top EXPRESSION`: what libpcap said */
+	if (p->c->o.filter)
+		fprintf(stderr, "; as top's filter expression, %s", err);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* Options that only make sense together. */
+static int check_live(const struct parse *p)
+{
+	const struct wd_opts *o = &p->c->o;
+	const char *what = NULL;
+
+	if (o->counters_only) {
+		if (o->reasons)
+			what = "-r";
+		else if (o->ifname)
+			what = "-i";
+		else if (o->filter)
+			what = "a filter expression";
+		else if (o->explain)
+			what = "--explain";
+		else if (o->stacks)
+			what = "--stacks";
+		else if (o->group_by)
+			what = "--group-by";
+		if (what)
+			return usage(p, "--counters-only reads the kernel's counters and traces "
+				     "nothing, so %s does not apply (only --netns, -d, --json do)",
+				     what);
+	}
+	if (o->dropmon_mode_set && o->source != WD_SOURCE_DROPMON)
+		return usage(p, "--dropmon-mode and --dropmon-queue only apply with --source "
+			     "dropmon");
+	if (o->stack_map_set && !o->stacks)
+		return usage(p, "--stack-map-size goes with --stacks");
+	if (o->folded && !o->stacks)
+		return usage(p, "--folded goes with `whydrop count --stacks`");
+	if (o->folded && (o->json || o->explain))
+		return usage(p, "--folded prints only folded lines: leave out --json and "
+			     "--explain");
+	return 0;
+}
+
+static int check_words(struct parse *p)
+{
+	struct wd_cli *c = p->c;
+
+	switch (c->cmd) {
+	case WD_CMD_REASONS:
+		if (c->n_words)
+			return usage(p, "unexpected '%s' (for one reason: `whydrop explain %s`)",
+				     c->words[0], c->words[0]);
+		return 0;
+	case WD_CMD_READ:
+		if (c->n_words != 1)
+			return usage(p, "%s", c->n_words ? "one FILE only" :
+				     "which FILE? (a pcapng from whydrop record)");
+		return 0;
+	case WD_CMD_EXPLAIN:
+		return 0;
+	default:
+		if (c->n_words && join_filter(c)) {
+			fprintf(stderr, "whydrop %s: out of memory\n", p->cmd);
+			return -1;
+		}
+		return 0;
+	}
+}
+
+static void defaults(struct wd_cli *c, enum wd_cmd cmd)
+{
+	memset(c, 0, sizeof(*c));
+	c->cmd = cmd;
+	c->o.cmd = cmd_names[cmd];
+	c->o.rate = WD_DEFAULT_RATE;
+	c->o.map_size = WD_DEFAULT_MAP_SIZE;
+	c->o.dropmon_queue = WD_DEFAULT_DM_QUEUE;
+	c->o.stack_map_size = WD_STACK_MAP_ENTRIES;
+	c->o.max_groups = WD_DEFAULT_MAX_GROUPS;
+	c->snaplen = WD_SNAPLEN_MAX;
+	c->listen = WD_SERVE_LISTEN;
+	c->max_series = WD_SERVE_MAX_SERIES;
+	c->user = WD_SERVE_USER;
+	c->interval = WD_EXPLAIN_INTERVAL;
+}
+
+void wd_cli_free(struct wd_cli *c)
+{
+	free(c->o.filter);
+	c->o.filter = NULL;
+}
+
+int wd_cli_parse(enum wd_cmd cmd, int argc, char **argv, struct wd_cli *c, int *status)
+{
+	struct option longs[WD_MAX_OPTIONS + 1];
+	struct parse p = { .c = c, .argv = argv };
+	char shorts[128];
+	bool help = false;
+	int ch, idx;
+
+	defaults(c, cmd);
+	p.cmd = cmd_names[cmd];
+	*status = WD_EXIT_USAGE;
+	if (build_getopt(longs, shorts, sizeof(shorts)))
+		return -1;
+	optind = 0;	/* 0, not 1: also resets glibc's scan state */
+	opterr = 0;
+	while (idx = -1, (ch = getopt_long(argc, argv, shorts, longs, &idx)) != -1) {
+		if (ch == '?') {
+			if (optopt && optopt < 256)
+				usage(&p, "unknown option '-%c'", optopt);
+			else
+				unknown_option(&p, argv[optind - 1]);
+			goto fail;
+		}
+		if (ch == ':') {
+			usage(&p, "option '%s' needs a value", argv[optind - 1]);
+			goto fail;
+		}
+		p.opt = ch >= 256 ? &wd_options[ch - 256] : by_letter(ch);
+		p.as_short = ch < 256;
+		spell(p.opt, p.as_short, p.spelled, sizeof(p.spelled));
+		if (!strcmp(p.opt->name, "help")) {
+			help = true;
+			if (guessed_word)
+				continue;	/* top's help, if the guess is right */
+			break;
+		}
+		if (parse_one(&p, optarg))
+			goto fail;
+	}
+	if (help && !guessed_word)
+		goto help;
+	c->words = argv + optind;
+	c->n_words = argc - optind;
+	if (check_words(&p))
+		goto fail;
+	if (guessed_word && check_guess(&p))
+		goto fail;
+	if (help)
+		goto help;
+	if (p.refused) {
+		refuse(&p, p.refused, p.refused_as);
+		goto fail;
+	}
+	if (check_live(&p))
+		goto fail;
+	if (c->o.group_by == WD_GROUP_PROCESS)
+		c->o.processes = true;
 	*status = 0;
-	goto out;
-bad_duration:
-	usage_error(o, status, "bad duration '%s': give seconds, e.g. -d 5, -d 2.5, -d 500ms, -d 1m",
-		    optarg);
-	goto out;
-bad_reasons:
-	usage_error(o, status, "-r '%s' names no reason: give names or numbers as "
-		    "`whydrop reasons` prints them, e.g. -r NO_SOCKET,TCP_CSUM", optarg);
-	goto out;
-bad_rate:
-	usage_error(o, status, "bad --rate '%s': records per second, 0 for no limit", optarg);
-	goto out;
-bad_source:
-	usage_error(o, status, "bad --source '%s': auto (BPF, else drop_monitor), bpf or dropmon",
-		    optarg);
-	goto out;
-bad_dropmon_mode:
-	usage_error(o, status, "bad --dropmon-mode '%s': packet (reasons, packets) or summary "
-		    "(counts by location)", optarg);
-	goto out;
-bad_dropmon_queue:
-	usage_error(o, status, "bad --dropmon-queue '%s': 1 to 1048576 packets per CPU", optarg);
-	goto out;
-bad_map_size:
-	usage_error(o, status, "bad --map-size '%s': 1 to 16777216 keys", optarg);
-	goto out;
-bad_stack_map:
-	usage_error(o, status, "bad --stack-map-size '%s': 1 to 1048576 stacks", optarg);
-	goto out;
-bad_group_by:
-	usage_error(o, status, "bad --group-by '%s': netns, interface, cgroup or process", optarg);
-	goto out;
-bad_max_groups:
-	usage_error(o, status, "bad --max-groups '%s': 1 to 10000 rows", optarg);
-out:
-	if (ret)
-		wd_opts_free(o);
-	free(opts);
-	return ret;
+	return 0;
+help:
+	wd_help_command(cmd, stdout);
+	*status = 0;
+fail:
+	guessed_word = NULL;
+	wd_cli_free(c);
+	return -1;
 }

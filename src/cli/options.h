@@ -1,43 +1,111 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Parsing the options shared by the live commands (src/core/opts.h) and their own. */
+/*
+ * whydrop's command line. One table (options.c) holds every option once:
+ * its long name, short letter, argument, help and the commands that take
+ * it. Every command parses through it (wd_cli_parse); an option that exists
+ * but does not apply to the command is refused with one message saying why.
+ * Each command's help, the man page's COMMANDS and OPTIONS and the bash
+ * completion are made from it (help.c; `make docs`).
+ */
 #ifndef WD_OPTIONS_H
 #define WD_OPTIONS_H
 
 #include <stdbool.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "opts.h"
 
-/*
- * Options of one command beyond the common ones: extra getopt_long entries
- * (values >= WD_OPT_EXTRA) and a handler returning 0, or -1 after printing
- * a usage message.
- */
-#define WD_OPT_EXTRA 512
+enum wd_cmd {
+	WD_CMD_TOP,
+	WD_CMD_WATCH,
+	WD_CMD_COUNT,
+	WD_CMD_RECORD,
+	WD_CMD_SERVE,
+	WD_CMD_REASONS,
+	WD_CMD_EXPLAIN,
+	WD_CMD_READ,
+	WD_NCMDS,
+};
 
-struct wd_extra_opts {
-	const char *shortopts;		/* e.g. "w:c:s:" */
-	const struct option *longopts;	/* NULL-terminated */
-	int (*handle)(int c, const char *arg, void *ctx);
-	void *ctx;
+#define WD_CMD_BIT(c)	(1u << (c))
+
+/* A text of an option that differs for some commands (a bit set of them). */
+struct wd_opt_note {
+	unsigned int cmds;
+	const char *text;
+};
+
+struct wd_option {
+	const char *name;		/* long name, without "--" */
+	char letter;			/* short option, 0: none */
+	const char *arg;		/* its argument in help, NULL: takes none */
+	unsigned int cmds;		/* the commands that take it */
+	const char *help;		/* wrapped when printed */
+	struct wd_opt_note help_for[4];	/* instead of help, for these commands */
+	const char *why;		/* elsewhere: "applies to commands that ..." */
+	struct wd_opt_note hint_for[2];	/* added to that refusal for these commands */
+	const char *man;		/* more for the man page, NULL: nothing */
+	const char *complete;		/* its argument: "WORD WORD...", or @reasons,
+					 * @netns, @ifaces, @files; NULL: nothing */
+};
+
+#define WD_MAX_OPTIONS	64	/* room in the parser's getopt table */
+extern const struct wd_option wd_options[];
+extern const size_t wd_n_options;
+
+/* "top"... for a command; wd_cmd_by_name: WD_NCMDS for no command. */
+const char *wd_cmd_name(enum wd_cmd cmd);
+enum wd_cmd wd_cmd_by_name(const char *name);
+/* The help of option opt for cmd (its own text when it has one). */
+const char *wd_option_help(const struct wd_option *opt, enum wd_cmd cmd);
+
+#define WD_SERVE_LISTEN		"127.0.0.1:9464"
+#define WD_SERVE_MAX_SERIES	500
+#define WD_SERVE_USER		"nobody"
+#define WD_EXPLAIN_INTERVAL	1.0
+
+enum wd_doc { WD_DOC_NONE, WD_DOC_MARKDOWN, WD_DOC_MAN };
+
+/* What the command line asks for: the session's options and each command's own. */
+struct wd_cli {
+	enum wd_cmd cmd;
+	struct wd_opts o;
+	/* record */
+	const char *write;	/* -w FILE, "-": standard output */
+	uint64_t packets;	/* -c, 0: no limit */
+	uint32_t snaplen;	/* -s; 0 (the whole packet) is made WD_SNAPLEN_MAX */
+	uint64_t file_size;	/* -C, in bytes; 0: none */
+	uint32_t rotate_s;	/* -G, 0: none */
+	uint32_t filecount;	/* -W, 0: none */
+	/* serve */
+	const char *listen;
+	uint32_t max_series;
+	bool per_if, per_netns, per_cgroup;
+	const char *user;
+	/* explain */
+	double interval;	/* --interval */
+	bool all, callsites;
+	enum wd_doc doc;
+	/* the words after the options: REASON... (explain), FILE (read) */
+	char **words;
+	int n_words;
 };
 
 /*
- * Parse argv (argv[0] is the subcommand). Prints help and returns -1 with
- * *status 0 for -h, or -1 with *status 2 after a usage message.
+ * Parse argv (argv[0]: the command's name) for cmd. 0, or -1 with *status
+ * 0 after -h printed the help, or 2 after one message on stderr.
  */
-int wd_parse_opts(int argc, char **argv, struct wd_opts *o, const char *usage, int *status);
-int wd_parse_opts_extra(int argc, char **argv, struct wd_opts *o, const char *usage,
-			const struct wd_extra_opts *extra, int *status);
-void wd_opts_free(struct wd_opts *o);
+int wd_cli_parse(enum wd_cmd cmd, int argc, char **argv, struct wd_cli *c, int *status);
+void wd_cli_free(struct wd_cli *c);
+/*
+ * main: the first word, which is no command, starts top's EXPRESSION
+ * (`whydrop 'udp port 53'`). If the words do not make a filter expression,
+ * top is not run: the word was a misspelt command, said with the closest one.
+ */
+void wd_cli_guessed(const char *word);
 
-/* The help of --source, --dropmon-mode and --dropmon-queue, in each live command's. */
-#define WD_USAGE_SOURCE \
-"      --source S       bpf, dropmon (drop_monitor, no BPF; docs/dropmon.md),\n" \
-"                       or auto: BPF, else drop_monitor (default)\n" \
-"      --dropmon-mode M packet (reasons, packets) or summary (by location only)\n" \
-"      --dropmon-queue N  drop_monitor's per-CPU queue, in packets (1000)\n"
 /* Strictly positive number of seconds, "5", "2.5", "1m", "500ms". */
 int wd_parse_duration(const char *s, double *out);
 /* A decimal number from min to max, the whole string, no sign: 0 or -1. */
@@ -46,5 +114,15 @@ int wd_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned
 int wd_parse_group_by(const char *s, enum wd_group_by *out);
 /* "netns", "interface", "cgroup", "process"; "none" for WD_GROUP_NONE. */
 const char *wd_group_by_name(enum wd_group_by by);
+
+/* help.c: what is printed from the table. */
+void wd_help_main(FILE *f);
+void wd_help_command(enum wd_cmd cmd, FILE *f);
+/* The man page's part between its GENERATED OPTIONS markers. */
+void wd_help_man(FILE *f);
+/* contrib/whydrop.bash-completion */
+void wd_help_completion(FILE *f);
+/* One line per command of the main help: "  top   live table..." */
+const char *wd_cmd_summary(enum wd_cmd cmd);
 
 #endif /* WD_OPTIONS_H */

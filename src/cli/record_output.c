@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "format.h"
 #include "record.h"
 
 void wd_record_write_error(struct record *r)
@@ -393,8 +394,8 @@ bool wd_record_period_check(struct record *r, uint64_t now)
 	if (!r->rotate_s || r->files_done || now < r->period_end)
 		return !r->files_done;
 	if (!r->file_size && r->filecount && r->files >= r->filecount) {
-		fprintf(stderr, "whydrop record: %u files written (-W %u): stopping\n",
-			r->filecount, r->filecount);
+		fprintf(stderr, "whydrop record: %u %s written (-W %u): stopping\n",
+			r->filecount, wd_plural(r->filecount, "file", "files"), r->filecount);
 		r->files_done = true;
 		wd_stop = 1;
 		return false;

@@ -228,13 +228,15 @@ static int print_folded(const struct wd_count_doc *doc, FILE *f)
 		wd_folded_write(f, &fo);
 	wd_folded_free(&fo);
 	if (doc->noise && doc->hidden_total)
-		fprintf(stderr, "whydrop: %" PRIu64 " drops hidden as expected, not in the folded "
-			"lines (--show-all shows them)\n", doc->hidden_total);
+		fprintf(stderr, "whydrop: %" PRIu64 " %s hidden as expected, not in the folded "
+			"lines (--show-all shows them)\n", doc->hidden_total,
+			wd_plural(doc->hidden_total, "drop", "drops"));
 	if (doc->stack_collisions + doc->stack_errors + doc->stack_overflow)
-		fprintf(stderr, "whydrop: stacks lost: %" PRIu64 " bucket collisions, %" PRIu64
+		fprintf(stderr, "whydrop: stacks lost: %" PRIu64 " bucket %s, %" PRIu64
 			" not stored, %" PRIu64 " over --map-size (in the folded lines as "
-			"[stack lost: ...] frames)\n", doc->stack_collisions, doc->stack_errors,
-			doc->stack_overflow);
+			"[stack lost: ...] frames)\n", doc->stack_collisions,
+			wd_plural(doc->stack_collisions, "collision", "collisions"),
+			doc->stack_errors, doc->stack_overflow);
 	return err;
 }
 
@@ -318,8 +320,8 @@ flush:
 	if (!err)
 		err = wd_output_errno(f);
 	if (err > 0)
-		fprintf(stderr, "whydrop: cannot write the report: %s (%" PRIu64 " drops were counted)\n",
-			strerror(err), doc.total);
+		fprintf(stderr, "whydrop: cannot write the report: %s (%" PRIu64 " %s counted)\n",
+			strerror(err), doc.total, wd_plural(doc.total, "drop was", "drops were"));
 out:
 	if (err == -ENOMEM)
 		fprintf(stderr, "whydrop: out of memory writing the report\n");

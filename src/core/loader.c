@@ -27,8 +27,6 @@ enum wd_flavour {
 	WD_RAW_TP,		/* raw_tp, everything by bpf_probe_read_kernel */
 };
 
-__u32 wd_record_bytes;
-
 int wd_reason_bits(struct wd_session *s, const char *list, volatile __u64 *bits,
 		   volatile bool *enabled)
 {
@@ -101,13 +99,12 @@ void wd_loader_free(struct wd_session *s)
  * WD_HDR_BYTES, records of up to that many packet bytes, assembled in a
  * slot per CPU, and a ring buffer for them (whydrop.bpf.c).
  */
-static int configure_record_bytes(struct whydrop_bpf *skel)
+static int configure_record_bytes(struct whydrop_bpf *skel, __u32 record_bytes)
 {
 	int ncpu = libbpf_num_possible_cpus();
 
-	skel->rodata->record_bytes = wd_record_bytes < WD_COPY_MAX ? wd_record_bytes :
-				     WD_COPY_MAX;
-	if (wd_record_bytes <= WD_HDR_BYTES)
+	skel->rodata->record_bytes = record_bytes < WD_COPY_MAX ? record_bytes : WD_COPY_MAX;
+	if (record_bytes <= WD_HDR_BYTES)
 		return 0;
 	if (ncpu <= 0)
 		return ncpu ? ncpu : -EINVAL;
@@ -128,7 +125,7 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 	if (details) {
 		skel->rodata->detail_budget = o->rate ? o->rate : UINT32_MAX;
 		skel->rodata->jiffies_hz = kernel_hz();
-		status = configure_record_bytes(skel);
+		status = configure_record_bytes(skel, o->record_bytes);
 		if (status)
 			return status;
 	}

@@ -58,6 +58,12 @@ struct wd_opts {
 	bool folded;		/* --folded (count --stacks): flame-graph lines */
 	uint32_t stack_map_size;	/* --stack-map-size: distinct stacks stored */
 	bool stack_map_set;
+	/*
+	 * record -s: the packet bytes per record (0: not record). loader.c
+	 * gives the program its record_bytes from it, and beyond
+	 * WD_HDR_BYTES sizes long_events and the ring buffer by it.
+	 */
+	uint32_t record_bytes;
 	bool show_all;		/* --show-all: hide no expected drop */
 	const char *noise_file;	/* --noise-file PATH */
 	const char *hide[WD_MAX_HIDE];	/* --hide REASON[@FUNCTION], as given */

@@ -285,9 +285,11 @@ static void say_dropmon_losses(struct wd_session *s)
 	struct wd_dm_losses l;
 
 	wd_dm_source_losses(s, &l);
-	fprintf(stderr, "whydrop: drop_monitor: %" PRIu64 " drops lost in its per-CPU queue, "
-			"socket overflowed %" PRIu64 " times%s; network namespaces unknown%s\n",
-		l.queue_dropped + l.hw_queue_dropped, l.overruns,
+	fprintf(stderr, "whydrop: drop_monitor: %" PRIu64 " %s lost in its per-CPU queue, "
+			"socket overflowed %" PRIu64 " %s%s; network namespaces unknown%s\n",
+		l.queue_dropped + l.hw_queue_dropped,
+		wd_plural(l.queue_dropped + l.hw_queue_dropped, "drop", "drops"), l.overruns,
+		wd_plural(l.overruns, "time", "times"),
 		l.summary_full ? ", summaries full (locations lost)" : "",
 		l.queue_dropped || l.hw_queue_dropped || l.overruns || l.summary_full ?
 		": counts are lower bounds" : "");

@@ -442,8 +442,8 @@ static void say_losses_live(struct wd_session *s)
 	d->loss_said = true;
 	fprintf(stderr, "whydrop: drop_monitor is losing drops: %" PRIu64 " so far did not fit "
 			"its per-CPU queue (--dropmon-queue %u), our socket overflowed %" PRIu64
-			" times: counts are lower bounds\n", l.queue_dropped + l.hw_queue_dropped,
-		d->queue_len, l.overruns);
+			" %s: counts are lower bounds\n", l.queue_dropped + l.hw_queue_dropped,
+		d->queue_len, l.overruns, wd_plural(l.overruns, "time", "times"));
 }
 
 bool wd_dm_source_poll(struct wd_session *s, int ms)

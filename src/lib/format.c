@@ -26,10 +26,19 @@ void wd_event_view(const struct wd_event *ev, uint64_t mono_to_real_ns, struct w
 	v->code = ev->reason;
 	v->l3proto = ev->l3proto;
 	wd_decode(ev->hdr, ev->caplen, ev->l3proto, &v->flow);
-	v->len = ev->skb_len;
+	v->skb_len = ev->skb_len;
 	v->ifindex = ev->ifindex;
 	v->netns = ev->netns;
 	v->cpu = ev->cpu;
+}
+
+uint32_t wd_drop_ip_len(const struct wd_drop_view *v)
+{
+	if (v->flow.family == 4 && v->flow.ip_len >= 20)
+		return v->flow.ip_len;
+	if (v->flow.family == 6 && v->flow.ip_len > 40)
+		return v->flow.ip_len;
+	return 0;
 }
 
 static void print_endpoint(FILE *f, int family, const char *addr, bool ports, uint16_t port)
@@ -121,7 +130,11 @@ void wd_print_drop_text(FILE *f, const struct wd_drop_view *d)
 	wd_format_time(d->ts_realtime_ns, ts, sizeof(ts));
 	fprintf(f, "%s %s %s", ts + 11, d->reason ? d->reason : "-", d->location);
 	print_flow_text(f, d);
-	fprintf(f, " len %u", d->len);
+	/* tcpdump's length; what was left of the skb only when that is unknown */
+	if (wd_drop_ip_len(d))
+		fprintf(f, " len %u", wd_drop_ip_len(d));
+	else
+		fprintf(f, " skb_len %u", d->skb_len);
 	if (d->ifname) {
 		fputs(" dev ", f);
 		print_name(f, d->ifname);
@@ -235,7 +248,9 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 	wd_json_str(&j, "function", d->function);
 	wd_json_str(&j, "location", d->location);
 	print_flow_json(&j, d);
-	wd_json_uint(&j, "len", d->len);
+	if (wd_drop_ip_len(d))
+		wd_json_uint(&j, "len", wd_drop_ip_len(d));
+	wd_json_uint(&j, "skb_len", d->skb_len);
 	if (d->ifindex)
 		wd_json_uint(&j, "ifindex", d->ifindex);
 	if (d->ifname)
@@ -491,16 +506,18 @@ static void print_source_text(FILE *f, const struct wd_count_source *src)
 {
 	fprintf(f, "Source: drop_monitor (%s mode); network namespaces unknown", src->mode);
 	if (src->queue_dropped || src->hw_queue_dropped)
-		fprintf(f, "; %" PRIu64 " drops lost in its per-CPU queue", src->queue_dropped +
-			src->hw_queue_dropped);
+		fprintf(f, "; %" PRIu64 " %s lost in its per-CPU queue", src->queue_dropped +
+			src->hw_queue_dropped, wd_plural(src->queue_dropped + src->hw_queue_dropped,
+							 "drop", "drops"));
 	if (src->overruns)
-		fprintf(f, "; our socket overflowed %" PRIu64 " times (drops lost, number unknown)",
-			src->overruns);
+		fprintf(f, "; our socket overflowed %" PRIu64 " %s (drops lost, number unknown)",
+			src->overruns, wd_plural(src->overruns, "time", "times"));
 	if (src->summary_full)
-		fprintf(f, "; %" PRIu64 " summaries full (drops at further locations lost)",
-			src->summary_full);
+		fprintf(f, "; %" PRIu64 " %s full (drops at further locations lost)",
+			src->summary_full, wd_plural(src->summary_full, "summary", "summaries"));
 	if (src->truncated)
-		fprintf(f, "; %" PRIu64 " packets truncated", src->truncated);
+		fprintf(f, "; %" PRIu64 " %s truncated", src->truncated,
+			wd_plural(src->truncated, "packet", "packets"));
 	fputc('\n', f);
 	if (src->lower_bound)
 		fprintf(f, "Counts are lower bounds: drop_monitor lost some drops.\n");
@@ -513,8 +530,8 @@ static void print_hidden_text(FILE *f, const struct wd_count_doc *doc)
 		fprintf(f, "0 drops hidden as expected\n");
 		return;
 	}
-	fprintf(f, "%" PRIu64 " drops hidden as expected (--show-all shows them):\n",
-		doc->hidden_total);
+	fprintf(f, "%" PRIu64 " %s hidden as expected (--show-all shows them):\n",
+		doc->hidden_total, wd_plural(doc->hidden_total, "drop", "drops"));
 	for (size_t i = 0; i < doc->n_hidden; i++) {
 		const struct wd_hidden_rule *h = &doc->hidden[i];
 
@@ -538,9 +555,10 @@ void wd_print_stacks_text(FILE *f, const struct wd_count_doc *doc)
 		for (size_t k = 0; k < r->n_frames; k++)
 			fprintf(f, "%12s%s\n", "", r->frames[k]);
 	}
-	fprintf(f, "Stacks lost: %" PRIu64 " bucket collisions, %" PRIu64 " not stored, %" PRIu64
+	fprintf(f, "Stacks lost: %" PRIu64 " bucket %s, %" PRIu64 " not stored, %" PRIu64
 		" over --map-size (counted above by reason and location)\n",
-		doc->stack_collisions, doc->stack_errors, doc->stack_overflow);
+		doc->stack_collisions, wd_plural(doc->stack_collisions, "collision", "collisions"),
+		doc->stack_errors, doc->stack_overflow);
 }
 
 void wd_print_groups_table(FILE *f, const struct wd_count_doc *doc)
@@ -556,8 +574,10 @@ void wd_print_groups_table(FILE *f, const struct wd_count_doc *doc)
 			g->reason ? g->reason : "-");
 	}
 	if (doc->groups_lost)
-		fprintf(f, "%" PRIu64 " drops not grouped: the by-socket map was full "
-			"(they are in the totals above)\n", doc->groups_lost);
+		fprintf(f, "%" PRIu64 " %s not grouped: the by-socket map was full "
+			"(%s in the totals above)\n", doc->groups_lost,
+			wd_plural(doc->groups_lost, "drop", "drops"),
+			wd_plural(doc->groups_lost, "it is", "they are"));
 }
 
 void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
@@ -574,7 +594,8 @@ void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 		fprintf(f, "%10" PRIu64 "  %-26s %-34s %s\n", r->count,
 			r->reason ? r->reason : "-", r->location, r->hint ? r->hint : "");
 	}
-	fprintf(f, "%" PRIu64 " drops in %.1f s", doc->total, doc->duration_s);
+	fprintf(f, "%" PRIu64 " %s in %.1f s", doc->total, wd_plural(doc->total, "drop", "drops"),
+		doc->duration_s);
 	if (doc->lost_events)
 		fprintf(f, ", %" PRIu64 " not counted (see lost_events)", doc->lost_events);
 	if (doc->filter_paged)

@@ -39,7 +39,9 @@ struct wd_drop_view {
 	const char *location;
 	uint16_t l3proto;
 	struct wd_flow flow;
-	uint32_t len;
+	uint32_t skb_len;	/* skb->len at the drop point: what was left of the
+				 * packet there (a SYN in tcp_v4_rcv: 20, its TCP header);
+				 * the packet's own length is wd_drop_ip_len() */
 	uint32_t ifindex;
 	const char *ifname;
 	uint32_t netns;
@@ -159,6 +161,18 @@ struct wd_count_doc {
 	uint64_t groups_lost;	/* by-socket counts the kernel had no room for */
 };
 
+/* one for 1, many for any other n: "1 drop", "2 drops", "0 drops". */
+static inline const char *wd_plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/*
+ * The IP packet's length from its header, as tcpdump shows it, pcap-filter's
+ * len means it and pcapng's original length is: 0 when unknown (not IP, no
+ * header bytes, or a GSO packet whose header says 0).
+ */
+uint32_t wd_drop_ip_len(const struct wd_drop_view *v);
 /* "ESTABLISHED" for TCP_ESTABLISHED (1), as the kernel names sk_state */
 const char *wd_sock_state_name(uint8_t state);
 /* "2026-12-03T06:42:05.123456Z" */

@@ -404,27 +404,17 @@ static bool ip_bytes(const struct wd_drop_view *v, const uint8_t *hdr, size_t hd
 	return false;
 }
 
-/* The IP header's length, unless it cannot be the packet's (GSO: 0). */
-static uint32_t ip_len(const struct wd_drop_view *v)
-{
-	if (v->flow.family == 4 && v->flow.ip_len >= 20)
-		return v->flow.ip_len;
-	if (v->flow.family == 6 && v->flow.ip_len > 40)
-		return v->flow.ip_len;
-	return 0;
-}
-
 void wd_pcapng_drop_lengths(const struct wd_drop_view *v, const uint8_t *hdr, size_t hdr_len,
 			    uint32_t snaplen, uint32_t *caplen, uint32_t *origlen)
 {
-	uint32_t cap = 0, orig = ip_len(v);
+	uint32_t cap = 0, orig = wd_drop_ip_len(v);
 
 	if (ip_bytes(v, hdr, hdr_len))
 		cap = hdr_len < snaplen ? (uint32_t)hdr_len : snaplen;
 	if (orig && cap > orig)
 		cap = orig;	/* bytes past the IP packet: link padding */
 	if (!orig)
-		orig = v->len > cap ? v->len : cap;
+		orig = v->skb_len > cap ? v->skb_len : cap;
 	*caplen = cap;
 	*origlen = orig;
 }

@@ -85,7 +85,7 @@ int wd_pcapng_parse_file_size(const char *arg, uint64_t *bytes);
  * header. Non-IP drops (and IP ones without header bytes) get caplen 0, so
  * the file holds every drop. Captured length: min(hdr_len, snaplen, IP
  * length); original length: the IP header's length when decoded and
- * plausible, else max(v->len, caplen).
+ * plausible (wd_drop_ip_len), else max(v->skb_len, caplen).
  */
 void wd_pcapng_drop_lengths(const struct wd_drop_view *v, const uint8_t *hdr, size_t hdr_len,
 			    uint32_t snaplen, uint32_t *caplen, uint32_t *origlen);

@@ -9,10 +9,126 @@ TMP_ERR=$(mktemp)
 
 expect_run "--version" 0 '^whydrop [0-9]+\.[0-9]+' "$W" --version
 expect_run "-h" 0 'Examples' "$W" -h
-for c in top watch count reasons explain; do
-	expect_run "$c -h shows examples" 0 'Examples' "$W" "$c" -h
+CMDS="top watch count record serve reasons explain read"
+for c in $CMDS; do
+	expect_run "$c -h: usage, options and examples" 0 "^Usage: whydrop (\[)?$c" "$W" "$c" -h
+	check "... $c --help is the same as whydrop help $c" \
+		test "$("$W" "$c" --help)" = "$("$W" help "$c")"
+	check "... $c -h lists -h, -j or its refusal, -v" sh -c "'$W' $c -h | grep -q -- '-h, --help' &&
+		'$W' $c -h | grep -q -- '-v, --verbose'"
 done
 expect_run "unknown command" 2 "unknown command 'frobnicate'" "$W" frobnicate
+expect_run "help of no command: exit 2" 2 "whydrop help: no command 'frob'" "$W" help frob
+
+echo "-- one option table: every option known to every command, refused where it does not apply"
+# The table, as the generated completion has it: each command's options.
+"$W" help --bash-completion >"$TMP_ERR.compl"
+opts_of() { sed -n "/^\t$1)\$/{n;s/^\t\topts=\"\(.*\)\" ;;\$/\1/p}" "$TMP_ERR.compl"; }
+ALL_OPTS=$(for c in $CMDS; do opts_of "$c"; done | tr ' ' '\n' | sort -u)
+check "the table has options for every command" test "$(echo "$ALL_OPTS" | wc -l)" -gt 40
+# A value each option with an argument takes (the rest are flags).
+value_of() {
+	case $1 in
+	-d|--duration|--interval) echo 1 ;;
+	-r|--reason|--hide) echo NO_SOCKET ;;
+	--netns|--noise-file|-w|--write|--user) echo x ;;
+	-i|--interface) echo lo ;;
+	--group-by) echo netns ;;
+	--source) echo bpf ;;
+	--dropmon-mode) echo packet ;;
+	--listen) echo :1 ;;
+	-s|--snaplen) echo 0 ;;
+	-c|--count|-C|--file-size|-G|--rotate-seconds|-W|--file-count|--rate|--map-size|\
+	--max-groups|--stack-map-size|--dropmon-queue|--max-series) echo 5 ;;
+	esac
+}
+bad_accept="" bad_refuse=""
+for c in $CMDS; do
+	mine=" $(opts_of "$c") "
+	for o in $ALL_OPTS; do
+		v=$(value_of "$o")
+		out=$("$W" "$c" "$o" ${v:+"$v"} -h 2>&1)
+		rc=$?
+		if [[ $mine == *" $o "* ]]; then
+			# taken: parsing goes on to -h, which prints the help
+			[ "$rc" -eq 0 ] && grep -q '^Usage: ' <<<"$out" || bad_accept+=" $c:$o($rc)"
+		else
+			# refused before -h, naming the command and where it applies
+			[ "$rc" -eq 2 ] && grep -Eq "^whydrop $c: (-. \()?--[a-z-]+\)? applies to .* \(([a-z]+(, )?)+\)" <<<"$out" ||
+				bad_refuse+=" $c:$o($rc)"
+		fi
+	done
+done
+check "every command takes the options its table row lists${bad_accept:+ (not:$bad_accept)}" test -z "$bad_accept"
+check "... and refuses every other, exit 2, saying where it applies${bad_refuse:+ (not:$bad_refuse)}" \
+	test -z "$bad_refuse"
+expect_run "count --rate: refused, says why" 2 \
+	"^whydrop count: --rate applies to commands that print records \(watch, record\); counting is never rate-limited$" \
+	"$W" count -d 1 --rate 5
+expect_run "top --rate: refused" 2 "^whydrop top: --rate applies to commands that print records" "$W" top -d 1 --rate 5
+expect_run "serve --json: refused, says it answers Prometheus" 2 \
+	"^whydrop serve: --json applies to commands with JSON output .*; serve answers in the Prometheus text format" \
+	"$W" serve -d 1 --json
+expect_run "serve --explain: refused" 2 "^whydrop serve: --explain applies to commands that print a summary" \
+	"$W" serve -d 1 --explain
+expect_run "serve --rate: refused" 2 "^whydrop serve: --rate applies to" "$W" serve -d 1 --rate 5
+expect_run "record -j: refused, points at read --json" 2 \
+	"^whydrop record: -j \(--json\) applies to commands with JSON output.*whydrop read --json FILE" \
+	"$W" record -d 1 -j -w /dev/null
+expect_run "-i is --interface in explain too: refused, names --interval" 2 \
+	"^whydrop explain: -i \(--interface\) applies to commands that trace drops .*; explain's sampling interval is --interval SECS" \
+	"$W" explain -i 0 NO_SOCKET
+expect_run "explain --interval 0: the sampling interval" 0 '^NO_SOCKET: ' "$W" explain --interval 0 NO_SOCKET
+expect_run "explain --interval bad" 2 "bad --interval 'soon'" "$W" explain --interval soon NO_SOCKET
+expect_run "an ambiguous abbreviation names the candidates" 2 \
+	"ambiguous option '--inter': --interval, --interface" "$W" explain --inter 0 NO_SOCKET
+expect_run "-j everywhere it has JSON: reasons -j" 0 '"reasons": \[' "$W" reasons -j
+expect_run "-v in reasons: where the names come from" 0 '^whydrop reasons: [0-9]+ reasons from BTF \(/sys/kernel/btf/vmlinux\)' \
+	"$W" reasons -v
+expect_run "-v in reasons without BTF: from tracefs" 0 '^whydrop reasons: [0-9]+ reasons from tracefs \(.*/events/skb/kfree_skb/format\)' \
+	env WHYDROP_NO_BTF=1 "$W" reasons -v
+expect_run "-v in explain: where the names come from" 0 '^whydrop explain: [0-9]+ reasons from BTF' \
+	"$W" explain -v --interval 0 NO_SOCKET
+
+echo "-- whydrop EXPRESSION is whydrop top EXPRESSION; a misspelt command is said"
+expect_run "whydrop 'udp port 53' runs top with that filter" 0 '^Summary:' "$W" 'udp port 53' -d 0.3
+expect_run "whydrop udp port 53 (words) runs top" 0 '^Summary:' "$W" udp port 53 -d 0.3
+expect_run "whydrop -d 0.3 udp runs top" 0 '^Summary:' "$W" -d 0.3 udp
+expect_run "whydrop wath: did you mean watch" 2 \
+	"^whydrop: unknown command 'wath'; did you mean 'watch'\?" "$W" wath -d 1
+expect_run "whydrop wath -h: the misspelt command, not top's help" 2 "did you mean 'watch'\?" "$W" wath -h
+expect_run "whydrop udp -h: top's help" 0 '^Usage: whydrop \[top\]' "$W" udp -h
+expect_run "whydrop reason: did you mean reasons" 2 "did you mean 'reasons'\?" "$W" reason -d 1
+expect_run "whydrop cuont --rate 5: the misspelt command first" 2 "did you mean 'count'\?" "$W" cuont -d 1 --rate 5
+expect_run "whydrop frobnicate: no command, and libpcap's word on it as a filter" 2 \
+	"unknown command 'frobnicate'.*as top's filter expression, bad filter expression" "$W" frobnicate -d 1
+
+echo "-- generated docs are fresh: man page COMMANDS/OPTIONS and the bash completion"
+"$W" help --man >"$TMP_ERR.man"
+awk '/^\.\\" BEGIN GENERATED OPTIONS/ { p = 1 } p { print } /^\.\\" END GENERATED OPTIONS/ { p = 0 }' \
+	docs/whydrop.8 >"$TMP_ERR.man.have"
+check "docs/whydrop.8's COMMANDS and OPTIONS are the option table's (else: make docs)" \
+	cmp -s "$TMP_ERR.man" "$TMP_ERR.man.have"
+check "contrib/whydrop.bash-completion is the option table's (else: make docs)" \
+	cmp -s "$TMP_ERR.compl" contrib/whydrop.bash-completion
+check "the man page has no groff warning" sh -c "! LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings \
+	-E UTF-8 -l -Tutf8 -Z docs/whydrop.8 2>&1 >/dev/null | grep -q ."
+for want in '\-\-counters\-only' '\-\-per\-interface' '\-\-per\-netns' '\-\-max\-series' \
+	'\fB\-s\fR, \fB\-\-snaplen' '\fB\-v\fR, \fB\-\-verbose' '.SH KERNEL COUNTERS' \
+	'.BR pcap\-filter (7),' '.BR tcpdump (8),' '.BR tshark (1),'; do
+	check "the man page has $want" grep -qF -- "$want" docs/whydrop.8
+done
+# The completion offers what the table says, command by command.
+complete_words() {	# complete_words WORD...: what bash completes for the last word
+	(. contrib/whydrop.bash-completion
+	COMP_WORDS=(whydrop "$@"); COMP_CWORD=$(($# )); _whydrop; echo "${COMPREPLY[*]}")
+}
+check "completion: watch --ra offers --rate" test "$(complete_words watch --ra)" = "--rate"
+check "completion: count --ra offers nothing (count has no --rate)" test -z "$(complete_words count --ra)"
+check "completion: explain --in offers --interval only" test "$(complete_words explain --in)" = "--interval"
+check "completion: --source offers auto bpf dropmon" test "$(complete_words count --source '')" = "auto bpf dropmon"
+check "completion: first word: the commands" \
+	test "$(complete_words '')" = "top watch count record serve reasons explain read help"
 expect_run "unknown option" 2 "unknown option '--bogus'" "$W" count --bogus
 expect_run "option without value" 2 "needs a value" "$W" count -d
 expect_run "bad duration: word" 2 "bad duration 'soon'" "$W" count -d soon
@@ -30,7 +146,7 @@ expect_run "unknown reason suggests the closest" 2 \
 expect_run "unknown netns" 2 "no network namespace 'wd-no-such-ns'.*ip netns list" \
 	"$W" count -d 1 --netns wd-no-such-ns
 expect_run "unknown interface" 2 "no interface 'wdnope0'" "$W" count -d 1 -i wdnope0
-expect_run "reason names: any case, prefix allowed" 0 'drops in' \
+expect_run "reason names: any case, prefix allowed" 0 'drops? in' \
 	"$W" count -d 0.2 -r skb_drop_reason_no_socket,tcp_csum
 expect_run "-r '': names no reason, exit 2" 2 "-r '' names no reason" "$W" count -d 1 -r ''
 expect_run "-r ',': names no reason, exit 2" 2 "names no reason" "$W" count -d 1 -r ,
@@ -41,6 +157,80 @@ expect_run "--netns /etc/passwd: not a network namespace, exit 2" 2 \
 expect_run "--netns /proc/self/ns/uts: not a network namespace, exit 2" 2 \
 	"/proc/self/ns/uts .*not a network namespace" "$W" count -d 1 --netns /proc/self/ns/uts
 
+echo "-- live: lengths as tcpdump's, singular and plural, top fits the terminal"
+NSL=wdcli-live-$$
+ip netns add "$NSL" && ip -n "$NSL" link set lo up
+trap 'ip netns del "$NSL" 2>/dev/null' EXIT
+udp_drops() {	# udp_drops N: N one-byte datagrams to a closed port in $NSL (NO_SOCKET)
+	ip netns exec "$NSL" $PY -c 'import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])):
+    s.sendto(b"x", ("127.0.0.1", 9))' "$1"
+}
+live() {	# live NAME N ARGS...: whydrop ARGS (which end by -d), N drops once attached
+	local name=$1 n=$2 pid
+	shift 2
+	"$W" "$@" >"$TMP_ERR.$name.out" 2>"$TMP_ERR.$name.err" &
+	pid=$!
+	wait_attached "$TMP_ERR.$name.err"
+	udp_drops "$n"
+	wait "$pid"
+}
+live w1 1 watch -d 1.5 --netns "$NSL"
+check "watch: len is the IP length (20 + 8 + 1 = 29), no skb_len beside it" \
+	grep -Eq '^[0-9:.]+Z NO_SOCKET __udp4_lib_rcv\+0x[0-9a-f]+ ipv4 udp 127\.0\.0\.1:[0-9]+ > 127\.0\.0\.1:9 len 29 dev lo ' \
+	"$TMP_ERR.w1.out"
+check "watch: 1 drop counted, 1 record shown (singular)" \
+	grep -q '^whydrop: 1 drop counted, 1 record shown, 0 not shown' "$TMP_ERR.w1.err"
+live wj 2 watch --json -d 1.5 --netns "$NSL"
+check "watch --json: \"len\": 29 (IP length), \"skb_len\": 9 (what __udp4_lib_rcv had left)" \
+	test "$(grep -c '"len": 29, "skb_len": 9,' "$TMP_ERR.wj.out")" -eq 2
+check "watch: 2 drops counted, 2 records shown (plural)" \
+	grep -q '^whydrop: 2 drops counted, 2 records shown, 0 not shown' "$TMP_ERR.wj.err"
+live r1 1 record -w "$TMP_ERR.r1.pcapng" -d 1.5 --netns "$NSL"
+check "record: 1 drop counted, 1 written (singular)" \
+	grep -q '^whydrop: 1 drop counted, 1 written to ' "$TMP_ERR.r1.err"
+expect_run "read -v: what the file holds, in the singular" 0 \
+	"r1.pcapng: 1 section, 1 interface, 1 packet \(1 with a whydrop comment\), 1 statistics block, 0 blocks of other types skipped; written by whydrop" \
+	"$W" read -v "$TMP_ERR.r1.pcapng"
+live c1 1 count -d 1.5 --netns "$NSL"
+check "count: '1 drop in' (singular)" grep -Eq '^1 drop in [0-9.]+ s$' "$TMP_ERR.c1.out"
+live c2 2 count -d 1.5 --netns "$NSL"
+check "count: '2 drops in' (plural)" grep -Eq '^2 drops in [0-9.]+ s$' "$TMP_ERR.c2.out"
+# top on a terminal (script(1) gives it a pty) cuts every line of its live
+# frames to the width: the hint goes first, then the location. The summary
+# on exit is the count table, whole. Piped, nothing is cut.
+top_pty() {	# top_pty NAME STTY [ENV]: top in a pty of that size, drops meanwhile
+	local name=$1 size=$2 env=${3:-} i
+	(for i in 1 2 3 4 5 6 7 8; do udp_drops 2; sleep 0.3; done) &
+	script -qec "stty $size; $env '$W' top -d 2.6 --netns $NSL" /dev/null >"$TMP_ERR.$name" 2>&1
+	wait
+	# the live frames: escape sequences and carriage returns out, up to the
+	# summary, without the messages on stderr (whydrop: attached ...)
+	sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g' -e 's/\r$//' "$TMP_ERR.$name" | sed '/^Summary:/,$d' |
+		grep -v '^whydrop: ' >"$TMP_ERR.$name.frames"
+}
+widest() { awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$1"; }
+top_pty t60 "cols 60 rows 50"
+check "top in a 60-column terminal: a NO_SOCKET row drawn" grep -q ' NO_SOCKET ' "$TMP_ERR.t60.frames"
+check "... no line of its frames wider than 60 (widest: $(widest "$TMP_ERR.t60.frames"))" \
+	test "$(widest "$TMP_ERR.t60.frames")" -le 60
+check "... the row cut in its location, the hint gone" \
+	grep -Eq '^ +[0-9]+ +[0-9.]+  NO_SOCKET +__udp4_lib_[a-z]*$' "$TMP_ERR.t60.frames"
+check "... the summary on exit is whole (hint and all)" \
+	grep -q 'NO_SOCKET .*__udp4_lib_rcv+0x[0-9a-f]* *no socket' "$TMP_ERR.t60"
+top_pty t0 "cols 0 rows 50" "COLUMNS=50"
+check "top in a terminal that tells no width: \$COLUMNS (50; widest: $(widest "$TMP_ERR.t0.frames"))" \
+	sh -c "grep -q ' NO_SOCKET ' '$TMP_ERR.t0.frames' && test $(widest "$TMP_ERR.t0.frames") -le 50"
+top_pty t80 "cols 0 rows 50" "env -u COLUMNS"
+check "... and without \$COLUMNS either: 80 (widest: $(widest "$TMP_ERR.t80.frames"))" \
+	sh -c "grep -q ' NO_SOCKET ' '$TMP_ERR.t80.frames' && test $(widest "$TMP_ERR.t80.frames") -le 80"
+live tpipe 2 top -d 1.5 --netns "$NSL"
+check "top into a pipe: nothing cut (the row keeps its hint)" \
+	grep -Eq '^ +[0-9]+ +[0-9.]+  NO_SOCKET +__udp4_lib_rcv\+0x[0-9a-f]+ +no socket for the destination port$' \
+	"$TMP_ERR.tpipe.out"
+ip netns del "$NSL"
+
 # Reason numbers as `reasons --json` prints them ("code") work where names do.
 # NO_SOCKET's number on this kernel, never a number written here.
 "$W" reasons --json >"$TMP_ERR.reasons" 2>&1
@@ -49,9 +239,9 @@ NO_SOCKET_CODE=$($PY -c 'import json,sys
 print(next(r["code"] for r in json.load(open(sys.argv[1]))["reasons"] if r["name"] == "NO_SOCKET"))' \
 	"$TMP_ERR.reasons" 2>/dev/null)
 if [ -n "$NO_SOCKET_CODE" ]; then
-	"$W" explain NO_SOCKET -i0 >"$TMP_ERR.byname" 2>&1
+	"$W" explain NO_SOCKET --interval 0 >"$TMP_ERR.byname" 2>&1
 	rc_name=$?
-	"$W" explain "$NO_SOCKET_CODE" -i0 >"$TMP_ERR.bycode" 2>&1
+	"$W" explain "$NO_SOCKET_CODE" --interval 0 >"$TMP_ERR.bycode" 2>&1
 	rc_code=$?
 	check "explain $NO_SOCKET_CODE (NO_SOCKET's code) exits 0 like explain NO_SOCKET" \
 		test "$rc_code:$rc_name" = 0:0
@@ -59,8 +249,8 @@ if [ -n "$NO_SOCKET_CODE" ]; then
 		test "$(head -n 1 "$TMP_ERR.bycode")" = "$(head -n 1 "$TMP_ERR.byname")"
 	check "... whose first line names NO_SOCKET" grep -q '^NO_SOCKET: ' "$TMP_ERR.byname"
 	expect_run "explain --json $NO_SOCKET_CODE: name NO_SOCKET, code $NO_SOCKET_CODE" 0 \
-		"\"name\": \"NO_SOCKET\"" "$W" explain --json -i0 "$NO_SOCKET_CODE"
-	expect_run "-r $NO_SOCKET_CODE (NO_SOCKET's code) is accepted" 0 'drops in' \
+		"\"name\": \"NO_SOCKET\"" "$W" explain --json --interval 0 "$NO_SOCKET_CODE"
+	expect_run "-r $NO_SOCKET_CODE (NO_SOCKET's code) is accepted" 0 'drops? in' \
 		"$W" count -d 0.2 -r "$NO_SOCKET_CODE"
 	expect_run "-r NUMBER that this kernel lacks: exit 2" 2 "unknown drop reason '99999'" \
 		"$W" count -d 1 -r 99999
@@ -74,7 +264,7 @@ expect_run "reasons >/dev/full: exit 1, the cause" 1 \
 	sh -c "'$W' reasons >/dev/full"
 expect_run "explain NO_SOCKET >/dev/full: exit 1, the cause" 1 \
 	"^whydrop explain: cannot write standard output: No space left on device$" \
-	sh -c "'$W' explain NO_SOCKET -i0 >/dev/full"
+	sh -c "'$W' explain NO_SOCKET --interval 0 >/dev/full"
 
 # --source dropmon (drop_monitor): this host's kernel has none (the VM test
 # proves it where it exists); option errors come before anything is asked.

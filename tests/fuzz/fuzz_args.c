@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Fuzz command-line parsing: NUL-separated words become argv. */
+/*
+ * Fuzz command-line parsing: NUL-separated words become argv. A first word
+ * that names a command parses as that command, else as count.
+ */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +15,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = malloc(size + 1), *argv[MAX_ARGS + 2];
-	struct wd_opts o;
+	enum wd_cmd cmd;
+	struct wd_cli c;
 	int argc = 1, status;
 	size_t i;
 
@@ -26,8 +30,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!buf[i])
 			argv[argc++] = buf + i + 1;
 	argv[argc] = NULL;
-	if (!wd_parse_opts(argc, argv, &o, "usage\n", &status))
-		wd_opts_free(&o);
+	cmd = wd_cmd_by_name(argv[1]);
+	if (cmd == WD_NCMDS)
+		cmd = WD_CMD_COUNT;
+	else
+		argv[0] = argv[1];
+	if (!wd_cli_parse(cmd, argc - (argv[0] == argv[1]), argv + (argv[0] == argv[1]), &c,
+			  &status))
+		wd_cli_free(&c);
 	free(buf);
 	return 0;
 }

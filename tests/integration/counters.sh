@@ -279,7 +279,7 @@ expect_run "nobody: tracing still refused with the usual message" 1 'needs root'
 	"${NOBODY[@]}" "$W" count -d 1
 expect_run "--counters-only with -r is a usage error" 2 'does not apply' \
 	"$W" count --counters-only -r NO_SOCKET
-expect_run "--counters-only with watch is a usage error" 2 'only works with' \
+expect_run "--counters-only with watch is a usage error" 2 'applies to commands that show the kernel' \
 	"$W" watch --counters-only
 check "the program of the last run was loaded (ids: ${OURS:-none})" test -n "$OURS"
 # shellcheck disable=SC2086

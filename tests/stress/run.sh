@@ -97,8 +97,8 @@ report top "$n" -
 check "top: exact under the storm ($n = $DROPS), exit $RC" test "$n" -eq "$DROPS" -a "$RC" -eq 0
 
 run watch --json
-line=$(grep 'drops counted' "$TMP/watch.err")
-read -r seen shown missed <<<"$(sed -E 's/^whydrop: ([0-9]+) drops counted, ([0-9]+) records shown, ([0-9]+) not shown.*/\1 \2 \3/' <<<"$line")"
+line=$(grep -E 'drops? counted' "$TMP/watch.err")
+read -r seen shown missed <<<"$(sed -E 's/^whydrop: ([0-9]+) drops? counted, ([0-9]+) records? shown, ([0-9]+) not shown.*/\1 \2 \3/' <<<"$line")"
 report watch "$seen" "$missed"
 echo "   $line"
 check "watch: exact under the storm ($seen = $DROPS), exit $RC" test "${seen:-0}" -eq "$DROPS" -a "$RC" -eq 0

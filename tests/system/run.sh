@@ -128,6 +128,12 @@ sleep 0.3
 finish
 check "filter in watch: only the 4 SYNs shown" test "$(grep -c '"tcp_flags": "S"' "$TMP/pfw.out")" -eq 4
 check "filter in watch: nothing else shown" test "$(wc -l <"$TMP/pfw.out")" -eq 4
+# len is the packet's IP length, as tcpdump and tshark show it (a Linux SYN with
+# options: 60), not what tcp_v4_rcv had left of the skb (skb_len, its TCP header).
+check "watch --json: each SYN has len 60 (its IP length) and skb_len 40 (at tcp_v4_rcv)" \
+	$PY -c 'import json,sys
+l = [json.loads(x) for x in open(sys.argv[1])]
+sys.exit(not (len(l) == 4 and all(x["len"] == 60 and x["skb_len"] == 40 for x in l)))' "$TMP/pfw.out"
 
 # pcap's len is the packet's length (the IP header's), not what is left of
 # the skb at the drop site (UDP has pulled its headers by then).
@@ -192,8 +198,8 @@ send "$NS" 30000 4 udp 9
 sleep 0.5
 finish
 lines=$(grep -c '"reason": "NO_SOCKET"' "$TMP/flood.out")
-summary_line=$(grep 'drops counted' "$TMP/flood.err")
-read -r seen shown missed <<<"$(sed -E 's/^whydrop: ([0-9]+) drops counted, ([0-9]+) records shown, ([0-9]+) not shown.*/\1 \2 \3/' <<<"$summary_line")"
+summary_line=$(grep -E 'drops? counted' "$TMP/flood.err")
+read -r seen shown missed <<<"$(sed -E 's/^whydrop: ([0-9]+) drops? counted, ([0-9]+) records? shown, ([0-9]+) not shown.*/\1 \2 \3/' <<<"$summary_line")"
 echo "   $summary_line"
 check "every one of 30000 drops counted" test "${seen:-0}" -eq 30000
 check "records printed = records reported shown ($lines)" test "$lines" -eq "${shown:-x}"
@@ -210,8 +216,8 @@ records_ge() { [ "$(grep -c '"reason": "NO_SOCKET"' "$1")" -ge "$2" ]; }
 poll_until 10 records_ge "$TMP/rate0.out" 2000
 finish
 lines=$(grep -c '"reason": "NO_SOCKET"' "$TMP/rate0.out")
-summary_line=$(grep 'drops counted' "$TMP/rate0.err")
-read -r seen shown missed <<<"$(sed -E 's/^whydrop: ([0-9]+) drops counted, ([0-9]+) records shown, ([0-9]+) not shown.*/\1 \2 \3/' <<<"$summary_line")"
+summary_line=$(grep -E 'drops? counted' "$TMP/rate0.err")
+read -r seen shown missed <<<"$(sed -E 's/^whydrop: ([0-9]+) drops? counted, ([0-9]+) records? shown, ([0-9]+) not shown.*/\1 \2 \3/' <<<"$summary_line")"
 echo "   $summary_line"
 check "--rate 0: all 2000 drops shown ($lines lines)" test "$lines" -eq 2000
 check "--rate 0: 2000 counted" test "${seen:-0}" -eq 2000
@@ -252,12 +258,12 @@ check "raw_tp: 7 NO_SOCKET in __udp6_lib_rcv" test "$(json_count "$TMP/raw.out" 
 echo "-- explain shows the live MIB counter, and it moved as much as whydrop counted"
 # mib NAME: UdpRcvbufErrors as explain --json shows it in the namespace.
 mib() {
-	run "$1" 0 ip netns exec "$NS" "$W" explain SOCKET_RCVBUFF --json -i0 || return
+	run "$1" 0 ip netns exec "$NS" "$W" explain SOCKET_RCVBUFF --json --interval 0 || return
 	$PY -c 'import json,sys
 r=json.load(open(sys.argv[1]))["reasons"][0]
 print({c["name"]: c["value"] for c in r["counter_values"]}["UdpRcvbufErrors"])' "$TMP/$1.out"
 }
-run explain 0 ip netns exec "$NS" "$W" explain SOCKET_RCVBUFF -i0
+run explain 0 ip netns exec "$NS" "$W" explain SOCKET_RCVBUFF --interval 0
 check "explain shows net.core.rmem_max live" grep -q 'net.core.rmem_max *= *[0-9]' "$TMP/explain.out"
 mib_before=$(mib mib_before)
 start rcv count --json --netns "$NS" -r SOCKET_RCVBUFF || true

@@ -319,6 +319,6 @@ check "serve --per-cgroup, no drop: a page with 0 lost, exit 0" \
 
 echo "-- bad input"
 expect_run "--group-by bogus: usage error" 2 "bad --group-by 'bogus'" "$W" count --group-by bogus
-expect_run "--group-by on watch: usage error" 2 "only works with" "$W" watch --group-by netns
+expect_run "--group-by on watch: usage error" 2 "applies to commands that print a count table" "$W" watch --group-by netns
 
 summary

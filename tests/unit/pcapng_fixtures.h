@@ -100,7 +100,7 @@ static inline void udp4_view(struct wd_drop_view *v)
 	v->location = "tcp_v4_rcv+0x99";
 	v->l3proto = WD_ETH_P_IP;
 	wd_decode(udp4, sizeof(udp4), WD_ETH_P_IP, &v->flow);
-	v->len = 9;		/* skb->len after the IP header was pulled */
+	v->skb_len = 9;		/* skb->len after the IP header was pulled */
 	v->ifindex = 2;
 	v->ifname = "veth0";
 	v->netns = 4026531840u;
@@ -153,7 +153,7 @@ static inline void write_recording(int fd, uint64_t *n_written)
 	v.code = 2;
 	v.location = "arp_rcv+0x10";
 	v.l3proto = WD_ETH_P_ARP;
-	v.len = 28;
+	v.skb_len = 28;
 	CHECK_INT(write_drop(&w, &v, NULL, 0, 128), 0);
 	CHECK_INT(wd_pcapng_write_stats(&w, &st), 0);
 	CHECK_INT(wd_pcapng_flush(&w), 0);

@@ -437,6 +437,7 @@ static void test_hw_packet_shown(void)
 		  "\"function\": \"(hardware)\", \"location\": \"hw:ingress_vlan_filter\", "
 		  "\"family\": \"ipv4\", \"l4\": \"udp\", \"src\": \"192.0.2.1\", "
 		  "\"sport\": 40000, \"dst\": \"192.0.2.2\", \"dport\": 9, \"len\": 28, "
+		  "\"skb_len\": 28, "
 		  "\"ifindex\": 7, \"ifname\": \"swp1\", \"hw_trap_group\": \"l2_drops\", "
 		  "\"hw_trap\": \"ingress_vlan_filter\"}");
 	CHECK_STR(sh.comment, "reason=HW_TRAP location=hw:ingress_vlan_filter ifname=swp1 "
@@ -458,9 +459,14 @@ static void test_sw_packet_shown(void)
 	shown_begin(true);
 	feed(FIX "sw_packet.spec.hex");
 	CHECK_INT(sh.records, 1);
-	/* NO_SOCKET is 3 in the 6.12 table; len: from the IPv6 header, past the VLAN tag */
+	/*
+	 * NO_SOCKET is 3 in the 6.12 table; len: the IPv6 header's (past the VLAN
+	 * tag), as pcapng's original length; skb_len: what drop_monitor said was
+	 * there from the network header on.
+	 */
 	CHECK_STR(sh.text, "00:02:05.123456Z NO_SOCKET 0xffffffff81a2b3c4 ipv6 udp "
-		  "[2001:db8::1]:40000 > [2001:db8::2]:9 len 1482 ifindex 3");
+		  "[2001:db8::1]:40000 > [2001:db8::2]:9 len 48 ifindex 3");
+	CHECK(strstr(sh.json, "\"len\": 48, \"skb_len\": 1482,") != NULL);
 	CHECK(strstr(sh.json, "\"reason\": \"NO_SOCKET\", \"code\": 3,") != NULL);
 	UNIT_RECORD(!strstr(sh.json, "\"cpu\"") && !strstr(sh.json, "\"netns\"") &&
 		    !strstr(sh.json, "hw_trap"), "no cpu, netns or trap: %s", sh.json);
@@ -470,7 +476,7 @@ static void test_sw_packet_shown(void)
 	CHECK(strstr(json, "{\"reason\": \"NO_SOCKET\", \"code\": 3, \"subsystem\": \"core\", "
 		     "\"function\": \"0xffffffff81a2b3c4\", \"location\": \"0xffffffff81a2b3c4\", "
 		     "\"count\": 1}") != NULL);
-	CHECK(strstr(table, "; 1 packets truncated\n") != NULL);
+	CHECK(strstr(table, "; 1 packet truncated\n") != NULL);
 	shown_end();
 }
 

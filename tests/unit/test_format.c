@@ -18,6 +18,7 @@ static char *capture(void (*fn)(FILE *, const void *), const void *arg)
 static void drop_json(FILE *f, const void *d) { wd_print_drop_json(f, d); }
 static void drop_text(FILE *f, const void *d) { wd_print_drop_text(f, d); }
 static void count_json(FILE *f, const void *d) { wd_print_count_json(f, d); }
+static void count_table(FILE *f, const void *d) { wd_print_count_table(f, d); }
 
 /* 2026-12-03T06:42:05.123456Z */
 #define TS_NS (1796280125ULL * 1000000000ULL + 123456000ULL)
@@ -41,7 +42,8 @@ static void design_drop(struct wd_drop_view *d)
 	d->flow.dport = 80;
 	d->flow.has_tcp_flags = true;
 	strcpy(d->flow.tcp_flags, "S");
-	d->len = 60;
+	d->flow.ip_len = 60;	/* a SYN with options: its IP length */
+	d->skb_len = 20;	/* what tcp_v4_rcv had left: the TCP header */
 	d->ifindex = 2;
 	d->ifname = "veth0";
 	d->netns = 4026531840u;
@@ -59,8 +61,8 @@ static void test_watch_json(void)
 		"{\"ts\": \"2026-12-03T06:42:05.123456Z\", \"reason\": \"NO_SOCKET\", \"code\": 3, "
 		"\"function\": \"tcp_v4_rcv\", \"location\": \"tcp_v4_rcv+0x99\", \"family\": \"ipv4\", "
 		"\"l4\": \"tcp\", \"src\": \"10.0.0.1\", \"sport\": 40000, \"dst\": \"10.0.0.2\", "
-		"\"dport\": 80, \"tcp_flags\": \"S\", \"len\": 60, \"ifindex\": 2, \"ifname\": \"veth0\", "
-		"\"netns\": 4026531840, \"cpu\": 1}\n");
+		"\"dport\": 80, \"tcp_flags\": \"S\", \"len\": 60, \"skb_len\": 20, \"ifindex\": 2, "
+		"\"ifname\": \"veth0\", \"netns\": 4026531840, \"cpu\": 1}\n");
 	free(out);
 
 	/* Unknown fields are left out, never invented. */
@@ -73,7 +75,8 @@ static void test_watch_json(void)
 	out = capture(drop_json, &d);
 	CHECK_STR(out,
 		"{\"ts\": \"2026-12-03T06:42:05.123456Z\", \"function\": \"tcp_v4_rcv\", "
-		"\"location\": \"tcp_v4_rcv+0x99\", \"family\": \"0x88b5\", \"len\": 60, \"cpu\": 1}\n");
+		"\"location\": \"tcp_v4_rcv+0x99\", \"family\": \"0x88b5\", \"skb_len\": 20, "
+		"\"cpu\": 1}\n");
 	free(out);
 }
 
@@ -89,6 +92,15 @@ static void test_watch_text(void)
 	out = capture(drop_text, &d);
 	CHECK_STR(out, "06:42:05.123456Z NO_SOCKET tcp_v4_rcv+0x99 ipv6 tcp [2001:db8::1]:40000 > "
 		       "[2001:db8::2]:80 [S] len 60 dev veth0 netns 4026531840 cpu 1\n");
+	free(out);
+
+	/* No IP length (not IP, a GSO packet): what was left of the skb, named so. */
+	design_drop(&d);
+	d.l3proto = 0x0806;
+	memset(&d.flow, 0, sizeof(d.flow));
+	out = capture(drop_text, &d);
+	CHECK_STR(out, "06:42:05.123456Z NO_SOCKET tcp_v4_rcv+0x99 arp skb_len 20 dev veth0 "
+		       "netns 4026531840 cpu 1\n");
 	free(out);
 }
 
@@ -193,4 +205,43 @@ static void test_escape_utf8(void)
 	}
 }
 
-UNIT_MAIN(test_watch_json, test_watch_text, test_sock_text, test_count_json, test_escape, test_escape_utf8)
+/* "1 drop", "2 drops": singular and plural in the text of a count. */
+static void test_plural(void)
+{
+	struct wd_count_row row = { .code = 3, .reason = "NO_SOCKET", .subsystem = "core",
+				    .function = "udp_rcv", .location = "udp_rcv+0x1", .count = 1 };
+	struct wd_hidden_rule rule = { "NOT_SPECIFIED@ip6_mc_input", "built-in list", "", 1 };
+	struct wd_count_source src = { .name = "dropmon", .mode = "packet", .queue_dropped = 1,
+				       .overruns = 1, .truncated = 1, .summary_full = 1 };
+	struct wd_count_doc doc = { .kernel = "6.18", .duration_s = 1, .total = 1, .rows = &row,
+				    .n_rows = 1, .noise = true, .hidden_total = 1, .hidden = &rule,
+				    .n_hidden = 1, .has_stacks = true, .stack_collisions = 1,
+				    .group_by = "netns", .groups_lost = 1, .source = &src };
+	char *out;
+
+	CHECK_STR(wd_plural(0, "drop", "drops"), "drops");
+	CHECK_STR(wd_plural(1, "drop", "drops"), "drop");
+	CHECK_STR(wd_plural(2, "drop", "drops"), "drops");
+	out = capture(count_table, &doc);
+	UNIT_RECORD(strstr(out, "\n1 drop in 1.0 s\n") && strstr(out, "\n1 drop hidden as expected") &&
+		    strstr(out, "; 1 drop lost in its per-CPU queue; our socket overflowed 1 time ") &&
+		    strstr(out, "; 1 summary full") && strstr(out, "; 1 packet truncated\n") &&
+		    strstr(out, "Stacks lost: 1 bucket collision, ") &&
+		    strstr(out, "\n1 drop not grouped: the by-socket map was full (it is in the"),
+		    "singular: %s", out);
+	free(out);
+	row.count = doc.total = doc.hidden_total = rule.count = 2;
+	src.queue_dropped = src.overruns = src.truncated = src.summary_full = 2;
+	doc.stack_collisions = doc.groups_lost = 2;
+	out = capture(count_table, &doc);
+	UNIT_RECORD(strstr(out, "\n2 drops in 1.0 s\n") && strstr(out, "\n2 drops hidden as expected") &&
+		    strstr(out, "; 2 drops lost in its per-CPU queue; our socket overflowed 2 times ") &&
+		    strstr(out, "; 2 summaries full") && strstr(out, "; 2 packets truncated\n") &&
+		    strstr(out, "Stacks lost: 2 bucket collisions, ") &&
+		    strstr(out, "\n2 drops not grouped: the by-socket map was full (they are in the"),
+		    "plural: %s", out);
+	free(out);
+}
+
+UNIT_MAIN(test_plural, test_watch_json, test_watch_text, test_sock_text, test_count_json,
+	  test_escape, test_escape_utf8)

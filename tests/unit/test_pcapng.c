@@ -82,7 +82,7 @@ static void test_drop_lengths(void)
 	memset(&v, 0, sizeof(v));
 	v.l3proto = WD_ETH_P_IPV6;
 	wd_decode(udp6, sizeof(udp6), WD_ETH_P_IPV6, &v.flow);
-	v.len = 10;
+	v.skb_len = 10;
 	wd_pcapng_drop_lengths(&v, udp6, sizeof(udp6), 128, &cap, &orig);
 	CHECK_INT(cap, 50);
 	CHECK_INT(orig, 50);
@@ -92,7 +92,7 @@ static void test_drop_lengths(void)
 	v.l3proto = WD_ETH_P_IP;
 	v.flow.family = 4;
 	v.flow.ip_len = 0;
-	v.len = 65000;
+	v.skb_len = 65000;
 	wd_pcapng_drop_lengths(&v, udp4, 29, 128, &cap, &orig);
 	CHECK_INT(cap, 29);
 	CHECK_INT(orig, 65000);
@@ -100,7 +100,7 @@ static void test_drop_lengths(void)
 	/* ARP: LINKTYPE_RAW cannot hold it; the drop is kept, without bytes */
 	memset(&v, 0, sizeof(v));
 	v.l3proto = WD_ETH_P_ARP;
-	v.len = 28;
+	v.skb_len = 28;
 	wd_pcapng_drop_lengths(&v, udp4, 28, 128, &cap, &orig);
 	CHECK_INT(cap, 0);
 	CHECK_INT(orig, 28);
@@ -108,7 +108,7 @@ static void test_drop_lengths(void)
 	/* says IPv4, bytes are not: not written as IP */
 	memset(&v, 0, sizeof(v));
 	v.l3proto = WD_ETH_P_IP;
-	v.len = 40;
+	v.skb_len = 40;
 	wd_pcapng_drop_lengths(&v, udp6, sizeof(udp6), 128, &cap, &orig);
 	CHECK_INT(cap, 0);
 	CHECK_INT(orig, 40);
@@ -124,7 +124,7 @@ static void test_drop_lengths_long(void)
 	memset(&v, 0, sizeof(v));
 	v.l3proto = WD_ETH_P_IP;
 	wd_decode(pkt, sizeof(pkt), WD_ETH_P_IP, &v.flow);
-	v.len = 3008;
+	v.skb_len = 3008;
 	wd_pcapng_drop_lengths(&v, pkt, sizeof(pkt), 262144, &cap, &orig);
 	CHECK_INT(cap, 3028);
 	CHECK_INT(orig, 3028);

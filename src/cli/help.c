@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * What is made from the option table (options.c): each command's help
+ * (its usage line and options from the table, its own description and
+ * examples from here), whydrop -h, the man page's COMMANDS and OPTIONS, and
+ * the bash completion. `make docs` writes the last two into docs/whydrop.8
+ * and contrib/whydrop.bash-completion; tests/cli/run.sh fails when they are
+ * stale.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+
+#define WIDTH		79	/* help lines end before column 80 */
+#define HELP_COL	23	/* where an option's help starts */
+
+/*
+ * A command's own text. description: one paragraph a line (wrapped when
+ * printed), a line starting with two spaces kept as it is, an empty line
+ * between paragraphs.
+ */
+struct cmd_doc {
+	const char *usage;	/* after "whydrop CMD " */
+	const char *more_usage;	/* other forms, whole, one a line; NULL: none */
+	const char *summary;	/* for whydrop -h */
+	const char *words;	/* what follows the options, NULL: nothing */
+	const char *words_help;
+	const char *description;
+	const char *examples;	/* one a line */
+};
+
+#define EXPRESSION_HELP \
+	"a pcap-filter(7) expression, as for tcpdump, on the packet from its IP header; " \
+	"compiled by libpcap and run in the kernel before counting, so counts honour it"
+
+static const struct cmd_doc docs[WD_NCMDS] = {
+	[WD_CMD_TOP] = {
+		"[OPTIONS] [EXPRESSION]",
+		"whydrop top --counters-only [-d T] [--json] [--netns NS]\n",
+		"live table of drops by reason and location (default)",
+		"EXPRESSION", EXPRESSION_HELP,
+		"Live table of drops by reason and location, refreshed every second: total "
+		"count, rate per second, reason, location (function+offset) and what it means. "
+		"Below it, the kernel's own drop counters that moved since the start, next to "
+		"the traced reasons, with the drops no traced reason accounts for (see KERNEL "
+		"COUNTERS in whydrop(8)). Expected drops are hidden and counted in a footer.\n"
+		"On a terminal (its window size, else $COLUMNS, else 80 columns) every line of "
+		"the live table is cut to its width, the hint first, then the location, so "
+		"none wraps; piped, nothing is cut. Ctrl-C, SIGTERM or SIGHUP print a summary: "
+		"the count table, whole.\n"
+		"The default command: `whydrop`, `whydrop -d 5` and `whydrop EXPRESSION` (a "
+		"first word that is no command) run top.\n",
+		"sudo whydrop\n"
+		"sudo whydrop 'udp port 53'\n"
+		"sudo whydrop top --netns blue -i veth0\n"
+		"whydrop top --counters-only\n",
+	},
+	[WD_CMD_WATCH] = {
+		"[OPTIONS] [EXPRESSION]", NULL,
+		"one line per dropped packet; --json for JSON Lines",
+		"EXPRESSION", EXPRESSION_HELP,
+		"One line per dropped packet: time, reason, location, flow, length, device, "
+		"network namespace, socket, CPU. The length (len) is the IP packet's, from its "
+		"header, as tcpdump and tshark show it and as pcap-filter's len means it; "
+		"skb_len (JSON, and text where the IP length is unknown) is what was left of "
+		"the buffer where the kernel dropped it.\n"
+		"Counting stays exact; only the lines are rate-limited (--rate), and on exit "
+		"stderr says how many drops were counted, shown and not shown, and why.\n",
+		"sudo whydrop watch\n"
+		"sudo whydrop watch --json -r TCP_CSUM,UDP_CSUM | jq .src\n"
+		"sudo whydrop watch 'tcp port 443 and host 192.0.2.7'\n",
+	},
+	[WD_CMD_COUNT] = {
+		"[OPTIONS] [EXPRESSION]",
+		"whydrop count --counters-only [-d T] [--json] [--netns NS]\n",
+		"count for a while, print a table; --json for one document",
+		"EXPRESSION", EXPRESSION_HELP,
+		"Count every dropped packet (exactly, in the kernel) for a while, then print "
+		"the totals by reason and location; without -d, until Ctrl-C. Then the "
+		"kernel's own drop counters that moved over the same interval, next to the "
+		"traced reasons: drops a counter saw but the tracepoint did not (a full accept "
+		"queue) are flagged. Expected drops are hidden and counted in a footer.\n",
+		"sudo whydrop count -d 10\n"
+		"sudo whydrop count -d 5 --json --netns blue -r NO_SOCKET,TCP_CSUM\n"
+		"sudo whydrop count -d 10 'tcp port 443 and host 192.0.2.7'\n"
+		"sudo whydrop count -d 10 --group-by cgroup\n"
+		"whydrop count --counters-only -d 10\n"
+		"sudo whydrop count -d 10 --stacks --folded | flamegraph.pl > drops.svg\n",
+	},
+	[WD_CMD_RECORD] = {
+		"-w FILE [OPTIONS] [EXPRESSION]", NULL,
+		"dropped packets to pcapng, reason and location as comments",
+		"EXPRESSION", EXPRESSION_HELP,
+		"Write every dropped packet that matches to a pcapng file for Wireshark or "
+		"tshark: the packet from its IP header (LINKTYPE_RAW), the kernel's timestamp "
+		"(ns), the original length from the IP header, and a packet comment\n"
+		"  reason=NO_SOCKET location=tcp_v4_rcv+0x99 ifname=veth0 netns=4026531840 code=3\n"
+		"(fields the kernel did not give are left out). Drops that are not IP are "
+		"written too, with no packet bytes (l3=arp, ...). Files are created mode 0600. "
+		"On exit, stderr says how many drops were counted, written and not written. "
+		"See docs/pcapng.md.\n",
+		"sudo whydrop record -w drops.pcapng -d 30\n"
+		"sudo whydrop record -w drops.pcapng -s 200 --netns blue -r NO_SOCKET -c 100\n"
+		"sudo whydrop record -w drops.pcapng -C 100 -W 10   # <= 10 files of 100 MB\n"
+		"sudo whydrop record -w drops-%Y%m%d-%H.pcapng -G 3600\n"
+		"sudo whydrop record -w - | tshark -r - -T fields -e ip.src -e frame.comment\n"
+		"whydrop read drops.pcapng\n",
+	},
+	[WD_CMD_SERVE] = {
+		"[OPTIONS] [EXPRESSION]", NULL,
+		"Prometheus metrics on http://127.0.0.1:9464/metrics",
+		"EXPRESSION", EXPRESSION_HELP,
+		"Serve the exact drop counts as Prometheus metrics on http://ADDR:PORT/metrics, "
+		"read from the kernel at each scrape. Once the BPF program is attached and the "
+		"socket bound, whydrop gives up root (switching to --user) and every "
+		"capability. Only GET and HEAD are answered.\n"
+		"Metrics: whydrop_drops_total{reason,layer,function}, "
+		"whydrop_series_folded{metric}, whydrop_lost_events_total, "
+		"whydrop_overflow_drops_total, whydrop_scrapes_total, "
+		"whydrop_build_info{version,kernel,attach}; with --source dropmon, "
+		"whydrop_dropmon_queue_dropped_total, whydrop_dropmon_socket_overruns_total, "
+		"whydrop_dropmon_truncated_total and whydrop_dropmon_summary_full_total; "
+		"opt-in: whydrop_interface_drops_total, whydrop_netns_drops_total, "
+		"whydrop_cgroup_drops_total and whydrop_cgroup_drops_lost_total (docs/serve.md).\n",
+		"sudo whydrop serve\n"
+		"curl -s http://127.0.0.1:9464/metrics | grep whydrop_drops_total\n"
+		"sudo whydrop serve --listen [::1]:9464 --max-series 100 --per-interface\n"
+		"sudo whydrop serve --listen 127.0.0.1:9500 --netns blue -r NO_SOCKET,TCP_CSUM\n",
+	},
+	[WD_CMD_REASONS] = {
+		"[OPTIONS]", NULL,
+		"the drop reasons this kernel knows; --json",
+		NULL, NULL,
+		"The drop reasons of the running kernel with their numbers here (they change "
+		"between kernel versions), layer and a one-line summary, from BTF, or from "
+		"tracefs without BTF. Subsystem reasons (openvswitch, mac80211) are listed when "
+		"their module is loaded and has BTF. Reasons whydrop's catalogue does not "
+		"describe are marked '?'; catalogue reasons this kernel lacks are listed last. "
+		"Needs no root with BTF (/sys/kernel/btf/vmlinux).\n",
+		"whydrop reasons\n"
+		"whydrop reasons | grep -i tcp_\n"
+		"whydrop reasons --json | jq '.reasons[] | select(.name == \"TCP_FLAGS\").code'\n"
+		"whydrop reasons --json | jq '.missing_from_catalogue'\n",
+	},
+	[WD_CMD_EXPLAIN] = {
+		"[OPTIONS] REASON|FUNCTION...",
+		"whydrop explain --all [--json | --markdown | --man]\n"
+		"whydrop explain --callsites [--json | --markdown]\n",
+		"what a reason means, what to check, live counters",
+		"REASON|FUNCTION",
+		"a drop reason (any case, with or without SKB_DROP_REASON_, an old name, or its "
+		"number on this kernel) or a kernel function of the call-site catalogue",
+		"What a drop reason means, where the kernel drops with it, what to check and "
+		"what to do, with live values from this machine: the related sysctls, the MIB "
+		"counters now and their rate over --interval, and the reason's number on this "
+		"kernel. Needs neither root nor BPF; run it under ip netns exec NS for a "
+		"namespace's counters. A name that is no reason is looked up as a kernel "
+		"function in the call-site catalogue: what a drop there means when it comes as "
+		"NOT_SPECIFIED or with a generic reason. An unknown name gets the closest one.\n",
+		"whydrop explain TCP_ZEROWINDOW\n"
+		"whydrop explain no_socket socket_rcvbuff --interval 5\n"
+		"whydrop explain PROTO_MEM --json | jq '.reasons[0].counter_values'\n"
+		"whydrop explain ip6_mc_input\n"
+		"whydrop explain --all --markdown > docs/reasons.md\n",
+	},
+	[WD_CMD_READ] = {
+		"[OPTIONS] FILE", NULL,
+		"summarise a recording like count does; --json",
+		"FILE", "a pcapng file written by whydrop record; - reads standard input",
+		"Summarise a recording made by `whydrop record` like `whydrop count` does: "
+		"drops by reason and location, from the packet comments; the same table, or "
+		"with --json the same JSON document as `count --json`. The kernel is the "
+		"recording's (shb_os), the duration the recording's (else first to last "
+		"packet). Other pcapng files: what can be read is summarised, and stderr says "
+		"what could not (packets without a whydrop comment, malformed blocks). No "
+		"privileges needed. Exit status 1 when the file is cut short or has malformed "
+		"blocks (the summary then lacks what they held), or when it is not pcapng.\n",
+		"whydrop read drops.pcapng\n"
+		"whydrop read --json drops.pcapng | jq '.drops[] | {reason, count}'\n"
+		"whydrop read --group-by cgroup drops.pcapng\n"
+		"sudo whydrop record -w - -c 100 | whydrop read -\n",
+	},
+};
+
+const char *wd_cmd_summary(enum wd_cmd cmd)
+{
+	return (unsigned int)cmd < WD_NCMDS ? docs[cmd].summary : "";
+}
+
+/* ------------------------------------------------------------- help */
+
+/* Words of text from column col, lines indented by indent; returns the column. */
+static int wrap(FILE *f, const char *text, int col, int indent)
+{
+	while (*text) {
+		size_t n = strcspn(text, " ");
+
+		if (col > indent && col + 1 + (int)n > WIDTH) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)n, text);
+		col += (int)n;
+		text += n;
+		text += strspn(text, " ");
+	}
+	return col;
+}
+
+/* Paragraphs wrapped, verbatim lines kept. */
+static void print_text(FILE *f, const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		char line[1024];
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		if (!strncmp(line, "  ", 2))
+			fputs(line, f);
+		else
+			wrap(f, line, 0, 0);
+		fputc('\n', f);
+		text += n;
+		if (*text)
+			text++;
+	}
+}
+
+static void option_head(const struct wd_option *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "  %s%c%s--%s%s%s", o->letter ? "-" : " ", o->letter ? o->letter : ' ',
+		 o->letter ? ", " : "  ", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+static void help_line(FILE *f, const char *head, const char *text)
+{
+	int col = fprintf(f, "%s", head);
+
+	if (col < HELP_COL - 1) {
+		fprintf(f, "%*s", HELP_COL - col, "");
+		col = HELP_COL;
+	} else {
+		fputc(' ', f);	/* and wrap()'s: two spaces after a long head */
+		col++;
+	}
+	wrap(f, text, col, HELP_COL);
+	fputc('\n', f);
+}
+
+void wd_help_command(enum wd_cmd cmd, FILE *f)
+{
+	const struct cmd_doc *d = &docs[cmd];
+	const char *more = d->more_usage;
+	char head[64];
+
+	fprintf(f, "Usage: whydrop %s %s\n", cmd == WD_CMD_TOP ? "[top]" : wd_cmd_name(cmd),
+		d->usage);
+	while (more && *more) {
+		size_t n = strcspn(more, "\n");
+
+		fprintf(f, "       %.*s\n", (int)n, more);
+		more += n + (more[n] ? 1 : 0);
+	}
+	print_text(f, d->description);
+	fputs("\nOptions:\n", f);
+	for (size_t i = 0; i < wd_n_options; i++) {
+		const struct wd_option *o = &wd_options[i];
+
+		if (!(o->cmds & WD_CMD_BIT(cmd)))
+			continue;
+		option_head(o, head, sizeof(head));
+		help_line(f, head, wd_option_help(o, cmd));
+	}
+	if (d->words) {
+		snprintf(head, sizeof(head), "  %s", d->words);
+		help_line(f, head, d->words_help);
+	}
+	fputs("\nExamples:\n", f);
+	for (const char *e = d->examples; *e;) {
+		size_t n = strcspn(e, "\n");
+
+		fprintf(f, "  %.*s\n", (int)n, e);
+		e += n + (e[n] ? 1 : 0);
+	}
+}
+
+void wd_help_main(FILE *f)
+{
+	char head[64];
+
+	fputs("Usage: whydrop [COMMAND] [OPTIONS] [EXPRESSION]\n"
+	      "Why the Linux kernel drops packets, live, from the skb:kfree_skb tracepoint.\n"
+	      "\nCommands:\n", f);
+	for (int i = 0; i < WD_NCMDS; i++) {
+		snprintf(head, sizeof(head), "  %s", wd_cmd_name((enum wd_cmd)i));
+		help_line(f, head, docs[i].summary);
+	}
+	help_line(f, "  help [COMMAND]", "this help, or a command's (as whydrop COMMAND -h)");
+	fputc('\n', f);
+	print_text(f, "Without a command, or when the first word is none (whydrop 'udp port 53'), "
+		   "whydrop runs top. Every command takes -h/--help, -j/--json and "
+		   "-v/--verbose; the tracing ones -r/--reason NAME[,NAME...], --netns "
+		   "NAME|PATH, -i/--interface IFNAME, -d/--duration T and a trailing "
+		   "pcap-filter expression. An option that does not apply to a command is "
+		   "refused with the reason. `whydrop COMMAND -h` shows each command's "
+		   "options and examples; whydrop(8) has them all.\n");
+	fputs("\nExamples:\n"
+	      "  sudo whydrop                          # live table\n"
+	      "  sudo whydrop 'udp port 53'            # ... of DNS drops only\n"
+	      "  sudo whydrop watch -r NO_SOCKET       # every packet dropped for lack of a socket\n"
+	      "  sudo whydrop count -d 10 --json       # ten seconds of exact counts as JSON\n"
+	      "  whydrop explain SOCKET_RCVBUFF        # what it means and what to do\n", f);
+}
+
+/* -------------------------------------------------------------- man */
+
+/* Text as roff: backslashes and hyphens escaped, no control character first. */
+static void man_text(FILE *f, const char *s, size_t n, bool line_start)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		if (line_start && (s[i] == '.' || s[i] == '\''))
+			fputs("\\&", f);
+		line_start = false;
+		if (s[i] == '\\')
+			fputs("\\e", f);
+		else if (s[i] == '-')
+			fputs("\\-", f);
+		else
+			fputc(s[i], f);
+	}
+}
+
+static void man_str(FILE *f, const char *s)
+{
+	man_text(f, s, strlen(s), false);
+}
+
+/* A help text as a sentence: with its full stop. */
+static void man_sentence(FILE *f, const char *s)
+{
+	size_t n = strlen(s);
+
+	man_str(f, s);
+	fputs(n && s[n - 1] == '.' ? "\n" : ".\n", f);
+}
+
+/* A description: paragraphs, verbatim lines as .nf blocks. */
+static void man_paragraphs(FILE *f, const char *text)
+{
+	bool verbatim = false, first = true;
+
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		bool v = n >= 2 && !strncmp(text, "  ", 2);
+
+		if (v && !verbatim)
+			fputs(".nf\n", f);
+		if (!v && verbatim)
+			fputs(".fi\n", f);
+		else if (!v && !first)
+			fputs(".IP\n", f);
+		verbatim = v;
+		first = false;
+		man_text(f, v ? text + 2 : text, v ? n - 2 : n, true);
+		fputc('\n', f);
+		text += n + (text[n] ? 1 : 0);
+	}
+	if (verbatim)
+		fputs(".fi\n", f);
+}
+
+static void man_option_name(FILE *f, const struct wd_option *o)
+{
+	if (o->letter)
+		fprintf(f, "\\fB\\-%c\\fR, ", o->letter);
+	fputs("\\fB\\-\\-", f);
+	man_str(f, o->name);
+	fputs("\\fR", f);
+	if (o->arg) {
+		fputs(" \\fI", f);
+		man_str(f, o->arg);
+		fputs("\\fR", f);
+	}
+}
+
+static void man_cmd_list(FILE *f, unsigned int cmds)
+{
+	bool any = false;
+
+	if (cmds == WD_CMD_BIT(WD_NCMDS) - 1) {
+		fputs("(every command)", f);
+		return;
+	}
+	fputc('(', f);
+	for (int i = 0; i < WD_NCMDS; i++) {
+		if (!(cmds & WD_CMD_BIT(i)))
+			continue;
+		fprintf(f, "%s%s", any ? ", " : "", wd_cmd_name((enum wd_cmd)i));
+		any = true;
+	}
+	fputc(')', f);
+}
+
+/* "\fBwatch\fR, \fBrecord\fR" */
+static void man_cmd_names(FILE *f, unsigned int cmds)
+{
+	bool any = false;
+
+	for (int c = 0; c < WD_NCMDS; c++) {
+		if (!(cmds & WD_CMD_BIT(c)))
+			continue;
+		fprintf(f, "%s\\fB%s\\fR", any ? ", " : "", wd_cmd_name((enum wd_cmd)c));
+		any = true;
+	}
+}
+
+static void man_commands(FILE *f)
+{
+	fputs(".SH COMMANDS\n", f);
+	for (int i = 0; i < WD_NCMDS; i++) {
+		const struct cmd_doc *d = &docs[i];
+		const char *more = d->more_usage;
+		bool any = false;
+
+		fprintf(f, ".TP\n\\fBwhydrop %s\\fR ", wd_cmd_name((enum wd_cmd)i));
+		man_str(f, d->usage);
+		fputc('\n', f);
+		while (more && *more) {
+			size_t n = strcspn(more, "\n");
+
+			fputs(".br\n", f);
+			man_text(f, more, n, true);
+			fputc('\n', f);
+			more += n + (more[n] ? 1 : 0);
+		}
+		fputs(".br\n", f);
+		man_paragraphs(f, d->description);
+		fputs(".IP\nOptions: ", f);
+		for (size_t k = 0; k < wd_n_options; k++) {
+			const struct wd_option *o = &wd_options[k];
+
+			if (!(o->cmds & WD_CMD_BIT(i)))
+				continue;
+			fprintf(f, "%s\\fB", any ? ", " : "");
+			if (o->letter)
+				fprintf(f, "\\-%c\\fR/\\fB", o->letter);
+			fputs("\\-\\-", f);
+			man_str(f, o->name);
+			fputs("\\fR", f);
+			any = true;
+		}
+		if (d->words) {
+			fputs(", \\fI", f);
+			man_str(f, d->words);
+			fputs("\\fR: ", f);
+			man_str(f, d->words_help);
+		}
+		fputs(".\n.IP\nExamples:\n.nf\n", f);
+		for (const char *e = d->examples; *e;) {
+			size_t n = strcspn(e, "\n");
+
+			man_text(f, e, n, true);
+			fputc('\n', f);
+			e += n + (e[n] ? 1 : 0);
+		}
+		fputs(".fi\n", f);
+	}
+}
+
+static void man_options(FILE *f)
+{
+	fputs(".SH OPTIONS\n"
+	      "Every option of every command, once. A command refuses an option that does "
+	      "not apply to it, with a message saying which commands it applies to (exit "
+	      "status 2).\n", f);
+	for (size_t i = 0; i < wd_n_options; i++) {
+		const struct wd_option *o = &wd_options[i];
+
+		fputs(".TP\n", f);
+		man_option_name(f, o);
+		fputc('\n', f);
+		man_cmd_list(f, o->cmds);
+		fputc(' ', f);
+		man_sentence(f, o->help);
+		for (size_t k = 0; k < sizeof(o->help_for) / sizeof(o->help_for[0]); k++) {
+			if (!o->help_for[k].cmds)
+				continue;
+			fputs(".br\n", f);
+			man_cmd_names(f, o->help_for[k].cmds);
+			fputs(": ", f);
+			man_sentence(f, o->help_for[k].text);
+		}
+		for (size_t k = 0; k < sizeof(o->hint_for) / sizeof(o->hint_for[0]); k++) {
+			if (!o->hint_for[k].cmds || (o->hint_for[k].cmds & o->cmds))
+				continue;
+			fputs(".br\nNot for ", f);
+			man_cmd_names(f, o->hint_for[k].cmds);
+			fputs(": ", f);
+			man_sentence(f, o->hint_for[k].text);
+		}
+		if (o->man) {
+			fputs(".br\n", f);
+			man_text(f, o->man, strlen(o->man), true);
+			fputc('\n', f);
+		}
+	}
+}
+
+void wd_help_man(FILE *f)
+{
+	fputs(".\\\" BEGIN GENERATED OPTIONS (make docs: from src/cli/options.c and help.c)\n", f);
+	man_commands(f);
+	man_options(f);
+	fputs(".\\\" END GENERATED OPTIONS\n", f);
+}
+
+/* ------------------------------------------------------- completion */
+
+static void completion_arm(FILE *f, const char *how)
+{
+	if (!strcmp(how, "@reasons"))
+		fputs("\t\t_whydrop_reasons_list\n", f);
+	else if (!strcmp(how, "@netns"))
+		fputs("\t\tCOMPREPLY=($(compgen -W \"$(ip netns list 2>/dev/null | cut -d' ' "
+		      "-f1)\" -- \"$cur\"))\n", f);
+	else if (!strcmp(how, "@ifaces"))
+		fputs("\t\tCOMPREPLY=($(compgen -W \"$(ls /sys/class/net 2>/dev/null)\" -- "
+		      "\"$cur\"))\n", f);
+	else if (!strcmp(how, "@files"))
+		fputs("\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n", f);
+	else
+		fprintf(f, "\t\tCOMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n", how);
+}
+
+/* "-r|--reason|--hide" for the options completed as how; false if none */
+static bool completion_pattern(FILE *f, const char *how, bool *done)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < wd_n_options; i++) {
+		const struct wd_option *o = &wd_options[i];
+		bool same = how ? o->complete && !strcmp(o->complete, how) :
+				  o->arg && !o->complete;
+
+		if (!same || done[i])
+			continue;
+		done[i] = true;
+		if (o->letter)
+			fprintf(f, "%s-%c", any ? "|" : "\t", o->letter);
+		fprintf(f, "%s--%s", any || o->letter ? "|" : "\t", o->name);
+		any = true;
+	}
+	if (any)
+		fputs(")\n", f);
+	return any;
+}
+
+static void completion_options(FILE *f, enum wd_cmd cmd)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < wd_n_options; i++) {
+		const struct wd_option *o = &wd_options[i];
+
+		if (!(o->cmds & WD_CMD_BIT(cmd)))
+			continue;
+		if (o->letter)
+			fprintf(f, "%s-%c", any ? " " : "", o->letter);
+		fprintf(f, "%s--%s", any || o->letter ? " " : "", o->name);
+		any = true;
+	}
+}
+
+void wd_help_completion(FILE *f)
+{
+	bool done[128] = { false };
+
+	if (wd_n_options > sizeof(done) / sizeof(done[0]))
+		return;
+
+	fputs("# bash completion for whydrop(8)\n"
+	      "# Generated from the option table (src/cli/options.c) by `make docs`: do not edit.\n"
+	      "_whydrop_reasons_list()\n"
+	      "{\n"
+	      "\t# names of the running kernel; a comma-separated list is completed per item\n"
+	      "\tlocal names pre=${cur%,*}\n"
+	      "\tnames=$(whydrop reasons --json 2>/dev/null | grep -o '\"name\": \"[A-Z0-9_]*\"' "
+	      "| cut -d'\"' -f4)\n"
+	      "\tif [ \"$pre\" != \"$cur\" ]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -P \"$pre,\" -W \"$names\" -- \"${cur##*,}\"))\n"
+	      "\telse\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$names\" -- \"$cur\"))\n"
+	      "\tfi\n"
+	      "}\n"
+	      "\n"
+	      "_whydrop()\n"
+	      "{\n"
+	      "\tlocal cur prev cmd opts\n"
+	      "\tcur=${COMP_WORDS[COMP_CWORD]}\n"
+	      "\tprev=${COMP_WORDS[COMP_CWORD-1]}\n"
+	      "\tcmd=${COMP_WORDS[1]}\n"
+	      "\tcase $cmd in\n"
+	      "\ttop|watch|count|record|serve|reasons|explain|read|help) ;;\n"
+	      "\t*) cmd=top ;;\t# whydrop [OPTIONS] [EXPRESSION] is top\n"
+	      "\tesac\n"
+	      "\tif [ \"$COMP_CWORD\" -eq 1 ] && [[ $cur != -* ]]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"top watch count record serve reasons explain read "
+	      "help\" -- \"$cur\"))\n"
+	      "\t\treturn\n"
+	      "\tfi\n"
+	      "\tcase $prev in\n", f);
+	for (size_t i = 0; i < wd_n_options; i++) {
+		const struct wd_option *o = &wd_options[i];
+
+		if (!o->complete || done[i])
+			continue;
+		if (completion_pattern(f, o->complete, done)) {
+			completion_arm(f, o->complete);
+			fputs("\t\treturn ;;\n", f);
+		}
+	}
+	if (completion_pattern(f, NULL, done))
+		fputs("\t\treturn ;;\t# a number, a time, a name: nothing to offer\n", f);
+	fputs("\tesac\n\tcase $cmd in\n", f);
+	for (int c = 0; c < WD_NCMDS; c++) {
+		fprintf(f, "\t%s)\n\t\topts=\"", wd_cmd_name((enum wd_cmd)c));
+		completion_options(f, (enum wd_cmd)c);
+		fputs("\" ;;\n", f);
+	}
+	fputs("\thelp)\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"top watch count record serve reasons explain read\" "
+	      "-- \"$cur\"))\n"
+	      "\t\treturn ;;\n"
+	      "\tesac\n"
+	      "\tif [[ $cur == -* ]] || [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+	      "\t\t[ \"$COMP_CWORD\" -eq 1 ] && opts=\"$opts --version\"\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+	      "\t\treturn\n"
+	      "\tfi\n"
+	      "\tcase $cmd in\n"
+	      "\texplain)\n"
+	      "\t\t_whydrop_reasons_list ;;\n"
+	      "\tread)\n"
+	      "\t\tCOMPREPLY=($(compgen -f -X '!*.pcapng*' -- \"$cur\")) ;;\n"
+	      "\tesac\n"
+	      "}\n"
+	      "complete -F _whydrop whydrop\n", f);
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The one option table of whydrop: which options exist, which commands take
+ * them, their help. The parser (options.c), -h, the man page and the bash
+ * completion (help.c) are all read from it.
+ */
+#include <stddef.h>
+
+#include "noise.h"
+#include "options.h"
+
+#define C_TOP		WD_CMD_BIT(WD_CMD_TOP)
+#define C_WATCH		WD_CMD_BIT(WD_CMD_WATCH)
+#define C_COUNT		WD_CMD_BIT(WD_CMD_COUNT)
+#define C_RECORD	WD_CMD_BIT(WD_CMD_RECORD)
+#define C_SERVE		WD_CMD_BIT(WD_CMD_SERVE)
+#define C_REASONS	WD_CMD_BIT(WD_CMD_REASONS)
+#define C_EXPLAIN	WD_CMD_BIT(WD_CMD_EXPLAIN)
+#define C_READ		WD_CMD_BIT(WD_CMD_READ)
+#define C_LIVE		(C_TOP | C_WATCH | C_COUNT | C_RECORD | C_SERVE)
+#define C_ALL		(WD_CMD_BIT(WD_NCMDS) - 1)
+
+#define TRACING		"applies to commands that trace drops"
+
+/*
+ * Every option once, in the order help lists them. Keep the texts plain:
+ * help wraps them, the man page escapes them.
+ */
+const struct wd_option wd_options[] = {
+	/* record */
+	{ "write", 'w', "FILE", C_RECORD,
+	  "the pcapng file; - for standard output (a pipe)",
+	  .why = "applies to the command that writes pcapng", .complete = "@files",
+	  .man = "Files are created with mode 0600; a symbolic link, a file with other hard "
+		 "links or of another user, a directory or a socket is refused." },
+	{ "count", 'c', "N", C_RECORD, "stop after N packets",
+	  .why = "applies to the command that writes pcapng" },
+	{ "snaplen", 's', "SNAPLEN", C_RECORD,
+	  "bytes kept per packet: 0 (the default) for the whole packet, or 1 to 262144. "
+	  "The kernel side copies the packet's linear data, at most 65536 bytes; bytes in "
+	  "paged data cannot be read: such packets are cut short (counted)",
+	  .why = "applies to the command that writes pcapng",
+	  .complete = "0 128 1500 65535 262144",
+	  .man = "The exit summary says how many packets were cut short (cut_paged= in the "
+		 "statistics block). With -s beyond 128 (or 0) the ring buffer is 16 MiB, "
+		 "else 2 MiB." },
+	{ "file-size", 'C', "FILE_SIZE", C_RECORD,
+	  "start a new file before one would grow past FILE_SIZE millions of bytes (k, m, "
+	  "g: KiB, MiB, GiB), as tcpdump: FILE, then FILE1, FILE2, ...",
+	  .why = "applies to the command that writes pcapng",
+	  .man = "A file holds at least one packet. Every file of a rotation is a whole "
+		 "pcapng (section header, interface description, packets, a statistics "
+		 "block), opened with the checks of -w; one that is refused or cannot be "
+		 "created stops the recording (exit 1). -C and -G do not go with -w -. Once "
+		 "attached whydrop has no capability left: new files are created with the "
+		 "plain permissions of its user id, and a directory in which that user "
+		 "cannot create files is refused before tracing starts." },
+	{ "rotate-seconds", 'G', "SECONDS", C_RECORD,
+	  "start a new file every SECONDS; FILE may hold strftime(3) conversions "
+	  "(drops-%H%M%S.pcapng)",
+	  .why = "applies to the command that writes pcapng",
+	  .man = "New files come on time, whether drops come or not, named from the local "
+		 "time the file starts; without conversions each file overwrites the "
+		 "previous." },
+	{ "file-count", 'W', "FILECOUNT", C_RECORD,
+	  "with -C: a ring of FILECOUNT files, FILE0, FILE1, ... (zero-padded), the oldest "
+	  "overwritten; with -G alone: stop after FILECOUNT files",
+	  .why = "applies to the command that writes pcapng",
+	  .man = "The numbers are padded to the digits of FILECOUNT-1 (-W 10: FILE0 ... "
+		 "FILE9); -W needs -C or -G." },
+	/* serve */
+	{ "listen", 0, "ADDR:PORT", C_SERVE,
+	  "address and port (" WD_SERVE_LISTEN "); [::1]:9464 for IPv6, :9464 for every "
+	  "address (IPv4 and IPv6: said with a warning, the metrics are then open to the "
+	  "network); port 0 picks one",
+	  .why = "applies to the Prometheus exporter" },
+	{ "max-series", 0, "N", C_SERVE,
+	  "series per metric, the reason=\"other\" fold included (500)",
+	  .why = "applies to the Prometheus exporter",
+	  .man = "The series beyond it are folded into reason=\"other\" and counted in "
+		 "whydrop_series_folded{metric}." },
+	{ "per-interface", 0, NULL, C_SERVE,
+	  "also whydrop_interface_drops_total{netns,interface,reason}",
+	  .why = "applies to the Prometheus exporter" },
+	{ "per-netns", 0, NULL, C_SERVE, "also whydrop_netns_drops_total{netns,reason}",
+	  .why = "applies to the Prometheus exporter" },
+	{ "netns-names", 0, NULL, C_SERVE,
+	  "a netns_name label beside netns on the two above: --netns as given, else the ip "
+	  "netns name, \"host\", the container or pod in it, or COMM[PID] of a process in it",
+	  .why = "applies to the Prometheus exporter" },
+	{ "per-cgroup", 0, NULL, C_SERVE,
+	  "also whydrop_cgroup_drops_total{cgroup,reason}: the socket's unit, container or "
+	  "pod (\"none\": no socket); costs a lookup per drop; at most --max-series series; "
+	  "the kernel counts at most 4096 sockets: the drops of more are in "
+	  "whydrop_cgroup_drops_lost_total",
+	  .why = "applies to the Prometheus exporter" },
+	{ "user", 0, "NAME", C_SERVE, "user to switch to when started as root (" WD_SERVE_USER ")",
+	  .why = "applies to the Prometheus exporter" },
+	/* explain */
+	{ "interval", 0, "SECS", C_EXPLAIN,
+	  "sample the counters for SECS seconds (1; 0: no rate, just the values now)",
+	  .why = "applies to the catalogue's command",
+	  .hint_for = { { C_LIVE, "stop after a time with -d T" } } },
+	{ "all", 'a', NULL, C_EXPLAIN, "every reason in the catalogue (no live values)",
+	  .why = "applies to the catalogue's command" },
+	{ "markdown", 0, NULL, C_EXPLAIN,
+	  "with --all or --callsites: the reference in Markdown (docs/reasons.md, "
+	  "docs/callsites.md)",
+	  .why = "applies to the catalogue's command" },
+	{ "man", 0, NULL, C_EXPLAIN, "with --all: the DROP REASONS section of whydrop(8)",
+	  .why = "applies to the catalogue's command" },
+	{ "callsites", 0, NULL, C_EXPLAIN,
+	  "every call site in the catalogue: what a NOT_SPECIFIED or generic drop at that "
+	  "function means",
+	  .why = "applies to the catalogue's command" },
+	/* what is traced, and for how long */
+	{ "duration", 'd', "T", C_LIVE,
+	  "stop after T: 5, 2.5, 500ms, 1m, 1h (default: until Ctrl-C, SIGTERM or SIGHUP)",
+	  .why = TRACING,
+	  .hint_for = { { C_EXPLAIN, "explain samples its counters for --interval SECS" } } },
+	{ "reason", 'r', "LIST", C_LIVE,
+	  "only these reasons: names as `whydrop reasons` prints them (any case, with or "
+	  "without SKB_DROP_REASON_) or their numbers, comma-separated",
+	  .why = TRACING, .complete = "@reasons",
+	  .man = "An unknown name is refused with the closest known one." },
+	{ "netns", 0, "NS", C_LIVE,
+	  "only drops in this network namespace: an ip netns name or a path such as "
+	  "/proc/PID/ns/net",
+	  .why = TRACING, .complete = "@netns",
+	  .man = "Kernel counters are then read in that namespace." },
+	{ "interface", 'i', "IF", C_LIVE,
+	  "only drops on this interface (looked up in --netns when given)",
+	  .why = TRACING, .complete = "@ifaces",
+	  .hint_for = { { C_EXPLAIN, "explain's sampling interval is --interval SECS" } } },
+	{ "rate", 0, "N", C_WATCH | C_RECORD,
+	  "at most N records per second across all CPUs; 0: no limit",
+	  .help_for = {
+		{ C_WATCH, "at most N records per second across all CPUs (10000; 0: no "
+			   "limit); drops over it are counted, not shown" },
+		{ C_RECORD, "at most N packets per second across all CPUs (default and 0: no "
+			    "limit); drops over it are counted, not written" } },
+	  .why = "applies to commands that print records",
+	  .hint_for = { { C_TOP | C_COUNT | C_SERVE, "counting is never rate-limited" } },
+	  .man = "Records over the limit are counted and reported on exit, never the "
+		 "counts themselves." },
+	{ "map-size", 0, "N", C_LIVE,
+	  "distinct keys counted in the kernel before the overflow bucket (10240)",
+	  .why = TRACING,
+	  .man = "Beyond it, counts go to a per-reason overflow bucket, shown as location "
+		 "(overflow: counting map full), and are never lost." },
+	{ "counters-only", 0, NULL, C_TOP | C_COUNT,
+	  "no BPF: only the kernel's drop counters (works without root); only --netns, -d "
+	  "and --json go with it",
+	  .why = "applies to commands that show the kernel's counters" },
+	/* who */
+	{ "group-by", 0, "WHO", C_TOP | C_COUNT | C_READ,
+	  "also count by netns, interface, cgroup (the socket's unit, container or pod) or "
+	  "process (the socket's, as ss -p)",
+	  .help_for = { { C_READ, "also count by netns, interface, cgroup (the socket's unit, "
+				  "container or pod) or process (the socket's, with record -p), "
+				  "from the packet comments" } },
+	  .why = "applies to commands that print a count table",
+	  .hint_for = { { C_SERVE, "serve has --per-interface, --per-netns and "
+				   "--per-cgroup" } },
+	  .complete = "netns interface cgroup process",
+	  .man = "Exact counts by who the drops hurt; see docs/who.md." },
+	{ "max-groups", 0, "N", C_TOP | C_COUNT | C_READ,
+	  "with --group-by: the N largest groups, the rest as \"(other)\" (10)",
+	  .why = "applies to commands that print a count table" },
+	{ "processes", 'p', NULL, C_TOP | C_WATCH | C_COUNT | C_RECORD,
+	  "name the process of each drop's socket (as ss -p); keeps CAP_SYS_PTRACE and "
+	  "CAP_DAC_READ_SEARCH to read /proc/PID/fd",
+	  .why = "applies to commands that name the sockets of drops" },
+	/* stacks */
+	{ "stacks", 0, NULL, C_TOP | C_WATCH | C_COUNT | C_RECORD,
+	  "the kernel stack of each drop",
+	  .help_for = {
+		{ C_TOP, "the kernel stacks of the drops: the five most frequent live, all "
+			 "on exit" },
+		{ C_WATCH, "the kernel stack of each drop, indented under its line (--json: "
+			   "\"stack\": [frames], innermost first)" },
+		{ C_COUNT, "the kernel stack of each drop, counted per (reason, location, "
+			   "stack)" },
+		{ C_RECORD, "the kernel stack of each drop in its packet comment "
+			    "(stack=frame;frame;..., innermost first)" } },
+	  .why = "applies to commands that trace each drop",
+	  .man = "Taken in the tracepoint by bpf_get_stackid(2) into a stack map and "
+		 "counted exactly per (reason, location, stack). Frames are function+offset "
+		 "from /proc/kallsyms, module frames as func+0xoff [module], innermost "
+		 "first. A stack that cannot be kept (its hash bucket holds another stack, "
+		 "the map is full, or the per-stack counts are over --map-size) is counted "
+		 "under a [stack lost: ...] pseudo-frame and in stacks_lost, never merged "
+		 "into another stack. Costs about 2 us per drop; nothing without it." },
+	{ "stack-map-size", 0, "N", C_TOP | C_WATCH | C_COUNT | C_RECORD,
+	  "with --stacks: distinct stacks the kernel keeps (16384); drops whose stack does "
+	  "not fit are counted as [stack lost: ...]",
+	  .why = "applies to commands that trace each drop",
+	  .man = "Stacks are never replaced (no BPF_F_REUSE_STACKID), so an id always names "
+		 "one stack." },
+	{ "folded", 0, NULL, C_COUNT,
+	  "with --stacks: only flame-graph folded lines, the reason as root frame "
+	  "(flamegraph.pl, inferno, speedscope read them)",
+	  .why = "applies to count --stacks",
+	  .man = "Frames are function names (offsets left out); equal lines are added up." },
+	/* noise */
+	{ "hide", 0, "R[@F]", C_TOP | C_COUNT,
+	  "hide drops of reason R (at function F) as expected; repeatable, comma-separated, "
+	  "R may be *",
+	  .why = "applies to commands that hide expected drops", .complete = "@reasons" },
+	{ "noise-file", 0, "PATH", C_TOP | C_COUNT,
+	  "rules of expected drops (default " WD_NOISE_FILE ", read when it exists)",
+	  .why = "applies to commands that hide expected drops", .complete = "@files" },
+	{ "show-all", 0, NULL, C_TOP | C_COUNT,
+	  "hide nothing, not even the built-in expected drops",
+	  .why = "applies to commands that hide expected drops" },
+	/* what is printed */
+	{ "explain", 0, NULL, C_TOP | C_WATCH | C_COUNT,
+	  "on exit, the catalogue entry of each reason seen",
+	  .why = "applies to commands that print a summary on exit",
+	  .hint_for = { { C_RECORD | C_SERVE, "`whydrop explain REASON` explains one" } } },
+	/* where drops come from */
+	{ "source", 0, "S", C_LIVE,
+	  "bpf, dropmon (the kernel's drop_monitor, no BPF; docs/dropmon.md), or auto: BPF, "
+	  "else drop_monitor (the default)",
+	  .why = TRACING, .complete = "auto bpf dropmon",
+	  .man = "drop_monitor (generic netlink family NET_DM, module drop_monitor) also "
+		 "reports hardware drops (devlink traps) with their trap group and name. "
+		 "auto falls back to it, said once on stderr, where the BPF program cannot "
+		 "load. It does not say in which network namespace a drop happened, so "
+		 "--netns and -i are refused with it; records carry no netns and no cpu; "
+		 "drops its per-CPU queue could not hold are counted from its statistics "
+		 "and reported as losses (lost_events, and the dropmon object of count "
+		 "--json), the counts then being lower bounds. It serves one listener at a "
+		 "time, only in the initial network namespace, and needs CAP_NET_ADMIN and "
+		 "CAP_SYS_ADMIN." },
+	{ "dropmon-mode", 0, "M", C_LIVE,
+	  "with --source dropmon: packet (reasons, packets; the default) or summary (counts "
+	  "by location only, once a second)",
+	  .why = TRACING, .complete = "packet summary" },
+	{ "dropmon-queue", 0, "N", C_LIVE,
+	  "with --source dropmon: drop_monitor's per-CPU queue, in packets (1000); drops "
+	  "beyond it are counted as losses",
+	  .why = TRACING },
+	/* every command */
+	{ "json", 'j', NULL, C_ALL & ~(C_RECORD | C_SERVE), "one JSON document",
+	  .help_for = {
+		{ C_TOP, "on exit, the summary as the `count --json` document on stdout (the "
+			 "live table then goes to stderr)" },
+		{ C_WATCH, "JSON Lines, one object per packet" },
+		{ C_COUNT | C_READ, "one JSON document (its fields: docs/design.md)" } },
+	  .why = "applies to commands with JSON output",
+	  .hint_for = {
+		{ C_RECORD, "record writes pcapng: `whydrop read --json FILE` summarises a "
+			    "recording as JSON" },
+		{ C_SERVE, "serve answers in the Prometheus text format" } } },
+	{ "verbose", 'v', NULL, C_ALL,
+	  "libbpf's diagnostics, and the capabilities kept once attached",
+	  .help_for = {
+		{ C_SERVE, "libbpf's and HTTP diagnostics" },
+		{ C_REASONS | C_EXPLAIN, "on stderr, where the reason names come from (BTF or "
+					 "tracefs) and libbpf's messages reading them" },
+		{ C_READ, "on stderr, what the file holds: sections, interfaces, packets, "
+			  "statistics blocks, blocks skipped, and what wrote it" } },
+	  .why = "applies to every command" },
+	{ "help", 'h', NULL, C_ALL, "this help", .why = "applies to every command" },
+};
+
+const size_t wd_n_options = sizeof(wd_options) / sizeof(wd_options[0]);
+_Static_assert(sizeof(wd_options) / sizeof(wd_options[0]) <= WD_MAX_OPTIONS,
+	       "raise WD_MAX_OPTIONS: the parser builds its getopt table on the stack");
+
