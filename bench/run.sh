@@ -21,7 +21,7 @@
 #   BENCH_FILTER           filter expression of the filtered starts ('udp dst port 9')
 #   BENCH_CONCURRENT       filtered instances started at once (default 16)
 #   BENCH_CONCURRENT_RUNS  how many times that is done (median; default 1)
-#   BENCH_OPTIONS          0: skip the option costs (--stacks, --group-by cgroup)
+#   BENCH_OPTIONS          0: skip the option costs (--stacks, --group-by cgroup, the filter)
 #   WHYDROP                whydrop binary (default build/whydrop; copied at start)
 #   WHYDROP_PROG           name prefix of whydrop's BPF program (default kfree_skb_)
 # See bench/README.md for the method and every key=value line.
@@ -681,8 +681,10 @@ done
 # options that cost only when asked: their own script, their own namespace
 declare -A OPT
 if [ "$OPTIONS" = 1 ] && [ $HAVE_WHYDROP = 1 ]; then
-	for spec in "stacks --stacks" "group_by_cgroup --group-by cgroup"; do
-		read -r -a a <<<"$spec"
+	# NAME|OPTION|...: a filter expression is one argument with spaces
+	for spec in "stacks|--stacks" "group_by_cgroup|--group-by|cgroup" \
+		"filter|$FILTER"; do
+		IFS='|' read -r -a a <<<"$spec"
 		note "option cost: ${a[*]:1}"
 		if WHYDROP=$WD ROUNDS=$ROUNDS BENCH_DURATION=$DUR bench/option_cost.sh "${a[@]}" \
 			>"$TMP/option.${a[0]}.out" 2>"$TMP/option.${a[0]}.err"; then
@@ -759,7 +761,7 @@ echo "# key=value"
 		echo "bench.bpftrace.count.$reason=${BT_CNT[$reason]}"
 		echo "bench.bpftrace.kernel.$reason=${BT_KERNEL[$reason]}"
 	done
-	for o in stacks group_by_cgroup; do
+	for o in stacks group_by_cgroup filter; do
 		[ -n "${OPT[$o.with]:-}" ] || continue
 		echo "bench.option.$o.count_ns_per_drop=${OPT[$o.plain]}"
 		echo "bench.option.$o.with_ns_per_drop=${OPT[$o.with]}"
