@@ -3,7 +3,7 @@
 # (src/lib/catalogue_data.h): docs/reasons.md, docs/callsites.md (from
 # src/lib/callsites_data.h), and the part of docs/whydrop.8
 # between the "BEGIN/END GENERATED REASONS" markers; and from the option
-# table (src/cli/options.c, help.c) the part between the "BEGIN/END GENERATED
+# table (src/cli/option_table.c; help.c, completion.c) the part between the "BEGIN/END GENERATED
 # OPTIONS" markers and contrib/whydrop.bash-completion (the rest of the man
 # page is written by hand). `make docs` runs this; tests/unit/test_catalogue.c
 # (the catalogue's) and tests/cli/run.sh (the option table's) fail when the
@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$bin" explain --all --markdown >"$tmp/reasons.md"
 "$bin" explain --all --man >"$tmp/reasons.man"
 "$bin" explain --callsites --markdown >"$tmp/callsites.md"
-# From the option table (src/cli/options.c, help.c): the man page's COMMANDS
+# From the option table (src/cli/option_table.c; help.c, completion.c): the man page's COMMANDS
 # and OPTIONS, and the bash completion. tests/cli/run.sh fails when stale.
 "$bin" help --man >"$tmp/options.man"
 "$bin" help --bash-completion >"$tmp/whydrop.bash-completion"

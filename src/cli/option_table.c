@@ -2,7 +2,7 @@
 /*
  * The one option table of whydrop: which options exist, which commands take
  * them, their help. The parser (options.c), -h, the man page and the bash
- * completion (help.c) are all read from it.
+ * completion (help.c, completion.c) are all read from it.
  */
 #include <stddef.h>
 

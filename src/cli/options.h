@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * whydrop's command line. One table (options.c) holds every option once:
+ * whydrop's command line. One table (option_table.c) holds every option once:
  * its long name, short letter, argument, help and the commands that take
  * it. Every command parses through it (wd_cli_parse); an option that exists
  * but does not apply to the command is refused with one message saying why.
  * Each command's help, the man page's COMMANDS and OPTIONS and the bash
- * completion are made from it (help.c; `make docs`).
+ * completion are made from it (help.c, completion.c; `make docs`).
  */
 #ifndef WD_OPTIONS_H
 #define WD_OPTIONS_H
@@ -115,7 +115,7 @@ int wd_parse_group_by(const char *s, enum wd_group_by *out);
 /* "netns", "interface", "cgroup", "process"; "none" for WD_GROUP_NONE. */
 const char *wd_group_by_name(enum wd_group_by by);
 
-/* help.c: what is printed from the table. */
+/* help.c, completion.c: what is printed from the table. */
 void wd_help_main(FILE *f);
 void wd_help_command(enum wd_cmd cmd, FILE *f);
 /* The man page's part between its GENERATED OPTIONS markers. */

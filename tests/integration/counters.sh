@@ -9,6 +9,7 @@
 #  - a per-CPU backlog overflow in a namespace, watched host-wide: traced
 #    CPU_BACKLOG (any namespace) equals the global softnet "dropped" delta
 #  - --counters-only as an unprivileged user (no BPF at all)
+#  - counters that cannot be read: counting goes on, counters_error says why
 # Usage: tests/integration/counters.sh [BINARY]; prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -281,6 +282,32 @@ expect_run "--counters-only with -r is a usage error" 2 'does not apply' \
 	"$W" count --counters-only -r NO_SOCKET
 expect_run "--counters-only with watch is a usage error" 2 'applies to commands that show the kernel' \
 	"$W" watch --counters-only
+# The counters unreadable (an empty tmpfs over whydrop's own /proc/PID/task/TID/net, in a
+# mount namespace of its own): counting goes on, and the document says why it has no counters.
+unshare -m --propagation private sh -c \
+	'mount -t tmpfs none "/proc/$$/task/$$/net" && exec "$0" count -d 60 --json --netns "$1"' \
+	"$W" "$NS" >"$TMP/nocnt.out" 2>"$TMP/nocnt.err" &
+nocnt=$!
+PIDS+=("$nocnt")
+if wait_attached "$TMP/nocnt.err"; then
+	ip netns exec "$NS" $PY -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(5): s.sendto(b"x", ("127.0.0.1", 9))'
+	sleep 0.3
+fi
+stop "$nocnt"
+check "counters unreadable: exit 0, the counts still printed" test $? -eq 0
+check "... stderr says why and that it goes on" \
+	grep -q "cannot open the kernel's counters (/proc/net/snmp).*" "$TMP/nocnt.err"
+check "... and 'going on without the kernel's counters'" \
+	grep -q "going on without the kernel's counters" "$TMP/nocnt.err"
+check "... the JSON says why in counters_error, and has no counters" $PY -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+sys.exit("counters" in d or "/proc/net/snmp" not in d.get("counters_error", ""))' "$TMP/nocnt.out"
+check "... the 5 NO_SOCKET drops counted" $PY -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+n = sum(r["count"] for r in d.get("drops", []) if r.get("reason") == "NO_SOCKET")
+sys.exit(n != 5)' "$TMP/nocnt.out"
 check "the program of the last run was loaded (ids: ${OURS:-none})" test -n "$OURS"
 # shellcheck disable=SC2086
 check "and is gone after exit" progs_gone $OURS
