@@ -52,11 +52,25 @@ static __always_inline void sock_fill(struct wd_sock *w, const struct sock *sk, 
  */
 const volatile bool count_by_socket;
 
-struct {
+/*
+ * The by-socket hash of the current generation, in a one-slot array of
+ * maps like the counting hash: user space swaps in an empty one when a
+ * read finds it half full and keeps what the old one counted
+ * (src/core/sock_counts.c), so closed sockets leave the kernel.
+ */
+struct wd_sock_map {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, struct wd_sock_key);
-	__type(value, __u64);
+	__uint(max_entries, WD_SOCK_MAP_SIZE);
+	/* Sizes, not types: reached only through the array, the key's BTF is a mere FWD. */
+	__uint(key_size, sizeof(struct wd_sock_key));
+	__uint(value_size, sizeof(__u64));
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct wd_sock_map);
 } by_socket SEC(".maps");
 
 /*
@@ -88,20 +102,26 @@ static __always_inline void sock_count(const struct sock *sk, __u32 reason, __u3
 {
 	struct wd_sock_key key;
 	__u64 one = 1, *val;
+	__u32 zero = 0;
+	void *socks = bpf_map_lookup_elem(&by_socket, &zero);
 
+	if (!socks) {
+		stat_inc(WD_STAT_SOCK_OVERFLOW);	/* not set up: cannot happen */
+		return;
+	}
 	__builtin_memset(&key, 0, sizeof(key));
 	key.reason = reason;
 	key.netns = netns;
 	if (sk)
 		sock_ids(&key, sk, btf);
-	val = bpf_map_lookup_elem(&by_socket, &key);
+	val = bpf_map_lookup_elem(socks, &key);
 	if (val) {
 		*val += 1;
 		return;
 	}
-	if (!bpf_map_update_elem(&by_socket, &key, &one, BPF_NOEXIST))
+	if (!bpf_map_update_elem(socks, &key, &one, BPF_NOEXIST))
 		return;
-	val = bpf_map_lookup_elem(&by_socket, &key);
+	val = bpf_map_lookup_elem(socks, &key);
 	if (val)
 		*val += 1;
 	else

@@ -119,6 +119,9 @@ struct wd_sock {
  * Key of the optional by-socket count (count/top --group-by cgroup|process):
  * ino and cgroup 0 for a drop without a full socket.
  */
+/* Sockets counted per generation of the by-socket hash (sock_owner.h). */
+#define WD_SOCK_MAP_SIZE	4096
+
 struct wd_sock_key {
 	__u32 reason;
 	__u32 netns;

@@ -55,9 +55,11 @@ void wd_groups_refresh(struct wd_groups *g, struct wd_session *s)
 	struct wd_sock_total *v;
 	size_t n;
 
-	if (g->by != WD_GROUP_PROCESS || wd_session_sock_totals(s, &v, &n))
+	/* Read each second even for cgroups: a read retires closed sockets. */
+	if ((g->by != WD_GROUP_PROCESS && g->by != WD_GROUP_CGROUP) ||
+	    wd_session_sock_totals(s, &v, &n))
 		return;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; g->by == WD_GROUP_PROCESS && i < n; i++)
 		learn(g, s, v[i].key.ino);
 	free(v);
 }

@@ -91,8 +91,8 @@ const struct wd_option wd_options[] = {
 	{ "per-cgroup", 0, NULL, C_SERVE,
 	  "also whydrop_cgroup_drops_total{cgroup,reason}: the socket's unit, container or "
 	  "pod (\"none\": no socket); costs a lookup per drop; at most --max-series series; "
-	  "the kernel counts at most 4096 sockets: the drops of more are in "
-	  "whydrop_cgroup_drops_lost_total",
+	  "the kernel counts at most 4096 new sockets between two scrapes: the drops of "
+	  "more are in whydrop_cgroup_drops_lost_total",
 	  .why = "applies to the Prometheus exporter" },
 	{ "user", 0, "NAME", C_SERVE, "user to switch to when started as root (" WD_SERVE_USER ")",
 	  .why = "applies to the Prometheus exporter" },

@@ -33,6 +33,10 @@ int wd_counts_setup(struct wd_session *s, int outer_fd);
 void wd_counts_close(struct wd_session *s);
 /* Free what counts.c keeps between reads. */
 void wd_counts_free(struct wd_session *s);
+/* The same for the by-socket hash, --group-by cgroup|process (sock_counts.c). */
+int wd_socks_setup(struct wd_session *s, int outer_fd);
+void wd_socks_close(struct wd_session *s);
+void wd_socks_free(struct wd_session *s);
 
 /* The sum of a per-CPU map value: ncpu counters. */
 static inline uint64_t wd_cpu_sum(const uint64_t *vals, int ncpu)

@@ -10,7 +10,7 @@
  * total is then never allowed below what an earlier read returned: live
  * totals only grow (Prometheus counters, top's rates) and never exceed the
  * truth; once detached, a read is exact. Also the statistics of the
- * program, and its counts by socket (--group-by cgroup|process).
+ * program (its counts by socket: sock_counts.c).
  *
  * Generations: once a read finds the hash half full (--map-size), the
  * empty spare takes its place. Updating the array that holds it waits for
@@ -388,39 +388,4 @@ int wd_session_stats(struct wd_session *s, struct wd_stats *st)
 		err = wd_session_stats_of(s, st, k, n);
 	free(k);
 	return err;
-}
-
-int wd_session_sock_totals(struct wd_session *s, struct wd_sock_total **out, size_t *n)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	struct wd_sock_key key, next, *prev = NULL;
-	struct wd_sock_total *v = NULL, *tmp;
-	uint64_t *vals;
-	size_t m = 0;
-
-	if (ncpu <= 0 || s->by_socket_fd < 0)
-		return -EINVAL;
-	vals = calloc((size_t)ncpu, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	while (!bpf_map_get_next_key(s->by_socket_fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(s->by_socket_fd, &key, vals))
-			continue;	/* deleted meanwhile: nothing deletes, but be safe */
-		tmp = realloc(v, (m + 1) * sizeof(*v));
-		if (!tmp)
-			goto nomem;
-		v = tmp;
-		v[m] = (struct wd_sock_total){ .key = key, .count = wd_cpu_sum(vals, ncpu) };
-		m++;
-	}
-	free(vals);
-	*out = v;
-	*n = m;
-	return 0;
-nomem:
-	free(vals);
-	free(v);
-	return -ENOMEM;
 }

@@ -78,6 +78,7 @@ static __u32 kernel_hz(void)
 static void close_owned_fds(struct wd_session *s)
 {
 	wd_counts_close(s);
+	wd_socks_close(s);
 	if (s->filter_fd >= 0)
 		close(s->filter_fd);
 	s->filter_fd = -1;
@@ -236,6 +237,8 @@ static int load_attach(struct wd_session *s, const struct wd_opts *o, bool detai
 	if (whydrop_bpf__load(skel))
 		goto fail;
 	status = wd_counts_setup(s, bpf_map__fd(skel->maps.counts));
+	if (!status && skel->rodata->count_by_socket)
+		status = wd_socks_setup(s, bpf_map__fd(skel->maps.by_socket));
 	if (!status)
 		status = load_filter(s, skel, btf);
 	if (status)
@@ -250,7 +253,6 @@ static int load_attach(struct wd_session *s, const struct wd_opts *o, bool detai
 	s->overflow_fd = bpf_map__fd(skel->maps.overflow);
 	s->runs_fd = bpf_map__fd(skel->maps.runs);
 	s->stats_fd = bpf_map__fd(skel->maps.stats);
-	s->by_socket_fd = bpf_map__fd(skel->maps.by_socket);
 	s->filter_ctx_fd = s->filter_len ? bpf_map__fd(skel->maps.filter_ctx) : -1;
 	s->prog_fd = bpf_program__fd(prog);
 	s->stacks = o->stacks;

@@ -204,6 +204,7 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 
 	memset(s, 0, sizeof(*s));
 	s->by_socket_fd = s->counts_fd = s->counts_spare_fd = s->filter_fd = -1;
+	s->socks_outer_fd = s->socks_spare_fd = -1;
 	s->filter_ctx_fd = -1;
 	s->verbose = o->verbose;
 	wd_libbpf_log_init(o->verbose);
@@ -270,6 +271,7 @@ void wd_session_close(struct wd_session *s)
 	s->rb = NULL;
 	wd_loader_free(s);
 	wd_counts_free(s);
+	wd_socks_free(s);
 	wd_reasons_free(&s->reasons);
 	wd_ksyms_free(&s->ksyms);
 	wd_ifnames_free(&s->ifnames);

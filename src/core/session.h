@@ -56,7 +56,12 @@ struct wd_session {
 	struct wd_ifnames ifnames;
 	struct wd_who who;		/* names for sampled records: netns, socket owner */
 	struct wd_groups *groups;	/* count/top --group-by, NULL if not asked */
-	int by_socket_fd;		/* counts by socket (--group-by cgroup|process) */
+	int socks_outer_fd;		/* the one-slot array holding the by-socket hash */
+	int by_socket_fd;		/* that hash (--group-by cgroup|process), or -1 */
+	int socks_spare_fd;		/* its next generation, empty */
+	struct wd_sock_total *sock_retired;	/* counts of its swapped-out generations */
+	size_t n_sock_retired;
+	unsigned int sock_generations;	/* its swaps so far */
 	char ev_ifname[WD_IFNAME_BYTES + 1];	/* of the last wd_session_view */
 	struct wd_stack ev_stack;		/* of the last wd_session_view */
 	uint32_t netns_ino;

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Counts by socket (--group-by cgroup|process, serve --per-cgroup): the
+ * kernel's by-socket hash of this generation (src/bpf/sock_owner.h), and
+ * those of swapped-out generations, kept here.
+ *
+ * As with the counting hash (counts.c): once a read finds the hash half
+ * full, the empty spare takes its place in the one-slot array. That update
+ * waits for every program still running, so the old hash is then read
+ * whole and exactly, folded into sock_retired, and emptied to be the next
+ * spare. Closed sockets leave the kernel without losing a count; only more
+ * than WD_SOCK_MAP_SIZE new sockets between two reads overflow, and those
+ * drops are counted (WD_STAT_SOCK_OVERFLOW). Values only grow, so a read
+ * needs no clamp.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "core.h"
+#include "grow.h"
+#include "session.h"
+
+struct sock_list {
+	struct wd_sock_total *v;
+	size_t n, cap;
+};
+
+static int sock_map_create(void)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "wd_by_socket",
+				sizeof(struct wd_sock_key), sizeof(uint64_t),
+				WD_SOCK_MAP_SIZE, NULL);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Both generations now, while whydrop may still create maps (as counts.c). */
+int wd_socks_setup(struct wd_session *s, int outer_fd)
+{
+	__u32 zero = 0;
+
+	s->socks_outer_fd = outer_fd;
+	s->by_socket_fd = sock_map_create();
+	if (s->by_socket_fd < 0)
+		return s->by_socket_fd;
+	s->socks_spare_fd = sock_map_create();
+	if (s->socks_spare_fd < 0)
+		return s->socks_spare_fd;
+	if (bpf_map_update_elem(outer_fd, &zero, &s->by_socket_fd, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+void wd_socks_close(struct wd_session *s)
+{
+	if (s->by_socket_fd >= 0)
+		close(s->by_socket_fd);
+	if (s->socks_spare_fd >= 0)
+		close(s->socks_spare_fd);
+	s->by_socket_fd = s->socks_spare_fd = -1;
+}
+
+void wd_socks_free(struct wd_session *s)
+{
+	free(s->sock_retired);
+	s->sock_retired = NULL;
+	s->n_sock_retired = 0;
+}
+
+static int push(struct sock_list *l, const struct wd_sock_key *key, uint64_t count)
+{
+	if (wd_grow(&l->v, &l->cap, l->n, sizeof(*l->v), 256))
+		return -ENOMEM;
+	l->v[l->n++] = (struct wd_sock_total){ .key = *key, .count = count };
+	return 0;
+}
+
+/* Every key of the hash at fd, appended to l. */
+static int read_socks(int fd, struct sock_list *l, uint64_t *vals, int ncpu)
+{
+	struct wd_sock_key key, next, *prev = NULL;
+	int err = 0;
+
+	while (!err && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(fd, &key, vals))
+			err = push(l, &key, wd_cpu_sum(vals, ncpu));
+	}
+	return err;
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct wd_sock_total *a = x, *b = y;
+
+	return memcmp(&a->key, &b->key, sizeof(a->key));
+}
+
+/* One entry per key, counts added. */
+static void merge(struct sock_list *l)
+{
+	size_t m = 0;
+
+	if (!l->n)
+		return;
+	qsort(l->v, l->n, sizeof(*l->v), cmp_key);
+	for (size_t i = 1; i < l->n; i++) {
+		if (!cmp_key(&l->v[m], &l->v[i]))
+			l->v[m].count += l->v[i].count;
+		else
+			l->v[++m] = l->v[i];
+	}
+	l->n = m + 1;
+}
+
+/*
+ * Put the empty spare in place and fold the old hash into sock_retired.
+ * On any failure the current hash stays (and fills up, counted, as it
+ * would without generations); a hash that could not be read or emptied
+ * is never used again.
+ */
+static int swap_socks(struct wd_session *s, uint64_t *vals, int ncpu)
+{
+	struct sock_list r = { s->sock_retired, s->n_sock_retired, s->n_sock_retired };
+	int old = s->by_socket_fd, err;
+	__u32 zero = 0;
+
+	if (s->socks_spare_fd < 0 ||
+	    bpf_map_update_elem(s->socks_outer_fd, &zero, &s->socks_spare_fd, BPF_ANY))
+		return 0;
+	s->by_socket_fd = s->socks_spare_fd;
+	s->socks_spare_fd = old;
+	err = read_socks(old, &r, vals, ncpu);
+	for (size_t i = s->n_sock_retired; !err && i < r.n; i++)
+		if (bpf_map_delete_elem(old, &r.v[i].key) && errno != ENOENT)
+			err = -errno;
+	if (err) {
+		close(old);
+		s->socks_spare_fd = -1;
+	}
+	merge(&r);
+	s->sock_retired = r.v;
+	s->n_sock_retired = r.n;
+	s->sock_generations++;
+	return err;
+}
+
+int wd_session_sock_totals(struct wd_session *s, struct wd_sock_total **out, size_t *n)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct sock_list l = { 0 };
+	uint64_t *vals;
+	int err = 0;
+
+	if (ncpu <= 0 || s->by_socket_fd < 0)
+		return -EINVAL;
+	vals = calloc((size_t)ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (size_t i = 0; !err && i < s->n_sock_retired; i++)
+		err = push(&l, &s->sock_retired[i].key, s->sock_retired[i].count);
+	if (!err)
+		err = read_socks(s->by_socket_fd, &l, vals, ncpu);
+	/* Half full: the next sockets go to an empty hash (this read stays valid). */
+	if (!err && s->link && l.n - s->n_sock_retired >= WD_SOCK_MAP_SIZE / 2)
+		err = swap_socks(s, vals, ncpu);
+	free(vals);
+	if (err) {
+		free(l.v);
+		return err;
+	}
+	merge(&l);
+	*out = l.v;
+	*n = l.n;
+	return 0;
+}
