@@ -26,16 +26,31 @@ int wd_reason_bits(struct wd_session *s, const char *list, volatile __u64 *bits,
 		   volatile bool *enabled);
 
 /*
+ * A hash's two generations (generations.c): per-CPU u64 counts, entries
+ * keys of key_size bytes each; the first put in the one-slot array at
+ * outer_fd. 0 or -errno.
+ */
+int wd_gen_setup(struct wd_gen *g, int outer_fd, const char *name, uint32_t key_size,
+		 uint32_t entries);
+void wd_gen_close(struct wd_gen *g);
+/*
+ * The spare in place of the current hash: returns the old one, which no
+ * program writes to any more, for the caller to read and empty; -1 when
+ * there is no spare or the update failed (the current hash stays).
+ */
+int wd_gen_swap(struct wd_gen *g);
+/* The old hash back: the next spare if it was emptied, else closed. */
+void wd_gen_retire(struct wd_gen *g, int old, bool emptied);
+
+/*
  * The counting hash's two generations (--map-size keys each), the first put
  * in the array at outer_fd; 0 or -errno (src/core/counts.c).
  */
 int wd_counts_setup(struct wd_session *s, int outer_fd);
-void wd_counts_close(struct wd_session *s);
 /* Free what counts.c keeps between reads. */
 void wd_counts_free(struct wd_session *s);
-/* The same for the by-socket hash, --group-by cgroup|process (sock_counts.c). */
+/* The same two for the by-socket hash, --group-by cgroup|process (sock_counts.c). */
 int wd_socks_setup(struct wd_session *s, int outer_fd);
-void wd_socks_close(struct wd_session *s);
 void wd_socks_free(struct wd_session *s);
 
 /* The sum of a per-CPU map value: ncpu counters. */

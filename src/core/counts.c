@@ -145,42 +145,11 @@ static int remember(struct wd_session *s, const struct wd_keyset *kv)
 	return 0;
 }
 
-static int counts_map_create(struct wd_session *s)
-{
-	int fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "wd_counts", sizeof(struct wd_key),
-				sizeof(uint64_t), s->map_size, NULL);
-
-	return fd < 0 ? -errno : fd;
-}
-
-/*
- * Both generations are made now, while whydrop may still create maps: once
- * its capabilities are gone, a swap only exchanges them, and empties the
- * old one by deleting its keys, which needs none.
- */
+/* Both generations now, while whydrop may still create maps (generations.c). */
 int wd_counts_setup(struct wd_session *s, int outer_fd)
 {
-	__u32 zero = 0;
-
-	s->counts_outer_fd = outer_fd;
-	s->counts_fd = counts_map_create(s);
-	if (s->counts_fd < 0)
-		return s->counts_fd;
-	s->counts_spare_fd = counts_map_create(s);
-	if (s->counts_spare_fd < 0)
-		return s->counts_spare_fd;
-	if (bpf_map_update_elem(outer_fd, &zero, &s->counts_fd, BPF_ANY))
-		return -errno;
-	return 0;
-}
-
-void wd_counts_close(struct wd_session *s)
-{
-	if (s->counts_fd >= 0)
-		close(s->counts_fd);
-	if (s->counts_spare_fd >= 0)
-		close(s->counts_spare_fd);
-	s->counts_fd = s->counts_spare_fd = -1;
+	return wd_gen_setup(&s->counts, outer_fd, "wd_counts", sizeof(struct wd_key),
+			    s->map_size);
 }
 
 void wd_counts_free(struct wd_session *s)
@@ -204,27 +173,19 @@ static int empty_map(int fd, const struct wd_keyset *kv, size_t from)
 
 /*
  * Put the empty spare in place of the current hash and fold the old one
- * into `retired`. The update returns once no program can still be writing
- * to the old hash, so reading it now is exact; emptied, it is the next
- * spare. On any failure the current hash stays (and fills up into the
- * overflow bucket, as it would without generations).
+ * into `retired`: read now, it is exact; emptied, it is the next spare. On
+ * any failure the current hash stays (and fills up into the overflow
+ * bucket, as it would without generations).
  */
 static int swap_generation(struct wd_session *s, int ncpu)
 {
 	struct wd_keyset kv = { .v = s->retired, .n = s->n_retired, .cap = s->n_retired };
-	int old = s->counts_fd, err;
-	__u32 zero = 0;
+	int old = wd_gen_swap(&s->counts), err;
 
-	if (s->counts_spare_fd < 0 ||
-	    bpf_map_update_elem(s->counts_outer_fd, &zero, &s->counts_spare_fd, BPF_ANY))
+	if (old < 0)
 		return 0;
-	s->counts_fd = s->counts_spare_fd;
-	s->counts_spare_fd = old;
 	err = read_hash(old, &kv, ncpu);
-	if (!err && empty_map(old, &kv, s->n_retired)) {
-		close(old);	/* not empty: no more swaps */
-		s->counts_spare_fd = -1;
-	}
+	wd_gen_retire(&s->counts, old, !err && !empty_map(old, &kv, s->n_retired));
 	s->gen_keys = 0;
 	s->generations++;
 	wd_keyset_merge(&kv);
@@ -251,7 +212,7 @@ int wd_session_keys(struct wd_session *s, struct wd_key_total **out, size_t *n)
 		err = wd_keyset_push(&kv, &s->retired[i].key, s->retired[i].count);
 	/* Order matters: hash and overflow before the runs. */
 	if (!err)
-		err = read_hash(s->counts_fd, &kv, ncpu);
+		err = read_hash(s->counts.cur_fd, &kv, ncpu);
 	s->gen_keys = kv.n - s->n_retired;
 	if (!err)
 		err = read_overflow(s->overflow_fd, &kv, vals, ncpu);

@@ -77,8 +77,8 @@ static __u32 kernel_hz(void)
 /* What the session created beside the skeleton: the counting maps, the filter. */
 static void close_owned_fds(struct wd_session *s)
 {
-	wd_counts_close(s);
-	wd_socks_close(s);
+	wd_gen_close(&s->counts);
+	wd_gen_close(&s->socks);
 	if (s->filter_fd >= 0)
 		close(s->filter_fd);
 	s->filter_fd = -1;

@@ -203,8 +203,8 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	int status;
 
 	memset(s, 0, sizeof(*s));
-	s->by_socket_fd = s->counts_fd = s->counts_spare_fd = s->filter_fd = -1;
-	s->socks_outer_fd = s->socks_spare_fd = -1;
+	s->counts = s->socks = (struct wd_gen){ -1, -1, -1 };
+	s->filter_fd = -1;
 	s->filter_ctx_fd = -1;
 	s->verbose = o->verbose;
 	wd_libbpf_log_init(o->verbose);

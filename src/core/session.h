@@ -30,13 +30,18 @@ struct wd_dm_source;
 
 typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
 
+/* A counting hash in generations (src/core/generations.c). */
+struct wd_gen {
+	int outer_fd;	/* the one-slot array of maps the program finds it in */
+	int cur_fd;	/* the hash of this generation (ours to close), -1: none */
+	int spare_fd;	/* the next one, empty; -1: no more swaps */
+};
+
 struct wd_session {
 	struct whydrop_bpf *skel;		/* the CO-RE program, or */
 	struct whydrop_nobtf_bpf *nobtf;	/* the fallback without kernel BTF */
 	struct bpf_link *link;
-	int counts_outer_fd;		/* the one-slot array holding the counting hash */
-	int counts_fd;			/* that hash, this generation (ours to close) */
-	int counts_spare_fd;		/* the next generation, empty */
+	struct wd_gen counts;		/* the counting hash's generations */
 	int overflow_fd, runs_fd, stats_fd, prog_fd;
 	uint32_t map_size;		/* --map-size: keys per generation */
 	bool stacks;				/* --stacks: the maps below are live */
@@ -56,9 +61,7 @@ struct wd_session {
 	struct wd_ifnames ifnames;
 	struct wd_who who;		/* names for sampled records: netns, socket owner */
 	struct wd_groups *groups;	/* count/top --group-by, NULL if not asked */
-	int socks_outer_fd;		/* the one-slot array holding the by-socket hash */
-	int by_socket_fd;		/* that hash (--group-by cgroup|process), or -1 */
-	int socks_spare_fd;		/* its next generation, empty */
+	struct wd_gen socks;		/* the by-socket hash's (--group-by cgroup|process) */
 	struct wd_sock_total *sock_retired;	/* counts of its swapped-out generations */
 	size_t n_sock_retired;
 	unsigned int sock_generations;	/* its swaps so far */

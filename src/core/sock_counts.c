@@ -4,11 +4,10 @@
  * kernel's by-socket hash of this generation (src/bpf/sock_owner.h), and
  * those of swapped-out generations, kept here.
  *
- * As with the counting hash (counts.c): once a read finds the hash half
- * full, the empty spare takes its place in the one-slot array. That update
- * waits for every program still running, so the old hash is then read
- * whole and exactly, folded into sock_retired, and emptied to be the next
- * spare. Closed sockets leave the kernel without losing a count; only more
+ * As with the counting hash (counts.c, generations.c): once a read finds
+ * the hash half full, the empty spare takes its place, and the old hash is
+ * read whole and exactly, folded into sock_retired, and emptied to be the
+ * next spare. Closed sockets leave the kernel without losing a count; only more
  * than WD_SOCK_MAP_SIZE new sockets between two reads overflow, and those
  * drops are counted (WD_STAT_SOCK_OVERFLOW). Values only grow, so a read
  * needs no clamp.
@@ -29,39 +28,11 @@ struct sock_list {
 	size_t n, cap;
 };
 
-static int sock_map_create(void)
-{
-	int fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "wd_by_socket",
-				sizeof(struct wd_sock_key), sizeof(uint64_t),
-				WD_SOCK_MAP_SIZE, NULL);
-
-	return fd < 0 ? -errno : fd;
-}
-
-/* Both generations now, while whydrop may still create maps (as counts.c). */
+/* Both generations now, while whydrop may still create maps (generations.c). */
 int wd_socks_setup(struct wd_session *s, int outer_fd)
 {
-	__u32 zero = 0;
-
-	s->socks_outer_fd = outer_fd;
-	s->by_socket_fd = sock_map_create();
-	if (s->by_socket_fd < 0)
-		return s->by_socket_fd;
-	s->socks_spare_fd = sock_map_create();
-	if (s->socks_spare_fd < 0)
-		return s->socks_spare_fd;
-	if (bpf_map_update_elem(outer_fd, &zero, &s->by_socket_fd, BPF_ANY))
-		return -errno;
-	return 0;
-}
-
-void wd_socks_close(struct wd_session *s)
-{
-	if (s->by_socket_fd >= 0)
-		close(s->by_socket_fd);
-	if (s->socks_spare_fd >= 0)
-		close(s->socks_spare_fd);
-	s->by_socket_fd = s->socks_spare_fd = -1;
+	return wd_gen_setup(&s->socks, outer_fd, "wd_by_socket", sizeof(struct wd_sock_key),
+			    WD_SOCK_MAP_SIZE);
 }
 
 void wd_socks_free(struct wd_session *s)
@@ -127,22 +98,15 @@ static void merge(struct sock_list *l)
 static int swap_socks(struct wd_session *s, uint64_t *vals, int ncpu)
 {
 	struct sock_list r = { s->sock_retired, s->n_sock_retired, s->n_sock_retired };
-	int old = s->by_socket_fd, err;
-	__u32 zero = 0;
+	int old = wd_gen_swap(&s->socks), err;
 
-	if (s->socks_spare_fd < 0 ||
-	    bpf_map_update_elem(s->socks_outer_fd, &zero, &s->socks_spare_fd, BPF_ANY))
+	if (old < 0)
 		return 0;
-	s->by_socket_fd = s->socks_spare_fd;
-	s->socks_spare_fd = old;
 	err = read_socks(old, &r, vals, ncpu);
 	for (size_t i = s->n_sock_retired; !err && i < r.n; i++)
 		if (bpf_map_delete_elem(old, &r.v[i].key) && errno != ENOENT)
 			err = -errno;
-	if (err) {
-		close(old);
-		s->socks_spare_fd = -1;
-	}
+	wd_gen_retire(&s->socks, old, !err);
 	merge(&r);
 	s->sock_retired = r.v;
 	s->n_sock_retired = r.n;
@@ -157,7 +121,7 @@ int wd_session_sock_totals(struct wd_session *s, struct wd_sock_total **out, siz
 	uint64_t *vals;
 	int err = 0;
 
-	if (ncpu <= 0 || s->by_socket_fd < 0)
+	if (ncpu <= 0 || s->socks.cur_fd < 0)
 		return -EINVAL;
 	vals = calloc((size_t)ncpu, sizeof(*vals));
 	if (!vals)
@@ -165,7 +129,7 @@ int wd_session_sock_totals(struct wd_session *s, struct wd_sock_total **out, siz
 	for (size_t i = 0; !err && i < s->n_sock_retired; i++)
 		err = push(&l, &s->sock_retired[i].key, s->sock_retired[i].count);
 	if (!err)
-		err = read_socks(s->by_socket_fd, &l, vals, ncpu);
+		err = read_socks(s->socks.cur_fd, &l, vals, ncpu);
 	/* Half full: the next sockets go to an empty hash (this read stays valid). */
 	if (!err && s->link && l.n - s->n_sock_retired >= WD_SOCK_MAP_SIZE / 2)
 		err = swap_socks(s, vals, ncpu);
