@@ -483,6 +483,7 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
               f"{short_list(v for _, v in durations)} s")
         check_watch(t, rel, kv, sec, code_of)
         check_watch_sock(t, rel, sec)
+        check_group_cgroup(t, rel, kv, sec)
         check_dropmon(t, rel, kv, sec, code_of)
         check_dropmon_more(t, rel, kv, sec, code_of)
         check_callsites(t, rel, kv, sec)
@@ -830,6 +831,24 @@ def check_watch_sock(t, rel, sec):
           f"{len(lines)} records, each {want}" if ok else
           f"{len(lines)} records, {len(bad)} without {want}; e.g. "
           f"{json.dumps((bad or lines or [{}])[0])[:300]}; stderr {err[-200:]!r}")
+
+
+def check_group_cgroup(t, rel, kv, sec):
+    """count --group-by cgroup: every SOCKET_RCVBUFF drop counted in a group."""
+    g = sec.get("group_cgroup")
+    d = load_json(g[0]) if g else None
+    d = d if isinstance(d, dict) else {}
+    total = sum(r.get("count", 0) for r in d.get("drops", [])
+                if r.get("reason") == "SOCKET_RCVBUFF")
+    grouped = sum(r.get("count", 0) for r in d.get("groups", []))
+    rc = kv.get("whydrop_rc.group_cgroup")
+    ok = rc == "0" and total > 0 and grouped == total and not d.get("groups_lost")
+    err = sec.get("stderr.group_cgroup", ("", 0))[0].strip()
+    t.add(rel, "count --group-by cgroup: every drop in a group", ok,
+          f"{total} SOCKET_RCVBUFF = {grouped} grouped in "
+          f"{short_list(r.get('group') for r in d.get('groups', []))}" if ok else
+          f"rc {rc}; {total} drops, {grouped} grouped, groups_lost {d.get('groups_lost')}; "
+          f"stderr {err[-200:]!r}")
 
 
 def main():

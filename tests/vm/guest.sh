@@ -618,6 +618,19 @@ if [ $HAVE_WD = 1 ]; then
 	sect watch_sock cat /tmp/ws.json
 	sect stderr.watch_sock cat /tmp/ws.err
 
+	# who, counted: --group-by cgroup loads the by-socket hash (in a one-slot
+	# array of maps) and every SOCKET_RCVBUFF drop lands in a group.
+	if pre_socket_rcvbuff && wd_start /tmp/gc.json /tmp/gc.err $WD count --json \
+		--netns wdb --group-by cgroup -r SOCKET_RCVBUFF; then
+		sect trigger.group_cgroup A wdpkt udp 192.0.2.1 192.0.2.2 40016 5000 20 1000
+		usleep 500000
+		wd_stop
+		kv whydrop_rc.group_cgroup $?
+	fi
+	[ -n "$SPID" ] && kill -TERM $SPID && wait $SPID
+	sect group_cgroup cat /tmp/gc.json
+	sect stderr.group_cgroup cat /tmp/gc.err
+
 	dropmon_scenarios
 	callsite_workload
 
