@@ -103,7 +103,8 @@ $(BUILD)/system/filter_equal.skel.h: $(BUILD)/system/filter_equal.bpf.o
 	@echo "  SKEL    $@"
 	$(Q)$(BPFTOOL) gen skeleton $< name filter_equal_bpf > $@.tmp && mv $@.tmp $@
 
-FE_SRCS    := tests/system/filter_equal.c tests/system/filter_equal_packets.c
+FE_SRCS    := tests/system/filter_equal.c tests/system/filter_equal_packets.c \
+	      tests/system/filter_equal_kernel.c tests/system/filter_equal_cases.c
 $(FILTER_EQ): $(FE_SRCS) $(wildcard tests/system/filter_equal*.h) \
 		$(BUILD)/system/filter_equal.skel.h $(BUILD)/libwhydrop.a
 	@echo "  TEST    $@"

@@ -28,6 +28,7 @@
  * rcvbuf from the drops column of our own sockets in /proc/net/udp and udp6
  * (found by inode); closed from NoPorts in /proc/net/snmp and Udp6NoPorts in
  * /proc/net/snmp6 (namespace-wide: run one closed storm per namespace).
+ * storm_counters.c reads them.
  *
  * Output: key=value lines on stdout (drops, drops_per_s, cpu_ns_per_datagram...).
  */
@@ -49,6 +50,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "storm_counters.h"
+
 #define MAX_BATCH 1024
 #define MAX_LEN 1472
 #define MAX_THREADS 256
@@ -67,20 +70,6 @@ struct sender {
 	uint64_t errors;
 	double cpu_s;		/* on-CPU time of this thread while sending */
 	int last_errno;
-};
-
-/* A receiving socket of -m rcvbuf, never read. */
-struct receiver {
-	int fd;
-	bool v6;
-	unsigned long ino;
-};
-
-/* The namespace's counters of our drops; -1 where unreadable. */
-struct counters {
-	long long sock[2];	/* drops column of our socket, [0] IPv4, [1] IPv6 */
-	long long rcvbuf[2];	/* Udp RcvbufErrors, Udp6RcvbufErrors */
-	long long noports[2];	/* Udp NoPorts, Udp6NoPorts */
 };
 
 static atomic_bool stop_flag;
@@ -108,16 +97,6 @@ static double clock_s(clockid_t id)
 static double now_s(void)
 {
 	return clock_s(CLOCK_MONOTONIC);
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)s,
-		.tv_nsec = (long)((s - (time_t)s) * 1e9),
-	};
-
-	nanosleep(&ts, NULL);
 }
 
 /*
@@ -157,126 +136,6 @@ static void usage(FILE *f, const char *prog)
 		"  -h          this help\n"
 		"Prints key=value lines: sent, drops (the kernel's count), drops_per_s, ...\n",
 		prog, prog, MAX_BATCH, MAX_LEN);
-}
-
-/*
- * Drops column of the socket with inode @ino in /proc/net/udp or udp6.
- * Returns -1 if the socket is not found.
- */
-static long long socket_drops(bool v6, unsigned long ino)
-{
-	const char *path = v6 ? "/proc/net/udp6" : "/proc/net/udp";
-	char line[512];
-	long long drops = -1;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(line, sizeof(line), f))	/* header */
-		goto out;
-	while (fgets(line, sizeof(line), f)) {
-		char *tok[16], *save = NULL, *p = line;
-		int n = 0;
-
-		while (n < 16 && (tok[n] = strtok_r(p, " \t\n", &save))) {
-			p = NULL;
-			n++;
-		}
-		/* sl local rem st tx:rx tr:when retr uid timeout inode ref ptr drops */
-		if (n < 13)
-			continue;
-		if (strtoul(tok[9], NULL, 10) != ino)
-			continue;
-		drops = strtoll(tok[12], NULL, 10);
-		break;
-	}
-out:
-	fclose(f);
-	return drops;
-}
-
-/* A field of the "Udp:" lines of /proc/net/snmp (a header line, a value line). */
-static long long snmp_udp(const char *field)
-{
-	char hdr[2048], val[2048];
-	long long ret = -1;
-	FILE *f;
-
-	f = fopen("/proc/net/snmp", "r");
-	if (!f)
-		return -1;
-	while (fgets(hdr, sizeof(hdr), f)) {
-		char *hs = NULL, *vs = NULL, *h, *v;
-
-		if (strncmp(hdr, "Udp: ", 5))
-			continue;
-		if (!fgets(val, sizeof(val), f))
-			break;
-		h = strtok_r(hdr, " \n", &hs);
-		v = strtok_r(val, " \n", &vs);
-		while (h && v) {
-			if (!strcmp(h, field)) {
-				ret = strtoll(v, NULL, 10);
-				break;
-			}
-			h = strtok_r(NULL, " \n", &hs);
-			v = strtok_r(NULL, " \n", &vs);
-		}
-		break;
-	}
-	fclose(f);
-	return ret;
-}
-
-/* A counter of /proc/net/snmp6 (one "name value" a line). */
-static long long snmp6(const char *field)
-{
-	char line[256];
-	long long ret = -1;
-	FILE *f;
-
-	f = fopen("/proc/net/snmp6", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char name[128];
-		long long v;
-
-		if (sscanf(line, "%127s %lld", name, &v) == 2 && !strcmp(name, field)) {
-			ret = v;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
-static void read_counters(struct counters *c, const struct receiver *r, int nr)
-{
-	int i;
-
-	c->sock[0] = c->sock[1] = -1;
-	for (i = 0; i < nr; i++)
-		c->sock[r[i].v6] = socket_drops(r[i].v6, r[i].ino);
-	c->rcvbuf[0] = snmp_udp("RcvbufErrors");
-	c->rcvbuf[1] = snmp6("Udp6RcvbufErrors");
-	c->noports[0] = snmp_udp("NoPorts");
-	c->noports[1] = snmp6("Udp6NoPorts");
-}
-
-/* b - a, or -1 if either is unknown. */
-static long long delta(long long a, long long b)
-{
-	return a < 0 || b < 0 ? -1 : b - a;
-}
-
-/* The kernel's count of the drops of family @fam (0 IPv4, 1 IPv6). */
-static long long family_drops(const struct counters *a, const struct counters *b, int fam)
-{
-	if (opt_mode == MODE_CLOSED)
-		return delta(a->noports[fam], b->noports[fam]);
-	return delta(a->sock[fam], b->sock[fam]);
 }
 
 /* -R: IPv4 + UDP headers with a random source, built in place per datagram. */
@@ -478,28 +337,6 @@ fail:
 	return -1;
 }
 
-/*
- * Wait until the kernel's count stops moving: a datagram left on a CPU's
- * backlog when its sender stopped (softirq deferred to ksoftirqd) is still
- * dropped after the senders are gone.
- */
-static void settle(struct counters *c, const struct counters *c0,
-		   const struct receiver *r, int nr)
-{
-	struct counters next;
-	int i;
-
-	read_counters(c, r, nr);
-	for (i = 0; i < 100; i++) {
-		sleep_s(0.01);
-		read_counters(&next, r, nr);
-		if (family_drops(c0, &next, 0) == family_drops(c0, c, 0) &&
-		    family_drops(c0, &next, 1) == family_drops(c0, c, 1))
-			break;
-		*c = next;
-	}
-}
-
 static void print_delta(const char *key, long long d4, long long d6, bool fam4, bool fam6)
 {
 	if ((fam4 && d4 < 0) || (fam6 && d6 < 0))
@@ -651,7 +488,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < nthreads; i++)
 		pthread_join(senders[i].tid, NULL);
 	t1 = now_s();
-	settle(&c1, &c0, receivers, nrecv);
+	settle_counters(&c1, &c0, receivers, nrecv, opt_mode == MODE_CLOSED);
 
 	for (i = 0; i < nthreads; i++) {
 		sent += senders[i].sent;
@@ -660,7 +497,7 @@ int main(int argc, char **argv)
 	}
 	drops = 0;
 	for (i = 0; i < 2; i++) {
-		fam_drops[i] = fam[i] ? family_drops(&c0, &c1, i) : 0;
+		fam_drops[i] = fam[i] ? family_drops(&c0, &c1, i, opt_mode == MODE_CLOSED) : 0;
 		drops += fam_drops[i];
 	}
 	printf("mode=%s\n", opt_mode == MODE_CLOSED ? "closed" : "rcvbuf");
@@ -697,10 +534,10 @@ int main(int argc, char **argv)
 	printf("cpu_util=%.2f\n", cpu / (t1 - t0));
 	if (sent)
 		printf("cpu_ns_per_datagram=%.1f\n", cpu * 1e9 / sent);
-	print_delta("snmp_rcvbuf_errors", delta(c0.rcvbuf[0], c1.rcvbuf[0]),
-		    delta(c0.rcvbuf[1], c1.rcvbuf[1]), fam[0], fam[1]);
-	print_delta("snmp_noports", delta(c0.noports[0], c1.noports[0]),
-		    delta(c0.noports[1], c1.noports[1]), fam[0], fam[1]);
+	print_delta("snmp_rcvbuf_errors", counter_delta(c0.rcvbuf[0], c1.rcvbuf[0]),
+		    counter_delta(c0.rcvbuf[1], c1.rcvbuf[1]), fam[0], fam[1]);
+	print_delta("snmp_noports", counter_delta(c0.noports[0], c1.noports[0]),
+		    counter_delta(c0.noports[1], c1.noports[1]), fam[0], fam[1]);
 	ret = 0;
 
 close_senders:
