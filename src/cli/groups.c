@@ -312,7 +312,7 @@ void wd_groups_print_live(struct wd_groups *g, struct wd_session *s, FILE *f)
 	struct wd_count_doc doc = { 0 };
 	struct wd_groups_doc gd;
 
-	wd_groups_refresh(g, s);
+	/* No wd_groups_refresh(): reading the rows learns owners and retires sockets too. */
 	if (wd_groups_doc(g, s, &doc, &gd))
 		return;
 	wd_print_groups_table(f, &doc);
