@@ -165,7 +165,6 @@ _Static_assert(__builtin_offsetof(struct wd_event, hdr) == WD_EVENT_HEAD,
 /* Slots of the per-CPU statistics array. */
 enum wd_stat {
 	WD_STAT_EMITTED,	/* detail records written to the ring buffer */
-	WD_STAT_RATE_LIMITED,	/* not counted here: user space derives it (counts.c) */
 	WD_STAT_RING_FULL,	/* detail records lost: ring buffer full */
 	WD_STAT_OVERFLOW,	/* counts that went to the overflow bucket */
 	WD_STAT_STACK_COLLISION, /* --stacks: bucket held another stack (-EEXIST) */

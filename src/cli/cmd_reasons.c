@@ -59,7 +59,7 @@ static void load_subsys_codes(struct wd_reasons *r)
 	char buf[160];
 
 	for (size_t i = 0; i < r->n_subsys; i++)
-		wd_reason_name(r, r->subsys[i].id << 16, buf, sizeof(buf));
+		wd_reason_name(r, r->subsys[i].id << WD_SUBSYS_SHIFT, buf, sizeof(buf));
 }
 
 /* Is catalogue entry e among this kernel's reasons (core or loaded subsys)? */
@@ -121,10 +121,10 @@ static void text_subsys(const struct wd_subsys *s)
 	subsys_module(s->name, mod, sizeof(mod));
 	if (!s->n_codes) {
 		printf("%#10x  subsystem %s: reasons unknown (module %s not "
-		       "loaded, or no module BTF)\n", s->id << 16, s->name, mod);
+		       "loaded, or no module BTF)\n", s->id << WD_SUBSYS_SHIFT, s->name, mod);
 		return;
 	}
-	printf("%#10x  subsystem %s (module %s)\n", s->id << 16, s->name, mod);
+	printf("%#10x  subsystem %s (module %s)\n", s->id << WD_SUBSYS_SHIFT, s->name, mod);
 	for (size_t k = 0; k < s->n_codes; k++) {
 		if (wd_catalogue_is_sentinel(s->codes[k].name))
 			continue;

@@ -88,14 +88,14 @@ static void summary(struct record *r, const struct wd_stats *st)
 {
 	uint64_t done = r->after_limit + r->after_files + total_written(r);
 	uint64_t failed = r->received > done ? r->received - done : 0;
-	uint64_t missed = st->v[WD_STAT_RATE_LIMITED] + st->v[WD_STAT_RING_FULL] +
+	uint64_t missed = st->rate_limited + st->v[WD_STAT_RING_FULL] +
 			  r->after_limit + r->after_files + failed;
 
 	fprintf(stderr, "whydrop: %" PRIu64 " %s counted, %" PRIu64 " written to ",
 		st->seen, wd_plural(st->seen, "drop", "drops"), total_written(r));
 	print_destination(r);
 	fprintf(stderr, ", %" PRIu64 " not written (%" PRIu64 " over --rate, %" PRIu64
-		" lost: ring buffer full", missed, st->v[WD_STAT_RATE_LIMITED],
+		" lost: ring buffer full", missed, st->rate_limited,
 		st->v[WD_STAT_RING_FULL]);
 	if (r->after_limit)
 		fprintf(stderr, ", %" PRIu64 " after -c %" PRIu64, r->after_limit, r->limit);

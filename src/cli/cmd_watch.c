@@ -53,12 +53,12 @@ static void summary(struct watch *w)
 		return;
 	/* Records delivered but not printed: the output went away. */
 	unwritten = st.v[WD_STAT_EMITTED] - w->shown;
-	missed = st.v[WD_STAT_RATE_LIMITED] + st.v[WD_STAT_RING_FULL] + unwritten;
+	missed = st.rate_limited + st.v[WD_STAT_RING_FULL] + unwritten;
 	fprintf(stderr,
 		"whydrop: %" PRIu64 " %s counted, %" PRIu64 " %s shown, %" PRIu64
 		" not shown (%" PRIu64 " over --rate, %" PRIu64 " lost: ring buffer full",
 		st.seen, wd_plural(st.seen, "drop", "drops"), w->shown,
-		wd_plural(w->shown, "record", "records"), missed, st.v[WD_STAT_RATE_LIMITED],
+		wd_plural(w->shown, "record", "records"), missed, st.rate_limited,
 		st.v[WD_STAT_RING_FULL]);
 	if (unwritten)
 		fprintf(stderr, ", %" PRIu64 " not written: %s", unwritten,

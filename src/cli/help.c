@@ -182,11 +182,6 @@ static const struct cmd_doc docs[WD_NCMDS] = {
 	},
 };
 
-const char *wd_cmd_summary(enum wd_cmd cmd)
-{
-	return (unsigned int)cmd < WD_NCMDS ? docs[cmd].summary : "";
-}
-
 /* ------------------------------------------------------------- help */
 
 /* Words of text from column col, lines indented by indent; returns the column. */

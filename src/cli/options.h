@@ -122,7 +122,5 @@ void wd_help_command(enum wd_cmd cmd, FILE *f);
 void wd_help_man(FILE *f);
 /* contrib/whydrop.bash-completion */
 void wd_help_completion(FILE *f);
-/* One line per command of the main help: "  top   live table..." */
-const char *wd_cmd_summary(enum wd_cmd cmd);
 
 #endif /* WD_OPTIONS_H */

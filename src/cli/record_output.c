@@ -296,7 +296,7 @@ void wd_record_file_stats(struct record *r, const struct wd_stats *st)
 			     " written=%" PRIu64 " rate_limited=%" PRIu64 " ring_full=%" PRIu64
 			     " after_count=%" PRIu64 " lost_events=%" PRIu64
 			     " cut_paged=%" PRIu64, st->seen, total_written(r),
-			     st->v[WD_STAT_RATE_LIMITED], st->v[WD_STAT_RING_FULL], r->after_limit,
+			     st->rate_limited, st->v[WD_STAT_RING_FULL], r->after_limit,
 			     st->recursion_misses, r->cut_paged);
 		if (rotating(r) && n > 0 && (size_t)n < sizeof(comment))
 			snprintf(comment + n, sizeof(comment) - (size_t)n, " after_files=%" PRIu64
@@ -305,7 +305,7 @@ void wd_record_file_stats(struct record *r, const struct wd_stats *st)
 	if (st && r->files == 1) {
 		isb.has_ifrecv = isb.has_osdrop = true;
 		isb.ifrecv = st->seen;
-		isb.osdrop = st->v[WD_STAT_RATE_LIMITED] + st->v[WD_STAT_RING_FULL];
+		isb.osdrop = st->rate_limited + st->v[WD_STAT_RING_FULL];
 	}
 	isb.comment = comment;
 	if (wd_pcapng_write_stats(&r->w, &isb) || wd_pcapng_flush(&r->w))

@@ -302,7 +302,7 @@ static void derive_stats(struct wd_session *s, struct wd_stats *st)
 	__u32 zero = 0;
 
 	if (s->details)
-		st->v[WD_STAT_RATE_LIMITED] = st->seen > done ? st->seen - done : 0;
+		st->rate_limited = st->seen > done ? st->seen - done : 0;
 	if (s->filter_ctx_fd < 0 || ncpu <= 0)
 		return;
 	fc = calloc((size_t)ncpu, sizeof(*fc));

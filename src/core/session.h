@@ -93,6 +93,7 @@ struct wd_total {
 struct wd_stats {
 	uint64_t seen;			/* drops counted: the sum of all counts */
 	uint64_t v[WD_STAT_MAX];
+	uint64_t rate_limited;		/* records over --rate: derived, not counted */
 	uint64_t recursion_misses;	/* drops the kernel could not run us for */
 	uint64_t filter_nonlinear;	/* left unmatched: the filter needed paged data */
 };

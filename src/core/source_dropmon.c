@@ -478,7 +478,7 @@ int wd_dm_source_stats(struct wd_session *s, struct wd_stats *st)
 	memset(st, 0, sizeof(*st));
 	st->seen = wd_dm_events_seen(&d->ev);
 	st->v[WD_STAT_EMITTED] = d->ev.emitted;
-	st->v[WD_STAT_RATE_LIMITED] = d->ev.rate_limited;
+	st->rate_limited = d->ev.rate_limited;
 	return 0;
 }
 

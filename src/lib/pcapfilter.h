@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * tcpdump-style filter expressions, compiled by libpcap for packets that
- * start at the IP header (DLT_RAW), into classic BPF that the kernel side
- * interprets before counting.
+ * start at the IP header (DLT_RAW) into classic BPF. The kernel never sees
+ * that classic BPF: whydrop translates it into an eBPF program of its own
+ * (cbpf_ebpf.h), which the tracepoint program tail-calls before counting.
  */
 #ifndef WD_PCAPFILTER_H
 #define WD_PCAPFILTER_H

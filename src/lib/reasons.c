@@ -10,10 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/btf.h>
+#include <linux/types.h>
 
 #include "reasons.h"
 #include "suggest.h"
 #include "tracefs.h"
+#include "whydrop.h"
 
 #define SUBSYS_PREFIX	"SKB_DROP_REASON_SUBSYS_"
 #define BTF_DIR		"/sys/kernel/btf"
@@ -377,7 +379,7 @@ static bool is_reason_enum(const struct btf_type *t, uint32_t id)
 	const struct btf_enum *e = btf_enum(t);
 
 	for (int j = 0; j < btf_vlen(t); j++, e++)
-		if ((uint32_t)e->val == (id << 16 | 1))
+		if ((uint32_t)e->val == (id << WD_SUBSYS_SHIFT | 1))
 			return true;
 	return false;
 }
@@ -439,7 +441,7 @@ static void load_subsys_codes(struct wd_reasons *r, struct wd_subsys *s)
 			continue;
 		e = btf_enum(t);
 		for (int j = 0; j < btf_vlen(t); j++, e++)
-			if ((uint32_t)e->val >> 16 == s->id &&
+			if ((uint32_t)e->val >> WD_SUBSYS_SHIFT == s->id &&
 			    add_subsys_code(s, (uint32_t)e->val,
 					    btf__name_by_offset(btf, e->name_off)))
 				goto out;
@@ -462,9 +464,10 @@ const char *wd_reason_name(struct wd_reasons *r, uint32_t code, char *buf, size_
 			snprintf(buf, len, "0x%x", code);
 		return buf;
 	}
-	s = subsys_by_id(r, code >> 16);
+	s = subsys_by_id(r, code >> WD_SUBSYS_SHIFT);
 	if (!s) {
-		snprintf(buf, len, "SUBSYS_%u:0x%x", code >> 16, code & 0xffff);
+		snprintf(buf, len, "SUBSYS_%u:0x%x", code >> WD_SUBSYS_SHIFT,
+			 code & ~WD_SUBSYS_MASK);
 		return buf;
 	}
 	if (!s->codes_loaded)
@@ -475,13 +478,13 @@ const char *wd_reason_name(struct wd_reasons *r, uint32_t code, char *buf, size_
 			return buf;
 		}
 	}
-	snprintf(buf, len, "%s:0x%x", s->name, code & 0xffff);
+	snprintf(buf, len, "%s:0x%x", s->name, code & ~WD_SUBSYS_MASK);
 	return buf;
 }
 
 const char *wd_reason_subsys(struct wd_reasons *r, uint32_t code, char *buf, size_t len)
 {
-	struct wd_subsys *s = subsys_by_id(r, code >> 16);
+	struct wd_subsys *s = subsys_by_id(r, code >> WD_SUBSYS_SHIFT);
 	size_t i;
 
 	if (!(code & WD_SUBSYS_MASK) || !s) {

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define WD_REASON_PREFIX	"SKB_DROP_REASON_"
-#define WD_SUBSYS_MASK		0xffff0000u
+#define WD_SUBSYS_MASK		0xffff0000u	/* the subsystem: code >> WD_SUBSYS_SHIFT */
 
 enum wd_reason_source {
 	WD_SRC_NONE,

@@ -188,17 +188,7 @@ static const struct {
 
 #define N_CONTEXT	(sizeof(context) / sizeof(context[0]))
 
-size_t wd_recon_rule_count(void)
-{
-	return N_RULES;
-}
-
-const struct wd_recon_rule *wd_recon_rule_at(size_t i)
-{
-	return i < N_RULES ? &rules[i] : NULL;
-}
-
-const struct wd_recon_rule *wd_recon_rule_find(const char *counter)
+static const struct wd_recon_rule *rule_find(const char *counter)
 {
 	for (size_t i = 0; i < N_RULES; i++)
 		if (!strcmp(rules[i].counter, counter))
@@ -206,7 +196,8 @@ const struct wd_recon_rule *wd_recon_rule_find(const char *counter)
 	return NULL;
 }
 
-void wd_recon_match_reason(const char *match, char *buf, size_t len)
+/* Reason part of a match ("NO_SOCKET@__udp4_lib_rcv" -> "NO_SOCKET"). */
+static void match_reason(const char *match, char *buf, size_t len)
 {
 	size_t n = strcspn(match, "@");
 
@@ -229,16 +220,6 @@ static const char *context_note(const char *counter, bool *known)
 	}
 	*known = false;
 	return NULL;
-}
-
-bool wd_recon_is_context(const char *counter)
-{
-	bool known;
-
-	if (wd_recon_rule_find(counter))
-		return false;
-	context_note(counter, &known);
-	return known;
 }
 
 /* "tcp_v4_rcv.isra.0" matches "tcp_v4_rcv". */
@@ -314,7 +295,7 @@ static bool rule_filtered(const struct wd_recon_rule *r, const char *list)
 	char reason[NAME_LEN];
 
 	for (const char *const *m = r->match; *m; m++) {
-		wd_recon_match_reason(*m, reason, sizeof(reason));
+		match_reason(*m, reason, sizeof(reason));
 		if (!in_list(list, reason))
 			return true;
 	}
@@ -407,7 +388,7 @@ static int add_context(const struct wd_counters *before, const struct wd_counter
 		struct wd_recon_row row = { .name = after->v[j].name };
 		bool known;
 
-		if (wd_recon_rule_find(row.name) || !moved(before, &after->v[j], &row.delta))
+		if (rule_find(row.name) || !moved(before, &after->v[j], &row.delta))
 			continue;
 		row.note = context_note(row.name, &known);
 		if (known && push(v, n, cap, &row))
@@ -458,7 +439,7 @@ void wd_recon_reasons(const struct wd_recon_rule *rule, char *buf, size_t len)
 	for (const char *const *m = rule ? rule->match : NULL; m && *m && off < len; m++) {
 		if (listed_before(rule->match, m))
 			continue;	/* same reason in several functions */
-		wd_recon_match_reason(*m, reason, sizeof(reason));
+		match_reason(*m, reason, sizeof(reason));
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "," : "", reason);
 	}
 }

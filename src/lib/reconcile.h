@@ -33,15 +33,6 @@ struct wd_recon_rule {
 	const char *unseen;		/* why increments can lack an event */
 };
 
-size_t wd_recon_rule_count(void);
-const struct wd_recon_rule *wd_recon_rule_at(size_t i);
-const struct wd_recon_rule *wd_recon_rule_find(const char *counter);
-/* Reason part of a match ("NO_SOCKET@__udp4_lib_rcv" -> "NO_SOCKET"). */
-void wd_recon_match_reason(const char *match, char *buf, size_t len);
-
-/* Counters shown as context when they move (rules excluded). */
-bool wd_recon_is_context(const char *counter);
-
 /*
  * Traced drops: reason name (no prefix) and function, NULL when unknown.
  * elsewhere: traced in another namespace than the one whose counters were
