@@ -11,7 +11,6 @@
 /* --counters-only: no BPF, two samples of the kernel's counters. */
 static int count_counters_only(const struct wd_opts *o)
 {
-	struct timespec tick = { 0, 100 * 1000000L };
 	struct wd_counter_watch w;
 	double t0 = wd_now();
 	int status;
@@ -20,8 +19,8 @@ static int count_counters_only(const struct wd_opts *o)
 	if (status)
 		goto out;
 	fprintf(stderr, "whydrop: reading the kernel's counters only (nothing traced)\n");
-	while (!wd_stop && (!o->duration || wd_now() - t0 < o->duration))
-		nanosleep(&tick, NULL);
+	while (!wd_stop && !wd_over(t0, o->duration))
+		wd_sleep_ms(wd_wait_ms(t0, o->duration, 100));
 	wd_watch_sample(&w);
 	status = wd_report_counts_watch(NULL, o, wd_now() - t0, &w, stdout);
 out:
@@ -55,8 +54,8 @@ int cmd_count(int argc, char **argv)
 	if (status)
 		goto out;
 	t0 = t_refresh = s.t_attached;
-	while (wd_session_poll(&s, 100)) {
-		if (o->duration && wd_now() - t0 >= o->duration)
+	while (wd_session_poll(&s, wd_wait_ms(t0, o->duration, 100))) {
+		if (wd_over(t0, o->duration))
 			break;
 		/* Sockets close: learn their processes while they are open. */
 		if (wd_now() - t_refresh >= 1.0) {

@@ -60,13 +60,13 @@ static void record_loop(struct record *r, const struct wd_opts *o)
 {
 	double t0 = wd_now();
 
-	while (wd_session_poll(r->s, 100)) {
+	while (wd_session_poll(r->s, wd_wait_ms(t0, o->duration, 100))) {
 		if (wd_pcapng_flush(&r->w))
 			wd_record_write_error(r);
 		/* -G: a new file on time, even while no drop comes */
 		if (!r->broken && !r->w.err)
 			wd_record_period_check(r, wd_monotonic_ns());
-		if (o->duration && wd_now() - t0 >= o->duration)
+		if (wd_over(t0, o->duration))
 			break;
 	}
 }

@@ -71,8 +71,8 @@ static int serve(struct serve *sv, struct wd_opts *o, uid_t uid, gid_t gid)
 	wd_serve_announce(sv, fd);
 	fd = -1;	/* libmicrohttpd closes it */
 	t0 = wd_now();
-	while (wd_session_poll(&sv->s, 1000))
-		if (o->duration && wd_now() - t0 >= o->duration)
+	while (wd_session_poll(&sv->s, wd_wait_ms(t0, o->duration, 1000)))
+		if (wd_over(t0, o->duration))
 			break;
 	status = 0;
 out:

@@ -243,7 +243,6 @@ static int finish(struct top *t, struct wd_session *s, const struct wd_opts *o,
 /* --counters-only: every second, the counters that moved since the start. */
 static int top_counters_only(struct top *t, const struct wd_opts *o)
 {
-	struct timespec tick = { 0, 100 * 1000000L };
 	struct wd_counter_watch w;
 	double t0 = wd_now(), next = t0 + 1;
 	int status;
@@ -251,8 +250,8 @@ static int top_counters_only(struct top *t, const struct wd_opts *o)
 	status = wd_watch_begin(&w, o);
 	if (status)
 		goto out;
-	while (!wd_stop && (!o->duration || wd_now() - t0 < o->duration)) {
-		nanosleep(&tick, NULL);
+	while (!wd_stop && !wd_over(t0, o->duration)) {
+		wd_sleep_ms(wd_wait_ms(t0, o->duration, 100));
 		if (wd_now() < next)
 			continue;
 		next += 1;
@@ -303,12 +302,12 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	t0 = t.t_prev = s.t_attached;
 	next = t0 + 1;
-	while (wd_session_poll(&s, 100)) {
+	while (wd_session_poll(&s, wd_wait_ms(t0, o->duration, 100))) {
 		double now = wd_now();
 		struct wd_total *cur;
 		size_t n;
 
-		if (o->duration && now - t0 >= o->duration)
+		if (wd_over(t0, o->duration))
 			break;
 		if (now < next)
 			continue;

@@ -95,8 +95,8 @@ int cmd_watch(int argc, char **argv)
 	if (wd_session_drop_privileges(&s))
 		goto close;
 	t0 = s.t_attached;
-	while (wd_session_poll(&s, 100))
-		if (o->duration && wd_now() - t0 >= o->duration)
+	while (wd_session_poll(&s, wd_wait_ms(t0, o->duration, 100)))
+		if (wd_over(t0, o->duration))
 			break;
 	wd_session_detach(&s);
 	summary(&w);

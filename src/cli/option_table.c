@@ -56,8 +56,8 @@ const struct wd_option wd_options[] = {
 		 "plain permissions of its user id, and a directory in which that user "
 		 "cannot create files is refused before tracing starts." },
 	{ "rotate-seconds", 'G', "SECONDS", C_RECORD,
-	  "start a new file every SECONDS; FILE may hold strftime(3) conversions "
-	  "(drops-%H%M%S.pcapng)",
+	  "start a new file every SECONDS (whole seconds, or 10m, 1h as -d takes them); FILE "
+	  "may hold strftime(3) conversions (drops-%H%M%S.pcapng)",
 	  .why = "applies to the command that writes pcapng",
 	  .man = "New files come on time, whether drops come or not, named from the local "
 		 "time the file starts; without conversions each file overwrites the "
@@ -98,7 +98,8 @@ const struct wd_option wd_options[] = {
 	  .why = "applies to the Prometheus exporter" },
 	/* explain */
 	{ "interval", 0, "SECS", C_EXPLAIN,
-	  "sample the counters for SECS seconds (1; 0: no rate, just the values now)",
+	  "sample the counters for SECS seconds, or a span as -d takes it (500ms, 1m), at "
+	  "most an hour (1; 0: no rate, just the values now)",
 	  .why = "applies to the catalogue's command",
 	  .hint_for = { { C_LIVE, "stop after a time with -d T" } } },
 	{ "all", 'a', NULL, C_EXPLAIN, "every reason in the catalogue (no live values)",
@@ -115,7 +116,8 @@ const struct wd_option wd_options[] = {
 	  .why = "applies to the catalogue's command" },
 	/* what is traced, and for how long */
 	{ "duration", 'd', "T", C_LIVE,
-	  "stop after T: 5, 2.5, 500ms, 1m, 1h (default: until Ctrl-C, SIGTERM or SIGHUP)",
+	  "stop after T: seconds (5, 2.5) or numbers with units (500ms, 90s, 1.5m, 1h30m, "
+	  "1d), 1 ms to 365 days (default: until Ctrl-C, SIGTERM or SIGHUP)",
 	  .why = TRACING,
 	  .hint_for = { { C_EXPLAIN, "explain samples its counters for --interval SECS" } } },
 	{ "reason", 'r', "LIST", C_LIVE,

@@ -1,36 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Option values every command parses the same way: durations ("2.5",
- * "1m", "500ms"), plain decimal numbers, and --group-by's names.
+ * "90s", "1h30m", "500ms"), plain decimal numbers, and --group-by's names.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "duration.h"
 #include "options.h"
 
-int wd_parse_duration(const char *s, double *out)
-{
-	char *end;
-	double v;
+#define SEC_NS	(1000 * WD_MSEC_NS)
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !isfinite(v))
-		return -1;
-	if (!strcmp(end, "ms"))
-		v /= 1000;
-	else if (!strcmp(end, "m"))
-		v *= 60;
-	else if (!strcmp(end, "h"))
-		v *= 3600;
-	else if (*end && strcmp(end, "s"))
-		return -1;
-	if (v <= 0 || v > 365 * 86400.0)
-		return -1;
-	*out = v;
-	return 0;
+/* Loops wake to the millisecond (runtime.h, wd_wait_ms): nothing shorter. */
+const struct wd_span_limits wd_duration_limits = {
+	.min_ns = WD_MSEC_NS, .max_ns = 365 * 86400 * SEC_NS,
+	.too_long = "longer than 365 days",
+};
+
+const struct wd_span_limits wd_interval_limits = {
+	.min_ns = WD_MSEC_NS, .max_ns = 3600 * SEC_NS, .zero_ok = true,
+	.too_long = "longer than an hour",
+};
+
+const struct wd_span_limits wd_rotate_limits = {
+	.min_ns = SEC_NS, .max_ns = UINT32_MAX * SEC_NS, .whole_s = true,
+	.too_long = "longer than 4294967295 seconds",
+};
+
+const char *wd_parse_duration(const char *s, const struct wd_span_limits *l, double *out)
+{
+	uint64_t ns;
+	int err = wd_duration_parse(s, &ns);
+
+	if (err == -EINVAL)
+		return "give seconds (10, 2.5) or numbers with units (500ms, 90s, 1.5m, 1h30m, "
+		       "1d); no sign, hex or exponent";
+	if (err || ns > l->max_ns)
+		return l->too_long;
+	if (l->whole_s && ns % SEC_NS)
+		return "whole seconds only (60, 10m, 1h)";
+	if (ns < l->min_ns && !(l->zero_ok && !ns))
+		return l->min_ns == SEC_NS ? "shorter than a second" :
+		       !ns ? "0 is no time: give 1ms or more" :
+		       "shorter than 1 ms, the finest whydrop keeps time to";
+	*out = (double)ns / SEC_NS;
+	return NULL;
 }
 
 int wd_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)

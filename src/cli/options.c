@@ -60,20 +60,6 @@ static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 	return 0;
 }
 
-/* explain --interval: 0 (no rate) to an hour. */
-static int parse_interval(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0 && v <= 3600))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* ------------------------------------------------------------ parser */
 
 struct parse {
@@ -156,7 +142,7 @@ static int refuse(const struct parse *p, const struct wd_option *o, const char *
 static int parse_session_opt(struct parse *p, const char *arg)
 {
 	struct wd_opts *o = &p->c->o;
-	const char *name = p->opt->name;
+	const char *name = p->opt->name, *why;
 
 	if (!strcmp(name, "reason")) {
 		/* -r '' would select nothing and count nothing, silently */
@@ -169,9 +155,9 @@ static int parse_session_opt(struct parse *p, const char *arg)
 	} else if (!strcmp(name, "interface")) {
 		o->ifname = arg;
 	} else if (!strcmp(name, "duration")) {
-		if (wd_parse_duration(arg, &o->duration))
-			return usage(p, "bad duration '%s': give seconds, e.g. -d 5, -d 2.5, "
-				     "-d 500ms, -d 1m", arg);
+		why = wd_parse_duration(arg, &wd_duration_limits, &o->duration);
+		if (why)
+			return usage(p, "bad duration '%s': %s", arg, why);
 	} else if (!strcmp(name, "rate")) {
 		if (parse_u32(arg, 0, UINT32_MAX, &o->rate))
 			return bad_value(p, arg, "records per second, 0 for no limit");
@@ -265,8 +251,9 @@ static int parse_own_opt(struct parse *p, const char *arg)
 {
 	struct wd_cli *c = p->c;
 	char letter = p->opt->letter;
-	const char *name = p->opt->name;
+	const char *name = p->opt->name, *why;
 	unsigned long v;
+	double secs;
 
 	switch (letter) {
 	case 'w':
@@ -290,8 +277,10 @@ static int parse_own_opt(struct parse *p, const char *arg)
 					 "with a k, m or g suffix (KiB, MiB, GiB)");
 		return 0;
 	case 'G':
-		if (parse_u32(arg, 1, UINT32_MAX, &c->rotate_s))
-			return bad_value(p, arg, "a number of seconds, 1 or more");
+		why = wd_parse_duration(arg, &wd_rotate_limits, &secs);
+		if (why)
+			return bad_value(p, arg, why);
+		c->rotate_s = (uint32_t)secs;
 		return 0;
 	case 'W':
 		if (parse_u32(arg, 1, INT_MAX, &c->filecount))
@@ -306,8 +295,9 @@ static int parse_own_opt(struct parse *p, const char *arg)
 	} else if (!strcmp(name, "user")) {
 		c->user = arg;
 	} else if (!strcmp(name, "interval")) {
-		if (parse_interval(arg, &c->interval))
-			return bad_value(p, arg, "seconds, 0 to 3600");
+		why = wd_parse_duration(arg, &wd_interval_limits, &c->interval);
+		if (why)
+			return bad_value(p, arg, why);
 	} else {
 		return 1;
 	}

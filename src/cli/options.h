@@ -106,8 +106,25 @@ void wd_cli_free(struct wd_cli *c);
  */
 void wd_cli_guessed(const char *word);
 
-/* Strictly positive number of seconds, "5", "2.5", "1m", "500ms". */
-int wd_parse_duration(const char *s, double *out);
+/*
+ * What a duration option takes: from min_ns to max_ns (too_long says the
+ * latter in words), 0 too when zero_ok, whole seconds only when whole_s.
+ */
+struct wd_span_limits {
+	uint64_t min_ns, max_ns;
+	const char *too_long;	/* "longer than 365 days" */
+	bool zero_ok, whole_s;
+};
+
+extern const struct wd_span_limits wd_duration_limits;	/* -d */
+extern const struct wd_span_limits wd_interval_limits;	/* explain --interval */
+extern const struct wd_span_limits wd_rotate_limits;	/* record -G */
+
+/*
+ * A time span as duration.h reads it ("10", "2.5", "90s", "1.5m", "1h30m",
+ * "500ms") within l, in seconds: NULL, else why it is refused.
+ */
+const char *wd_parse_duration(const char *s, const struct wd_span_limits *l, double *out);
 /* A decimal number from min to max, the whole string, no sign: 0 or -1. */
 int wd_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
 /* --group-by WHO: netns, interface, cgroup or process; 0 or -1. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,27 @@ double wd_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int wd_wait_ms(double t0, double duration, int most)
+{
+	double left_ms = (t0 + duration - wd_now()) * 1000;
+
+	if (!duration || left_ms >= most)
+		return most;
+	return left_ms < 1 ? 1 : (int)ceil(left_ms);
+}
+
+void wd_sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+bool wd_over(double t0, double duration)
+{
+	return duration && wd_now() - t0 >= duration;
 }
 
 /* Keep libbpf's warnings for the error message instead of spraying them. */

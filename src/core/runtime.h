@@ -17,6 +17,16 @@ extern volatile sig_atomic_t wd_stop;
 void wd_install_signals(void);
 /* Seconds since an arbitrary start, monotonic. */
 double wd_now(void);
+/*
+ * How long a loop that started at t0 and ends after duration seconds (0:
+ * never) may wait now: most ms, or less to wake at its end (rounded up to
+ * the millisecond, never below 1 ms): -d is honoured to the millisecond.
+ */
+int wd_wait_ms(double t0, double duration, int most);
+/* Sleep ms milliseconds (less when a signal comes). */
+void wd_sleep_ms(int ms);
+/* Has a loop that started at t0 run its duration (0: never over)? */
+bool wd_over(double t0, double duration);
 
 /* Route libbpf's messages: every one to stderr when verbose, else kept. */
 void wd_libbpf_log_init(bool verbose);

@@ -134,6 +134,47 @@ expect_run "option without value" 2 "needs a value" "$W" count -d
 expect_run "bad duration: word" 2 "bad duration 'soon'" "$W" count -d soon
 expect_run "bad duration: negative" 2 "bad duration '-5'" "$W" count -d -5
 expect_run "bad duration: zero" 2 "bad duration '0'" "$W" count -d 0
+echo "-- durations as systemd.time and sleep users write them; one parser for -d, --interval, -G"
+for d in 10 2.5 90s 1.5m 500ms 1h30m '1h 30min' 2m30s 1d; do
+	expect_run "-d '$d' is taken" 0 '^Usage: whydrop count' "$W" count -d "$d" -h
+done
+for d in 0x10 1e3 -5 +5 nan inf '' 5x 1h30 '5 ' 1M; do
+	expect_run "-d '$d' is refused" 2 \
+		"^whydrop count: bad duration '${d//+/\\+}': give seconds \(10, 2.5\) or numbers with units" \
+		"$W" count -d "$d"
+done
+expect_run "-d 0.0001: below the millisecond, refused" 2 \
+	"bad duration '0.0001': shorter than 1 ms" "$W" count -d 0.0001
+expect_run "-d 366d: refused" 2 "bad duration '366d': longer than 365 days" "$W" count -d 366d
+expect_run "--interval 1.5m is taken" 0 '^Usage: whydrop explain' "$W" explain --interval 1.5m -h
+expect_run "--interval 0 (no rate) is taken" 0 '^Usage: whydrop explain' "$W" explain --interval 0 -h
+expect_run "--interval 0x10 is refused" 2 "bad --interval '0x10': give seconds" \
+	"$W" explain NO_SOCKET --interval 0x10
+expect_run "--interval 1e1 is refused" 2 "bad --interval '1e1': give seconds" \
+	"$W" explain NO_SOCKET --interval 1e1
+expect_run "--interval 2h is refused" 2 "bad --interval '2h': longer than an hour" \
+	"$W" explain NO_SOCKET --interval 2h
+expect_run "-G 1h is taken" 0 '^Usage: whydrop record' "$W" record -G 1h -h
+expect_run "-G 0x10 is refused" 2 "bad -G '0x10': give seconds" "$W" record -w /dev/null -G 0x10
+expect_run "-G 1.5 is refused: whole seconds" 2 "bad -G '1.5': whole seconds only" \
+	"$W" record -w /dev/null -G 1.5
+# -d 0.05 ends about then: from "attached" on stderr to the exit, measured
+# here; generous for a loaded machine, and the traced time at least -d.
+"$W" count --json -d 0.05 >"$TMP_ERR.d.json" 2>"$TMP_ERR.d.err" &
+dpid=$!
+for _ in $(seq 200); do grep -q attached "$TMP_ERR.d.err" && break; sleep 0.01; done
+t_att=$(date +%s%N)
+wait "$dpid"
+drc=$?
+t_end=$(date +%s%N)
+d_ms=$(((t_end - t_att) / 1000000))
+d_s=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["duration_s"])' "$TMP_ERR.d.json" 2>/dev/null)
+echo "   count -d 0.05: ${d_ms} ms from attached to exit, duration_s ${d_s:-?}"
+check "count -d 0.05: exit 0" test "$drc" -eq 0
+check "count -d 0.05 ends within 3 s of attaching (${d_ms} ms)" test "$d_ms" -lt 3000
+check "count -d 0.05 traced for 0.05 s at least (duration_s ${d_s:-?})" \
+	$PY -c 'import sys; sys.exit(not float(sys.argv[1]) >= 0.05)' "${d_s:-0}"
+rm -f "$TMP_ERR.d.json" "$TMP_ERR.d.err"
 expect_run "bad --rate" 2 "bad --rate" "$W" watch --rate lots
 expect_run "bad --map-size" 2 "bad --map-size" "$W" count --map-size 0
 expect_run "malformed filter: libpcap's message" 2 "bad filter expression: can't parse filter expression: syntax error" \
