@@ -17,7 +17,8 @@
 #define WD_REASON_BITMAP_WORDS	8	/* 256 core reasons for the -r filter */
 #define WD_SUBSYS_SHIFT		16	/* SKB_DROP_REASON_SUBSYS_SHIFT */
 
-#define WD_CBPF_MAX_INSNS	512	/* longest pcap filter program accepted */
+#define WD_CBPF_MAX_INSNS	4096	/* longest pcap filter accepted: BPF_MAXINSNS,
+					   the kernel's own limit for classic BPF */
 
 #define WD_STACK_DEPTH		64	/* frames kept per stack (--stacks) */
 #define WD_STACK_MAP_ENTRIES	16384	/* distinct stacks stored */

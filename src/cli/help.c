@@ -31,7 +31,9 @@ struct cmd_doc {
 
 #define EXPRESSION_HELP \
 	"a pcap-filter(7) expression, as for tcpdump, on the packet from its IP header; " \
-	"compiled by libpcap and run in the kernel before counting, so counts honour it"
+	"compiled by libpcap and run in the kernel before counting, so counts honour it; " \
+	"at most 4096 classic BPF instructions (the kernel's BPF_MAXINSNS; a chain of about " \
+	"1000 hosts)"
 
 static const struct cmd_doc docs[WD_NCMDS] = {
 	[WD_CMD_TOP] = {

@@ -34,7 +34,8 @@
  * checked as far), a load from buf[] and a byte swap; jumps to a RET of a
  * constant go straight to the end. About 2 eBPF instructions per classic
  * one, plus some 40 of prologue and epilogue (512 classic instructions of
- * mixed clauses: about 1100; 'tcp port 443': 23 -> 90).
+ * mixed clauses: about 1100; 'tcp port 443': 23 -> 90; a chain of 1086
+ * hosts, 4096 classic instructions, the most accepted: 4150).
  */
 #ifndef WD_CBPF_EBPF_H
 #define WD_CBPF_EBPF_H

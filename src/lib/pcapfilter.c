@@ -81,8 +81,10 @@ int wd_filter_compile(const char *expr, struct wd_cbpf_insn **out, size_t *n,
 		goto out;
 	}
 	if (prog.bf_len > WD_CBPF_MAX_INSNS) {
-		snprintf(err, errlen, "filter expression too long: %u instructions, at most %d",
-			 prog.bf_len, WD_CBPF_MAX_INSNS);
+		snprintf(err, errlen, "filter expression too long: libpcap compiles it to %u "
+			 "classic BPF instructions, over the kernel's limit for classic BPF "
+			 "(BPF_MAXINSNS, %d); shorten it, e.g. a net or a portrange instead of a "
+			 "long 'or' chain of hosts or ports", prog.bf_len, WD_CBPF_MAX_INSNS);
 		goto free_prog;
 	}
 	*out = calloc(prog.bf_len, sizeof(**out));

@@ -5,7 +5,9 @@
 # drops all of them (NETFILTER_DROP). For each expression, tcpdump -r
 # counts the matches in the file and one whydrop count, filtered to that
 # namespace, counts the matching drops; the two must be equal. Several
-# expressions read past byte 128. Prints "N passed, N failed".
+# expressions read past byte 128; one is a host chain of close to 4096
+# classic instructions (the kernel's limit), one over it is refused.
+# Prints "N passed, N failed".
 #   tests/system/filter_tcpdump.sh [WHYDROP]   (WHYDROP_FILTER_SEED=N repeats a run)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -119,6 +121,30 @@ for i in range(n):
 wrpcap(out, pkts, linktype=101)	# LINKTYPE_RAW
 PYEOF
 
+# A host chain as long as the kernel's limit for classic BPF (BPF_MAXINSNS,
+# 4096) allows: hosts no packet has, and three the packets have (first,
+# middle, last). One host more is refused.
+chain() {
+	$PY -c 'import sys
+n = int(sys.argv[1]); h = ["198.51.%d.%d" % (i // 250, i % 250 + 1) for i in range(n - 3)]
+h.insert(0, "198.51.100.7"); h.insert(len(h) // 2, "192.0.2.130"); h.append("203.0.113.9")
+print(" or ".join("host " + a for a in h))' "$1"
+}
+insns() { tcpdump -d -r "$TMP/pkts.pcap" "$1" 2>/dev/null | wc -l; }
+HOSTS=1090
+while [ "$HOSTS" -gt 1000 ] && [ "$(insns "$(chain "$HOSTS")")" -gt 4096 ]; do HOSTS=$((HOSTS - 1)); done
+LONG=$(chain "$HOSTS")
+LONG_INSNS=$(insns "$LONG")
+check "a chain of $HOSTS hosts: $LONG_INSNS classic instructions (tcpdump -d), near 4096" \
+	test "$LONG_INSNS" -gt 4000 -a "$LONG_INSNS" -le 4096
+EXPRS+=("$LONG")
+TOO_LONG=$(chain $((HOSTS + 2)))
+expect_run "$((HOSTS + 2)) hosts, $(insns "$TOO_LONG") instructions: refused, exit 2, the limit said" 2 \
+	"^whydrop: filter expression too long: libpcap compiles it to [0-9]+ classic BPF instructions, over the kernel's limit for classic BPF \(BPF_MAXINSNS, 4096\)" \
+	"$W" count -d 1 "$TOO_LONG"
+# name EXPR: an expression as a check names it (the chain: its length)
+name() { if [ ${#1} -gt 80 ]; then echo "${1:0:40}... ($HOSTS hosts)"; else echo "$1"; fi; }
+
 # tcpdump's answer for each expression
 declare -A WANT
 for e in "${EXPRS[@]}"; do
@@ -129,6 +155,8 @@ check "tcpdump reads the $N_PACKETS packets" test "$TOTAL" -eq "$N_PACKETS"
 for e in 'ip[200] = 0x7a' 'udp[150:2] = 0x4142' 'tcp[140] = 0x7a or udp[140] = 0x7a'; do
 	check "'$e' (past byte 128) matches some packets: ${WANT[$e]}" test "${WANT[$e]}" -gt 0
 done
+check "the host chain matches some packets, not all: ${WANT[$LONG]}" \
+	test "${WANT[$LONG]}" -gt 0 -a "${WANT[$LONG]}" -lt "$N_PACKETS"
 
 # one whydrop per expression, plus one unfiltered; all attached before sending
 declare -A PID_OF
@@ -164,7 +192,7 @@ check "every packet sent was dropped and counted ($N_PACKETS)" test "$(total "$T
 j=1
 for e in "${EXPRS[@]}"; do
 	got=$(total "$TMP/c$j.json")
-	check "'$e': whydrop ${got:-?} = tcpdump ${WANT[$e]}" test "${got:-x}" = "${WANT[$e]}"
+	check "'$(name "$e")': whydrop ${got:-?} = tcpdump ${WANT[$e]}" test "${got:-x}" = "${WANT[$e]}"
 	j=$((j + 1))
 done
 summary

@@ -101,10 +101,10 @@ static void test_refused(void)
 	REFUSED(mem16, 2, "M[k]");
 	REFUSED(ldmem16, 2, "M[k]");
 	REFUSED(no_ret, 2, "does not end with a return");
-	REFUSED(unknown, 0, "1 to 512");
+	REFUSED(unknown, 0, "1 to 4096");
 	for (i = 0; i < ARRAY_SIZE(too_long); i++)
 		too_long[i].code = BPF_RET | BPF_K;
-	REFUSED(too_long, ARRAY_SIZE(too_long), "1 to 512");
+	REFUSED(too_long, ARRAY_SIZE(too_long), "1 to 4096");
 	CHECK_INT(translate(too_long, WD_CBPF_MAX_INSNS, err, sizeof(err)), 0);
 	/* the error leaves the outputs empty, and needs no message buffer */
 	CHECK_INT(wd_cbpf_to_ebpf(div0, 2, CTX_FD, PROGS_FD, &out, &len, NULL, 0), -EINVAL);
@@ -503,6 +503,92 @@ static void test_equal_hands(void)
 	test_equal_hand("X from paths that join", p_xjoin, ARRAY_SIZE(p_xjoin));
 }
 
+/* "host 198.51.0.1 or host 198.51.0.2 or ...", n hosts; the caller frees. */
+static char *host_chain(unsigned int n)
+{
+	size_t cap = (size_t)n * 32 + 1, off = 0;
+	char *s = malloc(cap);
+
+	for (unsigned int i = 0; s && i < n; i++)
+		off += (size_t)snprintf(s + off, cap - off, "%shost 198.51.%u.%u",
+					i ? " or " : "", i / 250, i % 250 + 1);
+	return s;
+}
+
+/* An IPv4/UDP packet from 198.51.(i / 250).(i % 250 + 1), or to it. */
+static __u32 host_packet(__u8 *p, unsigned int i, bool to)
+{
+	static const __u8 hdr[28] = { 0x45, 0, 0, 28, 0, 0, 0, 0, 64, 17, 0, 0,
+				      203, 0, 113, 9, 203, 0, 113, 10 };
+	__u8 *a = p + (to ? 16 : 12);
+
+	memcpy(p, hdr, sizeof(hdr));
+	a[0] = 198;
+	a[1] = 51;
+	a[2] = (__u8)(i / 250);
+	a[3] = (__u8)(i % 250 + 1);
+	return sizeof(hdr);
+}
+
+/*
+ * A 'host' chain as long as the kernel's limit for classic BPF allows
+ * (BPF_MAXINSNS), jumps across thousands of instructions: translated in
+ * range, and matching the hosts libpcap matches, first, middle and last.
+ */
+static void test_long_chain(void)
+{
+	pcap_t *dead = pcap_open_dead(DLT_RAW, 262144);
+	struct vm *vm = calloc(1, sizeof(*vm));
+	/* libpcap 1.10: 4 instructions a host, less 248 shared */
+	unsigned int hosts = (WD_CBPF_MAX_INSNS + 248) / 4 + 1, probe[] = { 0, 0, 0, 0 }, bad = 0;
+	struct bpf_insn *out = NULL;
+	struct wd_cbpf_insn *in = NULL;
+	struct bpf_program prog;
+	char err[256], *expr = NULL;
+	size_t n = 0, len = 0;
+	__u8 pkt[64];
+
+	CHECK_INT(WD_CBPF_MAX_INSNS, BPF_MAXINSNS);
+	do {	/* the longest chain within the limit */
+		free(expr);
+		free(in);
+		expr = host_chain(--hosts);
+		in = expr ? compile(expr, &n) : NULL;
+	} while (in && n > WD_CBPF_MAX_INSNS && hosts > 1);
+	if (!dead || !vm || !in || pcap_compile(dead, &prog, expr, 1, PCAP_NETMASK_UNKNOWN)) {
+		UNIT_RECORD(false, "%u hosts: does not compile", hosts);
+		goto out;
+	}
+	UNIT_RECORD(n > WD_CBPF_MAX_INSNS - 32 && n <= WD_CBPF_MAX_INSNS,
+		    "%u hosts: %zu instructions, near %d", hosts, n, WD_CBPF_MAX_INSNS);
+	CHECK_INT(wd_cbpf_to_ebpf(in, n, CTX_FD, PROGS_FD, &out, &len, err, sizeof(err)), 0);
+	CHECK(out && !bad_shape(out, len));
+	probe[1] = hosts / 2;
+	probe[2] = hosts - 1;
+	probe[3] = hosts;	/* not in the chain */
+	for (size_t i = 0; out && i < ARRAY_SIZE(probe) * 2; i++) {
+		__u32 plen = host_packet(pkt, probe[i / 2], i % 2);
+		struct pcap_pkthdr h = { .len = plen, .caplen = plen };
+		int want = pcap_offline_filter(&prog, &h, pkt) != 0;
+
+		vm->pkt = pkt;
+		vm->linear = plen;
+		vm->fc.nh = (__u64)(uintptr_t)pkt;
+		vm->fc.linear = vm->fc.wirelen = plen;
+		bad += run(vm, out, len) != want || want != (probe[i / 2] < hosts);
+	}
+	UNIT_RECORD(!bad, "%u hosts: %u verdicts differ from libpcap's", hosts, bad);
+	test_equal_prog("a long host chain", in, n, &prog);
+	pcap_freecode(&prog);
+out:
+	free(out);
+	free(in);
+	free(expr);
+	free(vm);
+	if (dead)
+		pcap_close(dead);
+}
+
 /* Without a program array a match returns 1, no tail call. */
 static void test_no_progs(void)
 {
@@ -522,4 +608,4 @@ static void test_no_progs(void)
 }
 
 UNIT_MAIN(test_refused, test_shape, test_checks_elided, test_equal, test_equal_hands,
-	  test_no_progs)
+	  test_long_chain, test_no_progs)
