@@ -277,7 +277,7 @@ static void print_json(const struct wd_reasons *r, const char *kernel)
 
 void wd_reasons_say_source(const char *cmd, const struct wd_reasons *r)
 {
-	const char *btf = getenv("WHYDROP_BTF");
+	const char *btf = secure_getenv("WHYDROP_BTF");
 	char path[256] = "?", err[256];
 
 	if (r->source == WD_SRC_TRACEFS && wd_tracefs_format_path(path, sizeof(path), err,

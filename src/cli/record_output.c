@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * whydrop record's files: opened without following links nor writing to
- * what another user owns, rotated as tcpdump does (-C, -G, -W), each one
- * complete: header, packets, and a statistics block at its end.
+ * what another user owns (safe_open.c), rotated as tcpdump does (-C, -G,
+ * -W), each one complete: header, packets, and a statistics block at its end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +15,7 @@
 
 #include "format.h"
 #include "record.h"
+#include "safe_open.h"
 
 void wd_record_write_error(struct record *r)
 {
@@ -52,81 +53,16 @@ static int write_header(struct record *r)
 }
 
 /*
- * Why whydrop, as root, will not write to what it opened: only a regular
- * file of the caller's own with no other name, a FIFO or a character device
- * (/dev/null). NULL when it may.
- */
-static const char *refusal(const struct stat *st, char *buf, size_t len)
-{
-	if (S_ISFIFO(st->st_mode) || S_ISCHR(st->st_mode))
-		return NULL;
-	if (!S_ISREG(st->st_mode))
-		return "not a regular file, a FIFO or a character device";
-	if (st->st_uid != geteuid()) {
-		snprintf(buf, len, "it belongs to another user (uid %u); remove it or choose "
-			 "another name", (unsigned int)st->st_uid);
-		return buf;
-	}
-	if (st->st_nlink > 1)
-		return "it has other hard links, which would be rewritten too; "
-		       "remove it or choose another name";
-	return NULL;
-}
-
-/* The kernel's reasons for refusing an open that are about what is there. */
-static const char *open_refusal(int err)
-{
-	switch (err) {
-	case ELOOP:
-		return "it is a symbolic link, which whydrop does not follow; "
-		       "give the path of what it points to";
-	case EISDIR:
-		return "it is a directory; give a file name";
-	case ENXIO:
-		return "not a regular file, a FIFO or a character device";
-	}
-	return NULL;
-}
-
-static int refuse(const char *path, const char *why)
-{
-	fprintf(stderr, "whydrop record: not writing to %s: %s\n", path, why);
-	return -1;
-}
-
-/*
- * Open path for writing, as root, without letting it make whydrop write
- * elsewhere: no symbolic link is followed, and what was opened is checked
- * (refusal()) before anything is written. Every file of a recording comes
- * here, the rotated ones too. The fd, or -1 after saying why.
+ * Every file of a recording is opened here, the rotated ones too (see
+ * safe_open.h). The fd, or -1 after saying why.
  */
 static int open_checked(const char *path, struct stat *st, bool *created)
 {
-	char buf[160];
-	const char *why;
-	int fd;
+	char err[PATH_MAX + 200];
+	int fd = wd_open_for_writing(path, st, created, err, sizeof(err));
 
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600);
-	*created = fd >= 0;
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0) {
-		why = open_refusal(errno);
-		if (why)
-			return refuse(path, why);
-		fprintf(stderr, "whydrop record: cannot create %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, st)) {
-		fprintf(stderr, "whydrop record: cannot stat %s: %s\n", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	why = *created ? NULL : refusal(st, buf, sizeof(buf));
-	if (why) {
-		close(fd);
-		return refuse(path, why);
-	}
+	if (fd < 0)
+		fprintf(stderr, "whydrop record: %s\n", err);
 	return fd;
 }
 

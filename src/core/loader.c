@@ -220,7 +220,8 @@ static int load_attach(struct wd_session *s, const struct wd_opts *o, bool detai
 		       enum wd_flavour fl)
 {
 	/* WHYDROP_BTF: relocate against other types (tests: a kernel before 5.17) */
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = getenv("WHYDROP_BTF"));
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts,
+		    .btf_custom_path = secure_getenv("WHYDROP_BTF"));
 	struct whydrop_bpf *skel = whydrop_bpf__open_opts(&open_opts);
 	bool btf = fl != WD_RAW_TP;
 	struct bpf_program *prog;
@@ -271,7 +272,7 @@ fail_status:
 
 static bool kernel_has_btf(void)
 {
-	const char *forced = getenv("WHYDROP_ATTACH");
+	const char *forced = secure_getenv("WHYDROP_ATTACH");
 
 	if (forced && !strcmp(forced, "nobtf"))
 		return false;
@@ -333,7 +334,7 @@ out:
 
 int wd_loader_attach(struct wd_session *s, const struct wd_opts *o, bool details)
 {
-	const char *forced = getenv("WHYDROP_ATTACH");
+	const char *forced = secure_getenv("WHYDROP_ATTACH");
 	int status = -1;
 
 	if (forced && !strcmp(forced, "fail"))

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include <linux/net_dropmon.h>
 
 #include "privileges.h"
+#include "safe_open.h"
 #include "session.h"
 #include "source_dropmon.h"
 
@@ -313,8 +315,73 @@ static int configure_and_start(struct wd_dm_source *d, bool quiet)
 	return 0;
 }
 
+/* The WHYDROP_DROPMON_DUMP file, while drop_monitor is being started. */
+struct wd_dump {
+	const char *path;
+	FILE *f;
+	bool created;
+	dev_t dev;
+	ino_t ino;
+};
+
+/*
+ * WHYDROP_DROPMON_DUMP=FILE (tests: the fixtures of the unit test): every
+ * alert as a hex line. Read with secure_getenv(), so that a binary given
+ * file capabilities ignores it, and opened as record -w opens its files,
+ * before drop_monitor is asked anything: a link, another user's file... is
+ * refused, said, and nothing starts. 0, or 1 after saying why.
+ */
+static int open_dump(struct wd_dump *dump)
+{
+	const char *path = secure_getenv("WHYDROP_DROPMON_DUMP");
+	char err[PATH_MAX + 200];
+	struct stat st;
+	int fd;
+
+	dump->f = NULL;
+	dump->path = path;
+	if (!path)
+		return 0;
+	fd = wd_open_for_writing(path, &st, &dump->created, err, sizeof(err));
+	if (fd < 0)
+		goto refused;
+	if (S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
+		snprintf(err, sizeof(err), "cannot truncate %s: %s", path, strerror(errno));
+		goto close;
+	}
+	dump->f = fdopen(fd, "w");
+	if (!dump->f) {
+		snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
+		goto close;
+	}
+	dump->dev = st.st_dev;
+	dump->ino = st.st_ino;
+	return 0;
+close:
+	close(fd);
+refused:
+	fprintf(stderr, "whydrop: WHYDROP_DROPMON_DUMP: %s\n", err);
+	return 1;
+}
+
+/* drop_monitor could not start: the dump file made for it goes too. */
+static void discard_dump(struct wd_dump *dump)
+{
+	struct stat now;
+
+	if (!dump->f)
+		return;
+	fclose(dump->f);
+	dump->f = NULL;
+	/* only the file created here, not whatever took its name since */
+	if (dump->created && !lstat(dump->path, &now) && now.st_dev == dump->dev &&
+	    now.st_ino == dump->ino)
+		unlink(dump->path);
+}
+
 int wd_dm_source_open(struct wd_session *s, const struct wd_opts *o, bool details, bool quiet)
 {
+	struct wd_dump dump;
 	bool summary = o->dropmon_summary;
 	struct wd_dm_source *d;
 	int status = refuse_options(o, details, summary), err;
@@ -322,9 +389,13 @@ int wd_dm_source_open(struct wd_session *s, const struct wd_opts *o, bool detail
 	lacks = NULL;
 	if (status)
 		return quiet ? -1 : status;
-	d = calloc(1, sizeof(*d));
-	if (!d)
+	if (open_dump(&dump))
 		return 1;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		discard_dump(&dump);
+		return 1;
+	}
 	wd_dm_events_init(&d->ev);
 	pthread_mutex_init(&d->stats_lock, NULL);
 	d->s = s;
@@ -340,11 +411,15 @@ int wd_dm_source_open(struct wd_session *s, const struct wd_opts *o, bool detail
 	s->dm = d;
 	err = wd_dm_open(&d->dm, on_alert, d);
 	if (err) {
+		discard_dump(&dump);
 		wd_dm_source_close(s);
 		return say_open_error(err, quiet);
 	}
+	d->dm.dump = dump.f;	/* closed with d->dm from here */
 	status = configure_and_start(d, quiet);
 	if (status) {
+		d->dm.dump = NULL;
+		discard_dump(&dump);
 		wd_dm_source_close(s);
 		return status;
 	}

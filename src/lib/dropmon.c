@@ -477,8 +477,6 @@ int wd_dm_open(struct wd_dm *dm, wd_dm_event_fn fn, void *ctx)
 		return err;
 	}
 	/* No fn: a socket for requests alone (it joins no group, gets no alerts). */
-	if (fn && getenv("WHYDROP_DROPMON_DUMP"))
-		dm->dump = fopen(getenv("WHYDROP_DROPMON_DUMP"), "we");
 	mnl_socket_setsockopt(dm->nl, NETLINK_EXT_ACK, &one, sizeof(one));
 	mnl_socket_setsockopt(dm->nl, NETLINK_CAP_ACK, &one, sizeof(one));
 	/* FORCE needs CAP_NET_ADMIN; the plain one is capped by rmem_max. */

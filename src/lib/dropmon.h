@@ -121,7 +121,7 @@ struct wd_dm {
 	wd_dm_event_fn on_event;	/* alerts, also those read during a request */
 	void *ctx;
 	uint8_t *buf;
-	FILE *dump;		/* WHYDROP_DROPMON_DUMP: every alert as a hex line */
+	FILE *dump;		/* set by the caller: every alert as a hex line */
 };
 
 /*

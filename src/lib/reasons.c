@@ -266,7 +266,7 @@ int wd_reasons_from_format(struct wd_reasons *r, const char *text)
 int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen)
 {
 	char path[256];
-	const char *btf = getenv("WHYDROP_BTF");
+	const char *btf = secure_getenv("WHYDROP_BTF");
 	char *text;
 	int ret;
 
@@ -275,7 +275,7 @@ int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen)
 			 btf, strerror(errno));
 		return -1;
 	}
-	if (!getenv("WHYDROP_NO_BTF") && !wd_reasons_from_btf(r, btf))
+	if (!secure_getenv("WHYDROP_NO_BTF") && !wd_reasons_from_btf(r, btf))
 		return 0;
 	if (wd_tracefs_format_path(path, sizeof(path), err, errlen))
 		return -1;
