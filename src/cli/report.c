@@ -299,6 +299,7 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 		doc.counters_scope = w->scope;
 		doc.counters = c.rows;
 		doc.n_counters = c.n;
+		doc.counters_untraced = c.untraced;
 	} else if (w) {
 		/* Never a part missing without a word: say why in the document too. */
 		if (!w->error[0])

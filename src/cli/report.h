@@ -73,6 +73,8 @@ struct wd_counter_rows {
 	struct wd_counter_row *rows;
 	struct wd_counter_text *text;
 	size_t n;
+	struct wd_recon_row *recon;	/* what the rows point into (their devices) */
+	uint64_t untraced;		/* drops the counters found beyond the tracepoint */
 };
 
 /* Reconcile the watch's two samples with what s traced (NULL: nothing) into rows. */

@@ -160,6 +160,7 @@ static void recon_opts(struct wd_session *s, const struct wd_opts *o, struct wd_
 
 void wd_counter_rows_free(struct wd_counter_rows *c)
 {
+	wd_recon_free(c->recon, c->n);
 	free(c->rows);
 	free(c->text);
 	memset(c, 0, sizeof(*c));
@@ -180,6 +181,8 @@ static int to_rows(const struct wd_recon_row *r, size_t n, struct wd_counter_row
 		row->traced = r[i].traced;
 		row->unexplained = r[i].unexplained;
 		row->note = r[i].note;
+		row->parts = r[i].parts;
+		row->n_parts = r[i].n_parts;
 		if (r[i].rule) {
 			wd_recon_reasons(r[i].rule, c->text[i].reasons, sizeof(c->text[i].reasons));
 			row->reasons = c->text[i].reasons;
@@ -208,7 +211,10 @@ int wd_counters_build(struct wd_session *s, const struct wd_opts *o,
 		err = wd_reconcile(&w->start, &w->now, t.v, t.n, &ro, &r, &n);
 	if (!err)
 		err = to_rows(r, n, c);
-	free(r);
+	/* the rows point into r: kept with them, freed with them */
+	c->recon = r;
+	c->n = n;
+	c->untraced = wd_recon_untraced(r, n);
 	traced_free(&t);
 	return err;
 }

@@ -57,6 +57,29 @@ int wd_counters_set(struct wd_counters *c, const char *name, uint64_t value)
 	return 0;
 }
 
+/* The next space-separated word of *s into buf; 0, or -EINVAL if none or too long. */
+static int word(const char **s, char *buf, size_t len)
+{
+	size_t n = strcspn(*s, " ");
+
+	if (!n || n >= len)
+		return -EINVAL;
+	memcpy(buf, *s, n);
+	buf[n] = '\0';
+	*s += n + ((*s)[n] == ' ');
+	return 0;
+}
+
+int wd_counter_part_parse(const char *label, struct wd_counter_part *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (word(&label, p->device, sizeof(p->device)) ||
+	    word(&label, p->kind, sizeof(p->kind)) ||
+	    word(&label, p->handle, sizeof(p->handle)) || *label)
+		return -EINVAL;
+	return 0;
+}
+
 bool wd_counters_get(const struct wd_counters *c, const char *name, uint64_t *value)
 {
 	const struct wd_counter *e = lookup(c, name);

@@ -50,6 +50,23 @@ char *wd_slurp_fd(int fd);
 /* Add "netdev:STAT", the sum of sys/class/net/ * /statistics/STAT. */
 int wd_counters_add_netdev(struct wd_counters *c, const char *root, const char *stat);
 
+/*
+ * The parts of a sum: a counter named "SUM@DEVICE KIND HANDLE" holds what
+ * one device's qdisc adds to SUM (netstats.h: "qdisc:drops@eth0 fq_codel
+ * 0:"). A part that moved, as reconciliation reports it:
+ */
+#define WD_COUNTER_PART	'@'
+
+struct wd_counter_part {
+	char device[16];	/* IFNAMSIZ; "if7" when the name was not known */
+	char kind[16];		/* the qdisc's kind, "tbf"; "?" if unknown */
+	char handle[16];	/* "8001:" */
+	uint64_t delta;
+};
+
+/* "eth0 fq_codel 0:" (what follows the '@') into p; 0 or -EINVAL. */
+int wd_counter_part_parse(const char *label, struct wd_counter_part *p);
+
 /* Set (or add) a counter. */
 int wd_counters_set(struct wd_counters *c, const char *name, uint64_t value);
 bool wd_counters_get(const struct wd_counters *c, const char *name, uint64_t *value);

@@ -290,6 +290,21 @@ static void json_list(struct wd_json *j, const char *key, const char *csv)
 	wd_json_close(j, ']');
 }
 
+/* "devices": the qdiscs whose drops moved a sum, the largest first. */
+static void json_parts(struct wd_json *j, const struct wd_counter_row *c)
+{
+	wd_json_open(j, "devices", '[');
+	for (size_t i = 0; i < c->n_parts; i++) {
+		wd_json_open(j, NULL, '{');
+		wd_json_str(j, "device", c->parts[i].device);
+		wd_json_str(j, "qdisc", c->parts[i].kind);
+		wd_json_str(j, "handle", c->parts[i].handle);
+		wd_json_uint(j, "delta", c->parts[i].delta);
+		wd_json_close(j, '}');
+	}
+	wd_json_close(j, ']');
+}
+
 static void print_counters_json(struct wd_json *j, const struct wd_count_doc *doc)
 {
 	wd_json_open(j, "counters", '[');
@@ -310,6 +325,8 @@ static void print_counters_json(struct wd_json *j, const struct wd_count_doc *do
 			wd_json_str(j, "explanation", c->explanation);
 		if (c->note)
 			wd_json_str(j, "note", c->note);
+		if (c->n_parts)
+			json_parts(j, c);
 		wd_json_close(j, '}');
 	}
 	wd_json_close(j, ']');
@@ -453,6 +470,8 @@ void wd_print_count_json(FILE *f, const struct wd_count_doc *doc)
 	}
 	if (doc->group_by)
 		print_groups_json(&j, doc);
+	if (doc->has_counters && !doc->counters_only)
+		wd_json_uint(&j, "counters_untraced", doc->counters_untraced);
 	if (doc->has_counters)
 		print_counters_json(&j, doc);
 	else if (doc->counters_error)
@@ -474,6 +493,9 @@ static void print_counter_line(FILE *f, const struct wd_counter_row *c)
 	if (c->note)
 		fprintf(f, "  [%s]", c->note);
 	fputc('\n', f);
+	for (size_t i = 0; i < c->n_parts; i++)
+		fprintf(f, "%10" PRIu64 "    on %s (%s %s)\n", c->parts[i].delta,
+			c->parts[i].device, c->parts[i].kind, c->parts[i].handle);
 }
 
 void wd_print_counters_table(FILE *f, const struct wd_count_doc *doc)
@@ -594,8 +616,15 @@ void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 		fprintf(f, "%10" PRIu64 "  %-26s %-34s %s\n", r->count,
 			r->reason ? r->reason : "-", r->location, r->hint ? r->hint : "");
 	}
-	fprintf(f, "%" PRIu64 " %s in %.1f s", doc->total, wd_plural(doc->total, "drop", "drops"),
-		doc->duration_s);
+	/* what the counters found that no event said counts in the headline too */
+	if (doc->has_counters && doc->counters_untraced)
+		fprintf(f, "%" PRIu64 " traced %s in %.1f s, %" PRIu64 " more found by the "
+			"kernel's counters (never traced: see below)", doc->total,
+			wd_plural(doc->total, "drop", "drops"), doc->duration_s,
+			doc->counters_untraced);
+	else
+		fprintf(f, "%" PRIu64 " %s in %.1f s", doc->total,
+			wd_plural(doc->total, "drop", "drops"), doc->duration_s);
 	if (doc->lost_events)
 		fprintf(f, ", %" PRIu64 " not counted (see lost_events)", doc->lost_events);
 	if (doc->filter_paged)

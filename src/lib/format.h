@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "counters.h"
 #include "decode.h"
 
 /* The socket of a drop: none, one the kernel could not tell, or one it named. */
@@ -93,6 +94,8 @@ struct wd_counter_row {
 	const char *explanation; /* why such drops lack an event (unexplained > 0) */
 	const char *note;	/* a remark, or why it was not compared */
 	const char *message;	/* text output: the sentence for unexplained drops */
+	const struct wd_counter_part *parts;	/* the devices whose part moved */
+	size_t n_parts;
 };
 
 /* One (reason, location, stack) total of --stacks. */
@@ -140,6 +143,7 @@ struct wd_count_doc {
 	const char *counters_scope;	/* "network namespace blue", NULL: ours */
 	const struct wd_counter_row *counters;
 	size_t n_counters;
+	uint64_t counters_untraced;	/* drops the counters found beyond the tracepoint */
 	const char *counters_error;	/* why there are no counters (has_counters false) */
 	const struct wd_count_source *source;	/* NULL: the BPF program */
 	/* Additive: noise control (rows hidden as expected are not in rows). */

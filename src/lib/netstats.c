@@ -8,24 +8,37 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <libmnl/libmnl.h>
 #include <linux/gen_stats.h>
 #include <linux/if_link.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
+#include "grow.h"
 #include "netns.h"
 #include "netstats.h"
 
 #define DUMP_BUF	32768
 #define LINE_LEN	1024
 
+/* An interface's name by index: qdiscs are dumped with the index alone. */
+struct link_name {
+	int index;
+	char name[IF_NAMESIZE];
+};
+
 struct link_sums {
 	uint64_t rx_dropped, tx_dropped, rx_missed;
+	struct link_name *names;
+	size_t n, cap;
 };
 
 struct qdisc_sums {
 	uint64_t root, ingress;
+	const struct link_sums *links;
+	struct wd_counters *c;		/* the parts go straight in */
+	int err;
 };
 
 /* ------------------------------------------------------------ rtnetlink */
@@ -63,6 +76,17 @@ out:
 	return ret;
 }
 
+static void keep_name(struct link_sums *s, const struct nlmsghdr *nlh, const char *name)
+{
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+
+	if (wd_grow(&s->names, &s->cap, s->n, sizeof(*s->names), 16))
+		return;		/* the qdisc is then named by its index */
+	s->names[s->n].index = ifi->ifi_index;
+	snprintf(s->names[s->n].name, sizeof(s->names[s->n].name), "%s", name);
+	s->n++;
+}
+
 static int link_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct link_sums *s = data;
@@ -71,6 +95,8 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	mnl_attr_for_each(a, nlh, sizeof(struct ifinfomsg)) {
 		struct rtnl_link_stats64 st;
 
+		if (mnl_attr_get_type(a) == IFLA_IFNAME && !mnl_attr_validate(a, MNL_TYPE_STRING))
+			keep_name(s, nlh, mnl_attr_get_str(a));
 		if (mnl_attr_get_type(a) != IFLA_STATS64 ||
 		    mnl_attr_get_payload_len(a) < sizeof(st))
 			continue;
@@ -111,20 +137,59 @@ static uint64_t qdisc_drops(const struct nlmsghdr *nlh)
 	return old;
 }
 
+static const char *qdisc_kind(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct tcmsg))
+		if (mnl_attr_get_type(a) == TCA_KIND && !mnl_attr_validate(a, MNL_TYPE_STRING))
+			return mnl_attr_get_str(a);
+	return "?";
+}
+
+/* sum@DEVICE KIND HANDLE: one qdisc's part of a sum, named as tc names it. */
+static void add_part(struct qdisc_sums *s, const char *sum, const struct nlmsghdr *nlh,
+		     uint64_t drops)
+{
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	char name[128], dev[IF_NAMESIZE + 8];
+	const char *kind = qdisc_kind(nlh);
+
+	snprintf(dev, sizeof(dev), "if%d", tcm->tcm_ifindex);
+	for (size_t i = 0; i < s->links->n; i++)
+		if (s->links->names[i].index == tcm->tcm_ifindex)
+			snprintf(dev, sizeof(dev), "%s", s->links->names[i].name);
+	/* a device name has no space nor '@'; a kind is a plain word */
+	if (strpbrk(kind, " @"))
+		kind = "?";
+	snprintf(name, sizeof(name), "%s%c%s %s %x:", sum, WD_COUNTER_PART, dev, kind,
+		 TC_H_MAJ(tcm->tcm_handle) >> 16);
+	if (!s->err)
+		s->err = wd_counters_set(s->c, name, drops);
+}
+
 /*
  * Only qdiscs at the root or at ingress: a classful parent already counts
  * what its children drop (htb, tbf), or sums them when dumped (mq), so
- * adding the children too would count the same packet twice.
+ * adding the children too would count the same packet twice. Each one's
+ * drops are kept apart too, to name the device.
  */
 static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
 	struct qdisc_sums *s = data;
+	uint64_t drops;
 
-	if (tcm->tcm_parent == TC_H_ROOT)
-		s->root += qdisc_drops(nlh);
-	else if (tcm->tcm_parent == TC_H_INGRESS)
-		s->ingress += qdisc_drops(nlh);
+	if (tcm->tcm_parent != TC_H_ROOT && tcm->tcm_parent != TC_H_INGRESS)
+		return MNL_CB_OK;
+	drops = qdisc_drops(nlh);
+	if (tcm->tcm_parent == TC_H_ROOT) {
+		s->root += drops;
+		add_part(s, "qdisc:drops", nlh, drops);
+	} else {
+		s->ingress += drops;
+		add_part(s, "qdisc:ingress_drops", nlh, drops);
+	}
 	return MNL_CB_OK;
 }
 
@@ -148,15 +213,18 @@ static int store(struct wd_counters *c, const struct link_sums *l, const struct 
 static int read_rtnl(struct wd_counters *c, struct mnl_socket *nl)
 {
 	struct link_sums l = { 0 };
-	struct qdisc_sums q = { 0 };
+	struct qdisc_sums q = { .links = &l, .c = c };
 	int err;
 
 	err = dump(nl, RTM_GETLINK, sizeof(struct ifinfomsg), link_cb, &l);
 	if (!err)
 		err = dump(nl, RTM_GETQDISC, sizeof(struct tcmsg), qdisc_cb, &q);
-	if (err)
-		return err;
-	return store(c, &l, &q);
+	if (!err)
+		err = q.err;
+	if (!err)
+		err = store(c, &l, &q);
+	free(l.names);
+	return err;
 }
 
 static struct mnl_socket *open_rtnl(void)

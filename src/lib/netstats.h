@@ -9,6 +9,9 @@
  *   netdev:rx_dropped  netdev:tx_dropped  netdev:rx_missed_errors
  *   qdisc:drops          root (egress) qdiscs, as `tc -s qdisc` shows them
  *   qdisc:ingress_drops  ingress/clsact qdiscs (tc filters that drop)
+ *   qdisc:drops@DEVICE KIND HANDLE   one of those qdiscs alone, as tc names
+ *                        it ("qdisc:drops@eth0 fq_codel 0:"), the same for
+ *                        ingress: the parts of the sums (counters.h)
  *   sockets:udp_drops  sockets:raw_drops  (open sockets only)
  *
  * No privileges needed. Values are those of the caller's network namespace,

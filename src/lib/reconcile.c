@@ -119,6 +119,7 @@ static const struct wd_recon_rule rules[] = {
 	.counter = "IpExtInCsumErrors",
 	.match = L("IP_CSUM@ip_rcv_core"),
 	.unseen = NOT_AS("IP_CSUM in ip_rcv_core"),
+	.within = "IpInHdrErrors",	/* ip_rcv_core counts a bad checksum in both */
 },
 {
 	.counter = "IcmpInCsumErrors",
@@ -359,6 +360,53 @@ static int cmp_context(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static bool is_part(const char *name)
+{
+	return strchr(name, WD_COUNTER_PART) != NULL;
+}
+
+static int cmp_part(const void *a, const void *b)
+{
+	const struct wd_counter_part *x = a, *y = b;
+
+	if (x->delta != y->delta)
+		return x->delta < y->delta ? 1 : -1;
+	return strcmp(x->device, y->device);
+}
+
+/* The parts of row's counter ("qdisc:drops@eth0 fq_codel 0:") that moved. */
+static int add_parts(const struct wd_counters *before, const struct wd_counters *after,
+		     struct wd_recon_row *row)
+{
+	size_t len = strlen(row->name), cap = 0;
+	struct wd_counter_part p;
+
+	for (size_t j = 0; j < after->n; j++) {
+		const char *name = after->v[j].name;
+
+		if (strncmp(name, row->name, len) || name[len] != WD_COUNTER_PART ||
+		    wd_counter_part_parse(name + len + 1, &p) ||
+		    !moved(before, &after->v[j], &p.delta))
+			continue;
+		if (wd_grow(&row->parts, &cap, row->n_parts, sizeof(p), 4))
+			return -ENOMEM;
+		row->parts[row->n_parts++] = p;
+	}
+	if (row->n_parts > 1)
+		qsort(row->parts, row->n_parts, sizeof(p), cmp_part);
+	return 0;
+}
+
+/* Push row with its parts; on failure they are freed here. */
+static int push_row(const struct wd_counters *before, const struct wd_counters *after,
+		    struct wd_recon_row **v, size_t *n, size_t *cap, struct wd_recon_row *row)
+{
+	if (!add_parts(before, after, row) && !push(v, n, cap, row))
+		return 0;
+	free(row->parts);
+	return -ENOMEM;
+}
+
 static int add_rules(const struct wd_counters *before, const struct wd_counters *after,
 		     const struct wd_traced *t, size_t nt, const struct wd_recon_opts *o,
 		     struct wd_recon_row **v, size_t *n, size_t *cap)
@@ -372,7 +420,7 @@ static int add_rules(const struct wd_counters *before, const struct wd_counters 
 				continue;
 			row.name = after->v[j].name;
 			fill_rule_row(&row, &rules[i], t, nt, o);
-			if (push(v, n, cap, &row))
+			if (push_row(before, after, v, n, cap, &row))
 				return -ENOMEM;
 		}
 	}
@@ -388,10 +436,11 @@ static int add_context(const struct wd_counters *before, const struct wd_counter
 		struct wd_recon_row row = { .name = after->v[j].name };
 		bool known;
 
-		if (rule_find(row.name) || !moved(before, &after->v[j], &row.delta))
+		if (rule_find(row.name) || is_part(row.name) ||
+		    !moved(before, &after->v[j], &row.delta))
 			continue;
 		row.note = context_note(row.name, &known);
-		if (known && push(v, n, cap, &row))
+		if (known && push_row(before, after, v, n, cap, &row))
 			return -ENOMEM;
 	}
 	if (*n > first)
@@ -411,12 +460,45 @@ int wd_reconcile(const struct wd_counters *before, const struct wd_counters *aft
 	if (!err)
 		err = add_context(before, after, &v, &cnt, &cap);
 	if (err) {
-		free(v);
+		wd_recon_free(v, cnt);
 		return err;
 	}
 	*out = v;
 	*n = cnt;
 	return 0;
+}
+
+void wd_recon_free(struct wd_recon_row *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++)
+		free(r[i].parts);
+	free(r);
+}
+
+static const struct wd_recon_row *compared_row(const struct wd_recon_row *r, size_t n,
+					       const char *counter)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].compared && !strcmp(r[i].name, counter))
+			return &r[i];
+	return NULL;
+}
+
+uint64_t wd_recon_untraced(const struct wd_recon_row *r, size_t n)
+{
+	const struct wd_recon_row *outer;
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t u = r[i].compared ? r[i].unexplained : 0;
+
+		outer = r[i].rule && r[i].rule->within ?
+			compared_row(r, n, r[i].rule->within) : NULL;
+		if (outer)
+			u = u > outer->unexplained ? u - outer->unexplained : 0;
+		sum += u;
+	}
+	return sum;
 }
 
 /* Does an earlier match of the list name the same reason? */
@@ -444,19 +526,43 @@ void wd_recon_reasons(const struct wd_recon_rule *rule, char *buf, size_t len)
 	}
 }
 
+#define PARTS_SAID	3	/* devices named in a message, the largest */
+
+/* " on eth0 (tbf 8001:)", " on a (tbf 1:) +5, b (fq 0:) +2": the devices of
+ * a row, the largest PARTS_SAID; "" when it has none. */
+static void where(const struct wd_recon_row *r, char *buf, size_t len)
+{
+	size_t off = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->n_parts && i < PARTS_SAID && off < len; i++) {
+		const struct wd_counter_part *p = &r->parts[i];
+
+		off += (size_t)snprintf(buf + off, len - off, "%s%s (%s %s)", i ? ", " : " on ",
+					p->device, p->kind, p->handle);
+		if (r->n_parts > 1 && off < len)
+			off += (size_t)snprintf(buf + off, len - off, " +%llu",
+						(unsigned long long)p->delta);
+	}
+	if (i < r->n_parts && off < len)
+		snprintf(buf + off, len - off, " and %zu more", r->n_parts - i);
+}
+
 void wd_recon_message(const struct wd_recon_row *r, char *buf, size_t len)
 {
 	const char *why = r->rule && r->rule->unseen ? r->rule->unseen : "not traced";
+	unsigned long long delta = r->delta;
+	char at[256];
 
+	where(r, at, sizeof(at));
 	if (!r->compared || !r->unexplained) {
-		snprintf(buf, len, "%s +%llu", r->name, (unsigned long long)r->delta);
+		snprintf(buf, len, "%s +%llu%s", r->name, delta, at);
 		return;
 	}
 	if (!r->traced) {
-		snprintf(buf, len, "%s +%llu, %s", r->name, (unsigned long long)r->delta, why);
+		snprintf(buf, len, "%s +%llu%s, %s", r->name, delta, at, why);
 		return;
 	}
-	snprintf(buf, len, "%s +%llu, %llu traced, %llu %s", r->name,
-		 (unsigned long long)r->delta, (unsigned long long)r->traced,
-		 (unsigned long long)r->unexplained, why);
+	snprintf(buf, len, "%s +%llu%s, %llu traced, %llu %s", r->name, delta, at,
+		 (unsigned long long)r->traced, (unsigned long long)r->unexplained, why);
 }

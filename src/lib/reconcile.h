@@ -31,6 +31,7 @@ struct wd_recon_rule {
 	const char *const *match;	/* NULL-terminated */
 	bool global;			/* not per network namespace (softnet) */
 	const char *unseen;		/* why increments can lack an event */
+	const char *within;		/* counted in that rule's counter too */
 };
 
 /*
@@ -64,19 +65,31 @@ struct wd_recon_row {
 	uint64_t traced;
 	uint64_t unexplained;			/* delta - traced, 0 if below */
 	const char *note;			/* why not compared, or a remark */
+	struct wd_counter_part *parts;		/* the devices that moved it, malloc'd */
+	size_t n_parts;
 };
 
 /*
  * Counters that moved between two samples, rules first (table order), then
  * context by delta. Counters that went backwards (device or socket gone)
- * are left out. *out is malloc'd (may be NULL when *n is 0).
+ * are left out. A sum's parts that moved (counters.h) are in its row, the
+ * largest first. *out is malloc'd (may be NULL when *n is 0): free it with
+ * wd_recon_free().
  */
 int wd_reconcile(const struct wd_counters *before, const struct wd_counters *after,
 		 const struct wd_traced *t, size_t nt, const struct wd_recon_opts *o,
 		 struct wd_recon_row **out, size_t *n);
+void wd_recon_free(struct wd_recon_row *r, size_t n);
+
+/*
+ * Drops the kernel's counters found beyond the tracepoint: the unexplained
+ * drops of the compared rows, each drop once (a rule within another adds
+ * only what goes beyond that one's).
+ */
+uint64_t wd_recon_untraced(const struct wd_recon_row *r, size_t n);
 
 /* "TcpExtListenOverflows +37, no kfree_skb event: ..." for a row with
- * unexplained drops. */
+ * unexplained drops; "qdisc:drops +17 on eth0 (tbf 8001:), ..." with parts. */
 void wd_recon_message(const struct wd_recon_row *r, char *buf, size_t len);
 /* The rule's reasons, comma-separated ("TCP_LISTEN_OVERFLOW"); "" if none. */
 void wd_recon_reasons(const struct wd_recon_rule *rule, char *buf, size_t len);

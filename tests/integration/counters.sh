@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # whydrop's counts next to the kernel's own counters, on the real kernel:
 #  - a full accept queue: TcpExtListenOverflows moves with no kfree_skb event;
-#    whydrop reports the exact delta and flags it as drops with no traced reason
+#    whydrop reports the exact delta and flags it as drops with no traced reason,
+#    and its headline (text) and counters_untraced (JSON) count them
 #  - a UDP receive-buffer flood (IPv4 and IPv6): traced SOCKET_RCVBUFF equals
 #    the Udp(6)RcvbufErrors delta, nothing unexplained
 #  - a tbf qdisc with a small limit on a veth: traced QDISC_DROP equals the
-#    qdisc's own drop counter (`tc -s qdisc`) and whydrop's qdisc:drops
+#    qdisc's own drop counter (`tc -s qdisc`) and whydrop's qdisc:drops, which
+#    names the device, the qdisc's kind and handle as tc does
 #  - a per-CPU backlog overflow in a namespace, watched host-wide: traced
 #    CPU_BACKLOG (any namespace) equals the global softnet "dropped" delta
 #  - --counters-only as an unprivileged user (no BPF at all)
@@ -123,9 +125,14 @@ check "the explanation names the accept queue" \
 	grep -q '"explanation": "no kfree_skb event: the accept queue' "$TMP/listen.out"
 check "TcpExtListenDrops shown as context only" \
 	test "$(counter "$TMP/listen.out" TcpExtListenDrops reconciled)" = false
+untraced=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1])).get("counters_untraced", "absent"))' \
+	"$TMP/listen.out")
+check "counters_untraced ($untraced) = ListenOverflows +$delta (nstat) - TCP_LISTEN_OVERFLOW traced" \
+	test "$untraced" = "$((delta - $(traced "$TMP/listen.out" TCP_LISTEN_OVERFLOW)))"
 
-echo "-- the same as a table: flagged in words"
+echo "-- the same as a table: flagged in words, and counted in the headline"
 start listent count --netns "$NS" || true
+before=$(mib "$NS" TcpExtListenOverflows)
 ip netns exec "$NS" $PY - <<'PYEOF'
 import socket, time
 srv = socket.socket(); srv.bind(("127.0.0.1", 8081)); srv.listen(0)
@@ -138,7 +145,13 @@ for c in cs:
         pass
 time.sleep(0.3)
 PYEOF
+after=$(mib "$NS" TcpExtListenOverflows)
 stop "$LAST"
+delta=$((after - before))
+echo "   TcpExtListenOverflows +$delta (nstat); headline: $(grep -E '^[0-9]+ (traced )?drops? in' "$TMP/listent.out")"
+check "text: the headline counts the $delta drops only the counters saw" \
+	grep -Eq "^0 traced drops in [0-9.]+ s, $delta more found by the kernel's counters" \
+	"$TMP/listent.out"
 check "text: 'Drops with no traced reason' + ListenOverflows line" \
 	grep -Eq '^  TcpExtListenOverflows \+[0-9]+(, [0-9]+ traced, [0-9]+)?,? ?no kfree_skb event' \
 	"$TMP/listent.out"
@@ -189,6 +202,10 @@ ip -n "$NS2" link set wdq$$b up
 mac=$(ip -n "$NS2" -o link show wdq$$b | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
 ip -n "$NS" neigh replace 192.0.2.2 lladdr "$mac" dev wdq$$a nud permanent
 tc -n "$NS" qdisc add dev wdq$$a root tbf rate 1mbit burst 1600 limit 3000
+# as tc names it: "qdisc tbf 8001: root ..."
+read -r qkind qhandle < <(tc -n "$NS" qdisc show dev wdq$$a root | awk '{ print $2, $3; exit }')
+start qdisct count --netns "$NS" || true
+QT=$LAST
 start qdisc count --json --netns "$NS" || true
 qb=$(qdisc_drops "$NS" wdq$$a)
 ip netns exec "$NS" $PY - <<'PYEOF'
@@ -204,6 +221,7 @@ sleep 1.5               # let tbf drain what it queued
 qa=$(qdisc_drops "$NS" wdq$$a)
 OURS=$(prog_ids "$LAST")
 stop "$LAST"
+stop "$QT"
 qd=$((qa - qb))
 echo "   tc -s qdisc: dropped +$qd; whydrop qdisc:drops +$(counter "$TMP/qdisc.out" qdisc:drops delta)," \
 	"traced QDISC_DROP $(traced "$TMP/qdisc.out" QDISC_DROP)"
@@ -213,6 +231,15 @@ check "traced QDISC_DROP = tc's dropped delta" test "$(traced "$TMP/qdisc.out" Q
 check "qdisc:drops reconciled: traced = delta, nothing unexplained" test \
 	"$(counter "$TMP/qdisc.out" qdisc:drops traced)" = "$qd" -a \
 	"$(counter "$TMP/qdisc.out" qdisc:drops unexplained)" = 0
+devices=$($PY -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+c = [x for x in d.get("counters", []) if x["name"] == "qdisc:drops"]
+print(" ".join("%s/%s/%s/%d" % (v["device"], v["qdisc"], v["handle"], v["delta"])
+               for v in (c[0].get("devices", []) if c else [])))' "$TMP/qdisc.out")
+check "qdisc:drops names its device as tc does: wdq$$a/$qkind/$qhandle/$qd (got: $devices)" \
+	test "$devices" = "wdq$$a/$qkind/$qhandle/$qd"
+check "text: the qdisc's line names wdq$$a ($qkind $qhandle) +$qd" \
+	grep -Eq "^ +$qd    on wdq$$a \($qkind $qhandle\)$" "$TMP/qdisct.out"
 
 echo "-- per-CPU backlog overflow: CPU_BACKLOG = softnet_stat's dropped (global)"
 # vB is the receiving end of the tbf test's veth pair. One UDP GSO send of 20

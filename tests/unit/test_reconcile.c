@@ -293,6 +293,87 @@ static void test_sock_drops(void)
 	CHECK_INT(sum, 0);
 }
 
+/* A sum's parts: the qdiscs that moved qdisc:drops, named in its row. */
+static void test_qdisc_devices(void)
+{
+	struct wd_recon_opts o = { .traced = true };
+	struct wd_traced t[] = { { "QDISC_DROP", "__dev_queue_xmit", 4, false } };
+	struct wd_counter_part p;
+	struct wd_counters a, b;
+	struct wd_recon_row *v = NULL;
+	char msg[512];
+	size_t n = 0;
+
+	wd_counters_init(&a);
+	wd_counters_init(&b);
+	set(&a, "qdisc:drops", 10);
+	set(&b, "qdisc:drops", 27);
+	set(&a, "qdisc:drops@eth0 fq_codel 0:", 10);
+	set(&b, "qdisc:drops@eth0 fq_codel 0:", 12);
+	set(&a, "qdisc:drops@wdq1a tbf 8001:", 0);
+	set(&b, "qdisc:drops@wdq1a tbf 8001:", 15);
+	set(&a, "qdisc:drops@lo noqueue 0:", 0);	/* did not move */
+	set(&b, "qdisc:drops@lo noqueue 0:", 0);
+	set(&b, "qdisc:drops@new0 tbf 1:", 3);		/* not in the first sample */
+	CHECK_INT(wd_reconcile(&a, &b, t, 1, &o, &v, &n), 0);
+	CHECK_INT(n, 1);	/* the parts are no rows of their own */
+	CHECK(n == 1 && v[0].n_parts == 2);
+	if (n == 1 && v[0].n_parts == 2) {
+		CHECK_STR(v[0].parts[0].device, "wdq1a");	/* the largest first */
+		CHECK_STR(v[0].parts[0].kind, "tbf");
+		CHECK_STR(v[0].parts[0].handle, "8001:");
+		CHECK_INT(v[0].parts[0].delta, 15);
+		CHECK_STR(v[0].parts[1].device, "eth0");
+		CHECK_INT(v[0].parts[1].delta, 2);
+		wd_recon_message(&v[0], msg, sizeof(msg));
+		CHECK(starts_with(msg, "qdisc:drops +17 on wdq1a (tbf 8001:) +15, eth0 (fq_codel "
+				  "0:) +2, 4 traced, 13 not traced as a qdisc reason"));
+		CHECK_INT(wd_recon_untraced(v, n), 13);
+	}
+	wd_recon_free(v, n);
+	CHECK_INT(wd_counter_part_parse("veth0 tbf 8001:", &p), 0);
+	CHECK_STR(p.device, "veth0");
+	CHECK_INT(wd_counter_part_parse("veth0 tbf", &p), -EINVAL);
+	CHECK_INT(wd_counter_part_parse("veth0 tbf 1: extra", &p), -EINVAL);
+	CHECK_INT(wd_counter_part_parse("a-name-longer-than-ifnamsiz tbf 1:", &p), -EINVAL);
+	wd_counters_free(&a);
+	wd_counters_free(&b);
+}
+
+/* What the counters found beyond the tracepoint, each drop once. */
+static void test_untraced(void)
+{
+	struct wd_recon_opts o = { .traced = true };
+	struct wd_traced t[] = { { "TCP_LISTEN_OVERFLOW", "tcp_v4_rcv", 2, false } };
+	struct wd_counters a, b;
+	struct wd_recon_row *v = NULL;
+	size_t n = 0;
+
+	wd_counters_init(&a);
+	wd_counters_init(&b);
+	set(&a, "TcpExtListenOverflows", 0);
+	set(&b, "TcpExtListenOverflows", 20);		/* 18 never traced */
+	set(&a, "IpInHdrErrors", 0);
+	set(&b, "IpInHdrErrors", 5);			/* 5 bad checksums, untraced */
+	set(&a, "IpExtInCsumErrors", 0);
+	set(&b, "IpExtInCsumErrors", 5);		/* the same 5: within IpInHdrErrors */
+	set(&a, "TcpOutRsts", 0);
+	set(&b, "TcpOutRsts", 100);			/* context: never counted */
+	CHECK_INT(wd_reconcile(&a, &b, t, 1, &o, &v, &n), 0);
+	CHECK_INT(wd_recon_untraced(v, n), 18 + 5);
+	wd_recon_free(v, n);
+	set(&b, "IpExtInCsumErrors", 8);		/* 3 more than the outer one says */
+	CHECK_INT(wd_reconcile(&a, &b, t, 1, &o, &v, &n), 0);
+	CHECK_INT(wd_recon_untraced(v, n), 18 + 5 + 3);
+	wd_recon_free(v, n);
+	o.no_compare = "-i";				/* nothing compared: nothing claimed */
+	CHECK_INT(wd_reconcile(&a, &b, t, 1, &o, &v, &n), 0);
+	CHECK_INT(wd_recon_untraced(v, n), 0);
+	wd_recon_free(v, n);
+	wd_counters_free(&a);
+	wd_counters_free(&b);
+}
+
 static char *capture_json(const struct wd_count_doc *doc)
 {
 	char *buf = NULL;
@@ -306,27 +387,30 @@ static char *capture_json(const struct wd_count_doc *doc)
 
 static void test_counters_json(void)
 {
+	static const struct wd_counter_part dev[] = { { "wdq1a", "tbf", "8001:", 5 } };
 	struct wd_counter_row c[] = {
 		{ .name = "TcpExtListenOverflows", .delta = 37, .reasons = "TCP_LISTEN_OVERFLOW",
 		  .compared = true, .traced = 2, .unexplained = 35, .explanation = "no event" },
 		{ .name = "qdisc:drops", .delta = 5, .reasons = "QDISC_DROP,QDISC_OVERLIMIT",
-		  .compared = true, .traced = 5 },
+		  .compared = true, .traced = 5, .parts = dev, .n_parts = 1 },
 		{ .name = "TcpOutRsts", .delta = 8, .note = "not a drop" },
 	};
 	struct wd_count_doc doc = {
 		.kernel = "6.18.44", .duration_s = 5.0, .total = 7,
-		.has_counters = true, .counters = c, .n_counters = 3,
+		.has_counters = true, .counters = c, .n_counters = 3, .counters_untraced = 35,
 	};
 	char *out = capture_json(&doc);
 
 	CHECK_STR(out,
 		"{\"kernel\": \"6.18.44\", \"duration_s\": 5.0, \"total\": 7, \"lost_events\": 0, "
-		"\"drops\": [], \"counters\": [{\"name\": \"TcpExtListenOverflows\", \"delta\": 37, "
+		"\"drops\": [], \"counters_untraced\": 35, "
+		"\"counters\": [{\"name\": \"TcpExtListenOverflows\", \"delta\": 37, "
 		"\"reconciled\": true, \"reasons\": [\"TCP_LISTEN_OVERFLOW\"], \"traced\": 2, "
 		"\"unexplained\": 35, \"explanation\": \"no event\"}, "
 		"{\"name\": \"qdisc:drops\", \"delta\": 5, \"reconciled\": true, "
 		"\"reasons\": [\"QDISC_DROP\", \"QDISC_OVERLIMIT\"], \"traced\": 5, "
-		"\"unexplained\": 0}, {\"name\": \"TcpOutRsts\", \"delta\": 8, "
+		"\"unexplained\": 0, \"devices\": [{\"device\": \"wdq1a\", \"qdisc\": \"tbf\", "
+		"\"handle\": \"8001:\", \"delta\": 5}]}, {\"name\": \"TcpOutRsts\", \"delta\": 8, "
 		"\"reconciled\": false, \"note\": \"not a drop\"}]}\n");
 	free(out);
 
@@ -339,4 +423,5 @@ static void test_counters_json(void)
 }
 
 UNIT_MAIN(test_rules_name_catalogue_reasons, test_reconcile_traced, test_reconcile_limits,
-	  test_invisible_rule, test_no_function_names, test_sock_drops, test_counters_json)
+	  test_invisible_rule, test_no_function_names, test_sock_drops, test_qdisc_devices,
+	  test_untraced, test_counters_json)
