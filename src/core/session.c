@@ -85,6 +85,8 @@ static int resolve_filters(struct wd_session *s, const struct wd_opts *o)
 		fprintf(stderr, "whydrop: %s\n", err);
 		return WD_EXIT_USAGE;
 	}
+	if (o->netns)
+		wd_netns_name_init(&s->netns_name, s->netns_path);
 	if (o->ifname && wd_ifindex_in(o->netns ? s->netns_path : NULL, o->ifname, &s->ifindex)) {
 		fprintf(stderr, "whydrop: no interface '%s' in %s%s; `ip%s%s link` lists them\n",
 			o->ifname, o->netns ? "network namespace " : "this network namespace",
@@ -345,6 +347,40 @@ int wd_session_drop_privileges(struct wd_session *s)
 	return 0;
 }
 
+/*
+ * --netns NAME: `ip netns del NAME` while whydrop runs takes the name away,
+ * not the namespace, which whydrop's own sockets in it keep alive. Said
+ * once, looked at once a second; watching goes on.
+ */
+static void check_netns_name(struct wd_session *s)
+{
+	const char *run = WD_NETNS_RUN_DIR "/", *path = s->netns_name.path;
+	size_t n = strlen(run);
+	double now = wd_now();
+
+	if (!path[0] || now < s->netns_check_at)
+		return;
+	s->netns_check_at = now + 1;
+	switch (wd_netns_name_check(&s->netns_name)) {
+	case WD_NETNS_GONE:
+		if (!strncmp(path, run, n))
+			fprintf(stderr, "whydrop: network namespace '%s' is gone from %s (ip netns "
+				"del?): only whydrop, and any process still inside, keeps it alive; "
+				"still watching it (Ctrl-C to stop)\n", path + n, WD_NETNS_RUN_DIR);
+		else
+			fprintf(stderr, "whydrop: %s is gone (its process ended?): only whydrop, "
+				"and any process still inside, keeps that network namespace alive; "
+				"still watching it (Ctrl-C to stop)\n", path);
+		break;
+	case WD_NETNS_OTHER:
+		fprintf(stderr, "whydrop: %s now names another network namespace (deleted and "
+			"made again?); still watching the one it named at start\n", path);
+		break;
+	case WD_NETNS_SAME:
+		break;
+	}
+}
+
 bool wd_session_poll(struct wd_session *s, int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
@@ -366,6 +402,7 @@ bool wd_session_poll(struct wd_session *s, int ms)
 	} else {
 		nanosleep(&ts, NULL);
 	}
+	check_netns_name(s);
 	return !wd_stop;
 }
 

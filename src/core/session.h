@@ -70,6 +70,8 @@ struct wd_session {
 	uint32_t netns_ino;
 	uint32_t ifindex;
 	char netns_path[300];
+	struct wd_netns_name netns_name;	/* --netns: is it still named so? */
+	double netns_check_at;		/* wd_now() of the next look */
 	uint64_t mono_to_real_ns;	/* add to bpf_ktime_get_ns() for wall time */
 	double attach_ms;
 	double t_attached;		/* wd_now() when counting started */

@@ -70,6 +70,38 @@ int wd_netns_resolve(const char *arg, char *path_out, size_t len, uint32_t *inod
 	return 0;
 }
 
+int wd_netns_name_init(struct wd_netns_name *n, const char *path)
+{
+	struct stat st;
+
+	memset(n, 0, sizeof(*n));
+	if (stat(path, &st))
+		return -1;
+	snprintf(n->path, sizeof(n->path), "%s", path);
+	n->dev = st.st_dev;
+	n->ino = st.st_ino;
+	return 0;
+}
+
+enum wd_netns_change wd_netns_name_check(struct wd_netns_name *n)
+{
+	struct stat st;
+
+	if (n->gone || !n->path[0])
+		return WD_NETNS_SAME;
+	if (stat(n->path, &st)) {
+		/* a path that cannot be looked at now (EACCES) is not one that went away */
+		if (errno != ENOENT && errno != ENOTDIR)
+			return WD_NETNS_SAME;
+		n->gone = true;
+		return WD_NETNS_GONE;
+	}
+	if (st.st_dev == n->dev && st.st_ino == n->ino)
+		return WD_NETNS_SAME;
+	n->gone = true;
+	return WD_NETNS_OTHER;
+}
+
 uint32_t wd_netns_self(void)
 {
 	struct stat st;

@@ -3,8 +3,10 @@
 #ifndef WD_NETNS_H
 #define WD_NETNS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define WD_NETNS_RUN_DIR "/run/netns"
 
@@ -25,6 +27,29 @@ int wd_netns_enter(const char *ns_path, int *saved);
  */
 int wd_netns_enter_fd(int ns_fd, int *saved);
 int wd_netns_leave(int saved);
+/*
+ * Whether the path --netns named still names the namespace opened at start:
+ * `ip netns del` takes /run/netns/NAME away while whydrop, holding the
+ * namespace, goes on. Only stat(2): no capability needed after attach.
+ */
+struct wd_netns_name {
+	char path[300];
+	dev_t dev;
+	ino_t ino;
+	bool gone;		/* said once */
+};
+
+enum wd_netns_change {
+	WD_NETNS_SAME,		/* still there, or it cannot be told (EACCES...) */
+	WD_NETNS_GONE,		/* the path is no more */
+	WD_NETNS_OTHER,		/* it names another namespace now */
+};
+
+/* Remember what path names now; 0, or -1 with errno set. */
+int wd_netns_name_init(struct wd_netns_name *n, const char *path);
+/* A change since init, reported once; WD_NETNS_SAME after that. */
+enum wd_netns_change wd_netns_name_check(struct wd_netns_name *n);
+
 /* Inode of the caller's own network namespace. */
 uint32_t wd_netns_self(void);
 /* ifindex of ifname inside the namespace at ns_path (NULL: our own). */

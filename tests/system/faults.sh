@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # whydrop under faults, as root: a closed output pipe, signals at random
 # moments (also before the handlers exist), SIGKILL, the watched interface
-# deleted, another tracer on the same tracepoint. Each must end with a clear
+# deleted, the watched namespace deleted (ip netns del), another tracer on
+# the same tracepoint. Each must end with a clear
 # message or carry on correctly, and leave nothing attached in the kernel.
 # Prints "N passed, N failed".
 #   tests/system/faults.sh [BINARY]      WHYDROP_FAULTS_SEED=N repeats a run's
@@ -13,7 +14,8 @@ cd "$(dirname "$0")/../.." || exit 1
 W=${1:-build/whydrop}
 NS=wdflt-$$
 NS2=wdflt2-$$
-harness_begin tests/system/faults "$NS" "$NS2"
+NS3=wdflt3-$$
+harness_begin tests/system/faults "$NS" "$NS2" "$NS3"
 ip -n "$NS" link add wdf0 type veth peer name wdf1
 ip -n "$NS" addr add 192.0.2.1/24 dev wdf0
 ip -n "$NS" addr add 192.0.2.2/24 dev wdf1
@@ -159,6 +161,40 @@ check "watch exits 0" test $? -eq 0
 check "3 records, each named wdf5 (the name at the drop)" test "$($PY -c 'import json,sys
 d=[json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 print(sum(1 for x in d if x.get("dport") == 9 and x.get("ifname") == "wdf5"))' "$TMP/gone.out")" = 3
+
+echo "-- the watched namespace deleted (ip netns del): said once, watching goes on"
+"$W" watch --json --netns "$NS3" >"$TMP/nsdel.out" 2>"$TMP/nsdel.err" &
+pid=$!
+PIDS+=("$pid")
+wait_attached "$TMP/nsdel.err"
+# a process inside keeps sending after the name is gone: 5 datagrams to a closed port
+ip netns exec "$NS3" $PY -c 'import os,socket,sys,time
+open(sys.argv[2], "w").close()		# inside: the name may go now
+while not os.path.exists(sys.argv[1]): time.sleep(0.05)
+s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(5): s.sendto(b"x", ("127.0.0.1", 9))' "$TMP/nsdel.go" "$TMP/nsdel.in" &
+sender=$!
+PIDS+=("$sender")
+poll_until 10 test -e "$TMP/nsdel.in"
+ip netns del "$NS3"
+check "ip netns del took the name away" test ! -e "/run/netns/$NS3"
+sleep 2.5		# whydrop looks once a second: two looks at least
+touch "$TMP/nsdel.go"
+wait "$sender"
+check "the sender inside the deleted namespace sent its 5 datagrams" test $? -eq 0
+sleep 1.5
+check "watch still running after ip netns del" kill -0 "$pid"
+kill -INT "$pid"
+wait "$pid"
+check "watch exits 0" test $? -eq 0
+said=$(grep -c "network namespace '$NS3' is gone from /run/netns" "$TMP/nsdel.err")
+check "said once on stderr that $NS3 is gone from /run/netns ($said times)" test "$said" -eq 1
+check "... and that only whydrop (and what is inside) keeps it alive" \
+	grep -q "only whydrop, and any process still inside, keeps it alive" "$TMP/nsdel.err"
+check "the 5 drops after the deletion were still shown (sender's count)" \
+	test "$($PY -c 'import json,sys
+d=[json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+print(sum(1 for x in d if x.get("dport") == 9 and x.get("reason") == "NO_SOCKET"))' "$TMP/nsdel.out")" = 5
 
 echo "-- another tracer on the same tracepoint (bpftrace)"
 # NO_SOCKET's number on this kernel (2 on 6.1, 3 on 6.18), and the namespace's
