@@ -56,7 +56,7 @@ part "serve + Prometheus (real kernel)" tests/integration/serve.sh build/whydrop
 part "serve + Prometheus under ASan/UBSan" tests/integration/serve.sh build/asan/whydrop
 part "pcapng + tshark (real kernel)" tests/integration/pcapng.sh build/whydrop
 part "pcapng + tshark under ASan/UBSan" tests/integration/pcapng.sh build/asan/whydrop
-part "record -w refuses links, other users' files, directories (real kernel)" \
+part "record -w and the dropmon dump hook refuse links, other users' files, directories (real kernel)" \
 	tests/integration/record_safety.sh build/whydrop
 part "record -w safety under ASan/UBSan" tests/integration/record_safety.sh build/asan/whydrop
 part "kernel counters next to traced reasons (real kernel)" tests/integration/counters.sh build/whydrop

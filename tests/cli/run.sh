@@ -139,25 +139,26 @@ for d in 10 2.5 90s 1.5m 500ms 1h30m '1h 30min' 2m30s 1d; do
 	expect_run "-d '$d' is taken" 0 '^Usage: whydrop count' "$W" count -d "$d" -h
 done
 for d in 0x10 1e3 -5 +5 nan inf '' 5x 1h30 '5 ' 1M; do
+	# -h after it: a value taken by mistake shows the help, it never runs
 	expect_run "-d '$d' is refused" 2 \
 		"^whydrop count: bad duration '${d//+/\\+}': give seconds \(10, 2.5\) or numbers with units" \
-		"$W" count -d "$d"
+		"$W" count -d "$d" -h
 done
 expect_run "-d 0.0001: below the millisecond, refused" 2 \
-	"bad duration '0.0001': shorter than 1 ms" "$W" count -d 0.0001
-expect_run "-d 366d: refused" 2 "bad duration '366d': longer than 365 days" "$W" count -d 366d
+	"bad duration '0.0001': shorter than 1 ms" "$W" count -d 0.0001 -h
+expect_run "-d 366d: refused" 2 "bad duration '366d': longer than 365 days" "$W" count -d 366d -h
 expect_run "--interval 1.5m is taken" 0 '^Usage: whydrop explain' "$W" explain --interval 1.5m -h
 expect_run "--interval 0 (no rate) is taken" 0 '^Usage: whydrop explain' "$W" explain --interval 0 -h
 expect_run "--interval 0x10 is refused" 2 "bad --interval '0x10': give seconds" \
-	"$W" explain NO_SOCKET --interval 0x10
+	"$W" explain NO_SOCKET --interval 0x10 -h
 expect_run "--interval 1e1 is refused" 2 "bad --interval '1e1': give seconds" \
-	"$W" explain NO_SOCKET --interval 1e1
+	"$W" explain NO_SOCKET --interval 1e1 -h
 expect_run "--interval 2h is refused" 2 "bad --interval '2h': longer than an hour" \
-	"$W" explain NO_SOCKET --interval 2h
+	"$W" explain NO_SOCKET --interval 2h -h
 expect_run "-G 1h is taken" 0 '^Usage: whydrop record' "$W" record -G 1h -h
-expect_run "-G 0x10 is refused" 2 "bad -G '0x10': give seconds" "$W" record -w /dev/null -G 0x10
+expect_run "-G 0x10 is refused" 2 "bad -G '0x10': give seconds" "$W" record -w /dev/null -G 0x10 -h
 expect_run "-G 1.5 is refused: whole seconds" 2 "bad -G '1.5': whole seconds only" \
-	"$W" record -w /dev/null -G 1.5
+	"$W" record -w /dev/null -G 1.5 -h
 # -d 0.05 ends about then: from "attached" on stderr to the exit, measured
 # here; generous for a loaded machine, and the traced time at least -d.
 "$W" count --json -d 0.05 >"$TMP_ERR.d.json" 2>"$TMP_ERR.d.err" &
