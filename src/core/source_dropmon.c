@@ -319,7 +319,7 @@ static int configure_and_start(struct wd_dm_source *d, bool quiet)
 struct wd_dump {
 	const char *path;
 	FILE *f;
-	bool created;
+	bool created, regular;
 	dev_t dev;
 	ino_t ino;
 };
@@ -329,7 +329,8 @@ struct wd_dump {
  * alert as a hex line. Read with secure_getenv(), so that a binary given
  * file capabilities ignores it, and opened as record -w opens its files,
  * before drop_monitor is asked anything: a link, another user's file... is
- * refused, said, and nothing starts. 0, or 1 after saying why.
+ * refused, said, and nothing starts. Emptied once drop_monitor answers
+ * (empty_dump). 0, or 1 after saying why.
  */
 static int open_dump(struct wd_dump *dump)
 {
@@ -343,24 +344,29 @@ static int open_dump(struct wd_dump *dump)
 	if (!path)
 		return 0;
 	fd = wd_open_for_writing(path, &st, &dump->created, err, sizeof(err));
-	if (fd < 0)
-		goto refused;
-	if (S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
-		snprintf(err, sizeof(err), "cannot truncate %s: %s", path, strerror(errno));
-		goto close;
+	if (fd < 0) {
+		fprintf(stderr, "whydrop: WHYDROP_DROPMON_DUMP: %s\n", err);
+		return 1;
 	}
 	dump->f = fdopen(fd, "w");
 	if (!dump->f) {
-		snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
-		goto close;
+		fprintf(stderr, "whydrop: WHYDROP_DROPMON_DUMP: %s: %s\n", path, strerror(errno));
+		close(fd);
+		return 1;
 	}
+	dump->regular = S_ISREG(st.st_mode);
 	dump->dev = st.st_dev;
 	dump->ino = st.st_ino;
 	return 0;
-close:
-	close(fd);
-refused:
-	fprintf(stderr, "whydrop: WHYDROP_DROPMON_DUMP: %s\n", err);
+}
+
+/* drop_monitor answered: an existing file of ours is emptied only now. */
+static int empty_dump(struct wd_dump *dump)
+{
+	if (!dump->f || !dump->regular || !ftruncate(fileno(dump->f), 0))
+		return 0;
+	fprintf(stderr, "whydrop: WHYDROP_DROPMON_DUMP: cannot truncate %s: %s\n", dump->path,
+		strerror(errno));
 	return 1;
 }
 
@@ -410,10 +416,10 @@ int wd_dm_source_open(struct wd_session *s, const struct wd_opts *o, bool detail
 	d->queue_len = o->dropmon_queue;
 	s->dm = d;
 	err = wd_dm_open(&d->dm, on_alert, d);
-	if (err) {
+	if (err || empty_dump(&dump)) {
 		discard_dump(&dump);
 		wd_dm_source_close(s);
-		return say_open_error(err, quiet);
+		return err ? say_open_error(err, quiet) : 1;
 	}
 	d->dm.dump = dump.f;	/* closed with d->dm from here */
 	status = configure_and_start(d, quiet);

@@ -100,15 +100,23 @@ check "dump: the victim is untouched" test "$(sha256sum <"$D/victim")" = "$VICTI
 check "dump: another user's file is untouched" grep -qx theirs "$D/theirs"
 # A new name: with drop_monitor the run goes on and the file is 0600; without
 # it (this kernel may lack it: genl says) the run fails and leaves no file.
+# The caller's own existing file is emptied only once drop_monitor answers.
 out=$(WHYDROP_DROPMON_DUMP=$D/new.hex timeout 10 "$W" count -d 0.2 --source dropmon 2>&1)
 rc=$?
+echo "mine" >"$D/mine.hex"
+out2=$(WHYDROP_DROPMON_DUMP=$D/mine.hex timeout 10 "$W" count -d 0.2 --source dropmon 2>&1)
+rc2=$?
 if genl ctrl get name NET_DM >/dev/null 2>&1; then
 	check "dump: a new file with drop_monitor: exit 0 ($out)" test "$rc" -eq 0
 	check "... made 0600" test "$(stat -c %a "$D/new.hex" 2>/dev/null)" = 600
+	check "dump: the caller's own file with drop_monitor: exit 0, rewritten ($out2)" \
+		test "$rc2" -eq 0 -a "$(head -c 4 "$D/mine.hex")" != mine
 else
 	check "dump: a new file without drop_monitor: exit 1, said ($out)" \
 		grep -q "no drop_monitor" <<<"$out"
 	check "... and no file left behind" test ! -e "$D/new.hex" -a "$rc" -eq 1
+	check "dump: the caller's own file without drop_monitor: exit 1, left as it was" \
+		test "$rc2" -eq 1 -a "$(cat "$D/mine.hex")" = mine
 fi
 
 echo "-- a binary with file capabilities ignores the WHYDROP_* hooks (secure_getenv)"
