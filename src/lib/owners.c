@@ -79,12 +79,13 @@ static void offer(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino,
 	if (wd_grow(&o->v, &o->cap, o->n, sizeof(*o->v), 256))
 		return;
 	tmp = o->v;
-	tmp[o->n] = (struct wd_owner_entry){ .ino = ino, .kind = kind, .rank = rank, .pid = pid };
+	tmp[o->n] = (struct wd_owner_entry){ .ino = ino, .kind = kind, .rank = rank, .pid = pid,
+					     .seen = o->scans };
 	snprintf(tmp[o->n].name, sizeof(tmp[o->n].name), "%s", name);
 	o->n++;
 }
 
-/* Sort, then keep the best owner of each inode. */
+/* Sort, then keep the best owner of each inode, found as late as any. */
 static void settle(struct wd_owners *o)
 {
 	size_t w = 0;
@@ -93,8 +94,13 @@ static void settle(struct wd_owners *o)
 		return;		/* nothing found: v may be NULL, no qsort of it */
 	qsort(o->v, o->n, sizeof(*o->v), cmp_entry);
 	for (size_t r = 0; r < o->n; r++) {
-		if (w && o->v[w - 1].kind == o->v[r].kind && o->v[w - 1].ino == o->v[r].ino)
+		struct wd_owner_entry *kept = w ? &o->v[w - 1] : NULL;
+
+		if (kept && kept->kind == o->v[r].kind && kept->ino == o->v[r].ino) {
+			if (o->v[r].seen > kept->seen)
+				kept->seen = o->v[r].seen;
 			continue;
+		}
 		o->v[w++] = o->v[r];
 	}
 	o->n = w;
@@ -253,7 +259,7 @@ void wd_owners_scan(struct wd_owners *o)
 	DIR *d;
 
 	o->last_scan = now_s();
-	o->scans++;
+	o->scans++;	/* before the offers: they say which scan found them */
 	if (o->around_scan)
 		o->around_scan(true);
 	/*
@@ -295,7 +301,11 @@ void wd_owners_name_netns(struct wd_owners *o, uint64_t ino, const char *name)
 	/* a name cut short would be a wrong name: the others are right */
 	if (!ino || !name || !name[0] || strlen(name) >= sizeof(o->v->name))
 		return;
+	size_t n = o->n;
+
 	offer(o, WD_OWNER_NETNS, ino, WD_NETNS_GIVEN, 0, name);
+	if (o->n > n)
+		o->v[n].seen = 0;	/* named, not found */
 	settle(o);
 }
 
@@ -309,4 +319,17 @@ const char *wd_netns_name(struct wd_owners *o, uint32_t ino)
 const struct wd_owner_entry *wd_socket_owner(struct wd_owners *o, uint64_t ino)
 {
 	return lookup(o, WD_OWNER_SOCKET, ino);
+}
+
+void wd_owners_refresh(struct wd_owners *o, double max_age)
+{
+	if (!o->scans || now_s() - o->last_scan >= max_age)
+		wd_owners_scan(o);
+}
+
+bool wd_netns_present(struct wd_owners *o, uint64_t ino)
+{
+	const struct wd_owner_entry *e = find(o, WD_OWNER_NETNS, ino);
+
+	return e && o->scans && e->seen == o->scans;
 }

@@ -33,6 +33,7 @@ struct wd_owner_entry {
 	enum wd_owner_kind kind;
 	enum wd_netns_rank rank;
 	pid_t pid;		/* 0 for a given, `ip netns` or "host" name */
+	unsigned int seen;	/* the last scan that found it (0: named, never found) */
 	char name[64];		/* netns: its name; socket: the process's comm */
 };
 
@@ -71,5 +72,13 @@ const struct wd_owner_entry *wd_socket_owner(struct wd_owners *o, uint64_t ino);
  * the lookups return stays valid until the next scan.
  */
 void wd_owners_scan(struct wd_owners *o);
+/* Scan when the last scan is max_age seconds old or more. */
+void wd_owners_refresh(struct wd_owners *o, double max_age);
+/*
+ * Whether the last scan found this namespace: in /run/netns, or as the
+ * namespace of a process whose /proc/PID/ns/net it could read (once
+ * unprivileged, only its own user's).
+ */
+bool wd_netns_present(struct wd_owners *o, uint64_t ino);
 
 #endif /* WD_OWNERS_H */
