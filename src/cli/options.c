@@ -303,6 +303,9 @@ static int parse_own_opt(struct parse *p, const char *arg)
 	} else if (!strcmp(name, "max-series")) {
 		if (parse_u32(arg, 1, 1000000, &c->max_series))
 			return bad_value(p, arg, "1 to 1000000 series");
+	} else if (!strcmp(name, "series-grace")) {
+		if (wd_parse_duration(arg, &c->series_grace))
+			return bad_value(p, arg, "a duration, e.g. 300, 90s or 5m");
 	} else if (!strcmp(name, "user")) {
 		c->user = arg;
 	} else if (!strcmp(name, "interval")) {
@@ -518,6 +521,7 @@ static void defaults(struct wd_cli *c, enum wd_cmd cmd)
 	c->listen = WD_SERVE_LISTEN;
 	c->max_series = WD_SERVE_MAX_SERIES;
 	c->user = WD_SERVE_USER;
+	c->series_grace = WD_SERVE_SERIES_GRACE;
 	c->interval = WD_EXPLAIN_INTERVAL;
 }
 

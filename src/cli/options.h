@@ -64,6 +64,7 @@ const char *wd_option_help(const struct wd_option *opt, enum wd_cmd cmd);
 #define WD_SERVE_LISTEN		"127.0.0.1:9464"
 #define WD_SERVE_MAX_SERIES	500
 #define WD_SERVE_USER		"nobody"
+#define WD_SERVE_SERIES_GRACE	300.0
 #define WD_EXPLAIN_INTERVAL	1.0
 
 enum wd_doc { WD_DOC_NONE, WD_DOC_MARKDOWN, WD_DOC_MAN };
@@ -83,6 +84,7 @@ struct wd_cli {
 	const char *listen;
 	uint32_t max_series;
 	bool per_if, per_netns, per_cgroup;
+	double series_grace;	/* --series-grace, seconds */
 	const char *user;
 	/* explain */
 	double interval;	/* --interval */
