@@ -31,7 +31,8 @@ struct serve_opts {
  */
 struct wd_obj {
 	uint64_t id;		/* 0: none (no socket, no namespace known): never retires */
-	char *name;		/* cgroup: its label, learned while it exists */
+	char *name;		/* cgroup: its label, learned while it exists; netns: its
+				 * name when it last dropped (what tells it from a reuse) */
 	double changed;		/* when its drops last grew (first seen) */
 	double gone;		/* since when it is gone; 0: it exists */
 	uint64_t total, sum;	/* drops at the last scrape; this scrape's, being summed */
@@ -47,8 +48,8 @@ struct wd_objs {
 	uint64_t retired;	/* objects retired so far */
 };
 
-/* Since when ob is gone at now (0: it exists); the caller's knowledge. */
-typedef double (*wd_obj_gone_fn)(void *ctx, const struct wd_obj *ob, double now);
+/* Since when ob is gone at now (0: it exists); the caller's knowledge, and its name. */
+typedef double (*wd_obj_gone_fn)(void *ctx, struct wd_obj *ob, double now);
 
 /* A scrape: begin, count every object its counts name, settle. */
 void wd_objs_begin(struct wd_objs *o);

@@ -26,18 +26,36 @@ uint64_t wd_serve_ns_id(const struct wd_key *k)
 	return k->location ? k->netns : 0;	/* the overflow bucket: no namespace */
 }
 
-/* Gone: no scan of /run/netns and /proc/PID/ns/net finds it any more. */
-static double ns_gone(void *ctx, const struct wd_obj *ob, double now)
+/*
+ * Gone: the last scan of /run/netns and /proc/PID/ns/net did not find it
+ * under the name it had when it dropped. The kernel gives a freed
+ * namespace's inode to the next namespace at once, which has another name;
+ * so a name is taken only from two scans in a row, never from a
+ * namespace just made, which may be that next one. Wrongly gone costs
+ * little: a silent series retires early, and its next drop brings it back.
+ */
+static double ns_gone(void *ctx, struct wd_obj *ob, double now)
 {
-	struct serve *sv = ctx;
+	struct wd_owners *ow = &((struct serve *)ctx)->s.who.owners;
+	const char *found = wd_netns_found(ow, ob->id);
+	const char *before = wd_netns_found_before(ow, ob->id);
+	char *copy;
 
-	if (wd_netns_present(&sv->s.who.owners, ob->id))
+	if (found && before && !strcmp(found, before) && ob->sum > ob->total &&
+	    (!ob->name || strcmp(ob->name, found))) {
+		copy = strdup(found);
+		if (copy) {
+			free(ob->name);
+			ob->name = copy;
+		}
+	}
+	if (found && ob->name && !strcmp(ob->name, found))
 		return 0;
 	return ob->gone ? ob->gone : now;
 }
 
 /* A cgroup never named is taken as gone since first seen: its series may retire. */
-static double cg_gone(void *ctx, const struct wd_obj *ob, double now)
+static double cg_gone(void *ctx, struct wd_obj *ob, double now)
 {
 	struct serve *sv = ctx;
 	bool known;
