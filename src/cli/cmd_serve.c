@@ -116,6 +116,7 @@ int cmd_serve(int argc, char **argv)
 	sv.cap_drops.max = sv.cap_hidden.max = sv.cap_if.max = sv.cap_ns.max =
 		sv.cap_cg.max = sv.so.max_series;
 	sv.cgroups.grace = sv.netns.grace = sv.so.series_grace;
+	sv.own_netns = wd_netns_self();
 	/* the kernel counts by socket; every cgroup is kept, the cap folds */
 	if (sv.so.per_cgroup)
 		o->group_by = WD_GROUP_CGROUP;

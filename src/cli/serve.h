@@ -68,6 +68,7 @@ struct serve {
 	struct wd_noise *noise;		/* expected drops, as top and count hide them */
 	struct wd_objs cgroups;		/* --per-cgroup: the cgroups counted */
 	struct wd_objs netns;		/* --per-netns, --per-interface: the namespaces */
+	uint64_t own_netns;		/* the namespace serve runs in (wd_serve_ns_id's kind) */
 	bool keep_cap_bpf;
 	bool verbose;
 	uint64_t scrapes;

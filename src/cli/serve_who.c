@@ -36,10 +36,14 @@ uint64_t wd_serve_ns_id(const struct wd_key *k)
  */
 static double ns_gone(void *ctx, struct wd_obj *ob, double now)
 {
-	struct wd_owners *ow = &((struct serve *)ctx)->s.who.owners;
+	struct serve *sv = ctx;
+	struct wd_owners *ow = &sv->s.who.owners;
 	const char *found = wd_netns_found(ow, ob->id);
 	const char *before = wd_netns_found_before(ow, ob->id);
 	char *copy;
+
+	if (ob->id == sv->own_netns)	/* ours lives as long as we do */
+		return 0;
 
 	if (found && before && !strcmp(found, before) && ob->sum > ob->total &&
 	    (!ob->name || strcmp(ob->name, found))) {
