@@ -46,7 +46,7 @@ deps:
 deps-test:
 	@scripts/install-deps.sh test
 
-BPF_OBJS   := whydrop whydrop_nobtf
+BPF_OBJS   := whydrop whydrop_nobtf cgroup_events
 SKELS      := $(BPF_OBJS:%=$(BUILD)/%.skel.h)
 
 $(BUILD)/%.bpf.o: src/bpf/%.bpf.c $(wildcard src/bpf/*.h)

@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "format.h"
 #include "http.h"
+#include "noise_opts.h"
 #include "options.h"
 #include "privileges.h"
 #include "serve.h"
@@ -62,6 +63,8 @@ static int serve(struct serve *sv, struct wd_opts *o, uid_t uid, gid_t gid)
 		return status;
 	if (sv->so.per_if)	/* while namespaces can still be entered */
 		wd_ifnames_open(&sv->s.ifnames, sv->s.netns_ino ? sv->s.netns_path : NULL);
+	/* a released cgroup's name is kept as long as its series may be */
+	sv->s.who.cgroups.keep = sv->so.series_grace;
 	status = 1;
 	if (wd_serve_drop_privileges(sv, uid, gid))
 		goto out;
@@ -71,9 +74,14 @@ static int serve(struct serve *sv, struct wd_opts *o, uid_t uid, gid_t gid)
 	wd_serve_announce(sv, fd);
 	fd = -1;	/* libmicrohttpd closes it */
 	t0 = wd_now();
-	while (wd_session_poll(&sv->s, wd_wait_ms(t0, o->duration, 1000)))
+	do {
+		/* cgroups made and gone between scrapes: named now, while they exist */
+		pthread_mutex_lock(&sv->lock);
+		wd_session_cgroups_read(&sv->s);
+		pthread_mutex_unlock(&sv->lock);
 		if (wd_over(t0, o->duration))
 			break;
+	} while (wd_session_poll(&sv->s, wd_wait_ms(t0, o->duration, 1000)));
 	status = 0;
 out:
 	if (d)
@@ -89,6 +97,7 @@ out:
 
 int cmd_serve(int argc, char **argv)
 {
+	struct wd_noise nz = { 0 };
 	struct serve sv = { 0 };
 	uid_t uid = 0;
 	gid_t gid = 0;
@@ -101,28 +110,39 @@ int cmd_serve(int argc, char **argv)
 	sv.so = (struct serve_opts){
 		.listen = cli.listen, .max_series = cli.max_series, .per_if = cli.per_if,
 		.per_netns = cli.per_netns, .user = cli.user, .netns_names = o->netns_names,
-		.per_cgroup = cli.per_cgroup,
+		.per_cgroup = cli.per_cgroup, .series_grace = cli.series_grace,
 	};
 	sv.verbose = o->verbose;
-	sv.cap_drops.max = sv.cap_if.max = sv.cap_ns.max = sv.cap_cg.max = sv.so.max_series;
+	sv.cap_drops.max = sv.cap_hidden.max = sv.cap_if.max = sv.cap_ns.max =
+		sv.cap_cg.max = sv.so.max_series;
+	sv.cgroups.grace = sv.netns.grace = sv.so.series_grace;
+	sv.own_netns = wd_netns_self();
 	/* the kernel counts by socket; every cgroup is kept, the cap folds */
 	if (sv.so.per_cgroup)
 		o->group_by = WD_GROUP_CGROUP;
-	wd_groups_init(&sv.groups, o);
-	sv.groups.max_groups = UINT32_MAX;
-	if (geteuid() == 0 && wd_privileges_user("whydrop serve", sv.so.user, &uid, &gid)) {
-		wd_cli_free(&cli);
-		return WD_EXIT_USAGE;
-	}
+	/* namespaces' names and presence are scanned for (who.c) */
+	else if (sv.so.per_netns || sv.so.per_if)
+		o->group_by = WD_GROUP_NETNS;
+	status = WD_EXIT_USAGE;
+	if (geteuid() == 0 && wd_privileges_user("whydrop serve", sv.so.user, &uid, &gid))
+		goto out;
+	status = wd_noise_setup(&nz, o);
+	if (status)
+		goto out;
+	sv.noise = &nz;
 	pthread_mutex_init(&sv.lock, NULL);
 	wd_install_signals();
 	status = serve(&sv, o, uid, gid);
+	pthread_mutex_destroy(&sv.lock);
+out:
 	wd_prom_cap_free(&sv.cap_drops);
+	wd_prom_cap_free(&sv.cap_hidden);
 	wd_prom_cap_free(&sv.cap_if);
 	wd_prom_cap_free(&sv.cap_ns);
 	wd_prom_cap_free(&sv.cap_cg);
-	wd_groups_free(&sv.groups);
-	pthread_mutex_destroy(&sv.lock);
+	wd_objs_free(&sv.cgroups);
+	wd_objs_free(&sv.netns);
+	wd_noise_free(&nz);
 	wd_cli_free(&cli);
 	return status;
 }

@@ -62,6 +62,7 @@ void wd_groups_refresh(struct wd_groups *g, struct wd_session *s)
 	for (size_t i = 0; g->by == WD_GROUP_PROCESS && i < n; i++)
 		learn(g, s, v[i].key.ino);
 	free(v);
+	wd_session_cgroups_read(s);
 }
 
 static void netns_label(struct wd_session *s, uint32_t netns, char *buf, size_t len)
@@ -165,6 +166,8 @@ static int collect_socks(struct wd_groups *g, struct wd_session *s, struct wd_gr
 
 	if (err)
 		return err;
+	/* after the counts: every cgroup they name was made before it was told */
+	wd_session_cgroups_read(s);
 	for (size_t i = 0; !err && i < nt; i++) {
 		if (g->by == WD_GROUP_PROCESS)
 			learn(g, s, t[i].key.ino);

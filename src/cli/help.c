@@ -117,17 +117,22 @@ static const struct cmd_doc docs[WD_NCMDS] = {
 		"socket bound, whydrop gives up root (switching to --user) and every "
 		"capability. Only GET and HEAD are answered.\n"
 		"Metrics: whydrop_drops_total{reason,layer,function}, "
+		"whydrop_hidden_drops_total{reason,layer,function,rule} (the expected drops "
+		"top and count hide; --show-all: none), "
 		"whydrop_series_folded{metric}, whydrop_lost_events_total, "
 		"whydrop_overflow_drops_total, whydrop_scrapes_total, "
 		"whydrop_build_info{version,kernel,attach}; with --source dropmon, "
 		"whydrop_dropmon_queue_dropped_total, whydrop_dropmon_socket_overruns_total, "
 		"whydrop_dropmon_truncated_total and whydrop_dropmon_summary_full_total; "
 		"opt-in: whydrop_interface_drops_total, whydrop_netns_drops_total, "
-		"whydrop_cgroup_drops_total and whydrop_cgroup_drops_lost_total (docs/serve.md).\n",
+		"whydrop_cgroup_drops_total and whydrop_cgroup_drops_lost_total, and "
+		"whydrop_series_retired_total{metric}: the series of a cgroup or namespace gone "
+		"for --series-grace leave the page (docs/serve.md).\n",
 		"sudo whydrop serve\n"
 		"curl -s http://127.0.0.1:9464/metrics | grep whydrop_drops_total\n"
 		"sudo whydrop serve --listen [::1]:9464 --max-series 100 --per-interface\n"
-		"sudo whydrop serve --listen 127.0.0.1:9500 --netns blue -r NO_SOCKET,TCP_CSUM\n",
+		"sudo whydrop serve --listen 127.0.0.1:9500 --netns blue -r NO_SOCKET,TCP_CSUM\n"
+		"sudo whydrop serve --per-cgroup --series-grace 10m\n",
 	},
 	[WD_CMD_REASONS] = {
 		"[OPTIONS]", NULL,

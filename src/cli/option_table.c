@@ -94,6 +94,16 @@ const struct wd_option wd_options[] = {
 	  "the kernel counts at most 4096 new sockets between two scrapes: the drops of "
 	  "more are in whydrop_cgroup_drops_lost_total",
 	  .why = "applies to the Prometheus exporter" },
+	{ "series-grace", 0, "T", C_SERVE,
+	  "how long the series of a removed cgroup or a deleted network namespace stay after "
+	  "it is gone and has stopped dropping (5m); then they leave the page and make room",
+	  .why = "applies to the Prometheus exporter",
+	  .man = "T is seconds or a duration (90s, 5m). A cgroup is gone once removed (the "
+		 "kernel says so at once; else a walk of the hierarchy finds it missing), a "
+		 "namespace once no scan of /run/netns and /proc/*/ns/net finds it (serving "
+		 "unprivileged, only namespaces of its own user's processes are found in "
+		 "/proc). A retired series's drops stay in whydrop_drops_total; a namespace "
+		 "that drops again gets its series back, counting from 0." },
 	{ "user", 0, "NAME", C_SERVE, "user to switch to when started as root (" WD_SERVE_USER ")",
 	  .why = "applies to the Prometheus exporter" },
 	/* explain */
@@ -205,14 +215,14 @@ const struct wd_option wd_options[] = {
 	  .why = "applies to count --stacks",
 	  .man = "Frames are function names (offsets left out); equal lines are added up." },
 	/* noise */
-	{ "hide", 0, "R[@F]", C_TOP | C_COUNT,
+	{ "hide", 0, "R[@F]", C_TOP | C_COUNT | C_SERVE,
 	  "hide drops of reason R (at function F) as expected; repeatable, comma-separated, "
 	  "R may be *",
 	  .why = "applies to commands that hide expected drops", .complete = "@reasons" },
-	{ "noise-file", 0, "PATH", C_TOP | C_COUNT,
+	{ "noise-file", 0, "PATH", C_TOP | C_COUNT | C_SERVE,
 	  "rules of expected drops (default " WD_NOISE_FILE ", read when it exists)",
 	  .why = "applies to commands that hide expected drops", .complete = "@files" },
-	{ "show-all", 0, NULL, C_TOP | C_COUNT,
+	{ "show-all", 0, NULL, C_TOP | C_COUNT | C_SERVE,
 	  "hide nothing, not even the built-in expected drops",
 	  .why = "applies to commands that hide expected drops" },
 	/* what is printed */

@@ -28,6 +28,12 @@ const struct wd_span_limits wd_rotate_limits = {
 	.too_long = "longer than 4294967295 seconds",
 };
 
+/* serve --series-grace: how long a gone cgroup's or namespace's series stays */
+const struct wd_span_limits wd_grace_limits = {
+	.min_ns = WD_MSEC_NS, .max_ns = 365 * 86400 * SEC_NS, .zero_ok = true,
+	.too_long = "longer than 365 days",
+};
+
 const char *wd_parse_duration(const char *s, const struct wd_span_limits *l, double *out)
 {
 	uint64_t ns;

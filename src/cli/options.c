@@ -292,6 +292,10 @@ static int parse_own_opt(struct parse *p, const char *arg)
 	} else if (!strcmp(name, "max-series")) {
 		if (parse_u32(arg, 1, 1000000, &c->max_series))
 			return bad_value(p, arg, "1 to 1000000 series");
+	} else if (!strcmp(name, "series-grace")) {
+		why = wd_parse_duration(arg, &wd_grace_limits, &c->series_grace);
+		if (why)
+			return bad_value(p, arg, why);
 	} else if (!strcmp(name, "user")) {
 		c->user = arg;
 	} else if (!strcmp(name, "interval")) {
@@ -508,6 +512,7 @@ static void defaults(struct wd_cli *c, enum wd_cmd cmd)
 	c->listen = WD_SERVE_LISTEN;
 	c->max_series = WD_SERVE_MAX_SERIES;
 	c->user = WD_SERVE_USER;
+	c->series_grace = WD_SERVE_SERIES_GRACE;
 	c->interval = WD_EXPLAIN_INTERVAL;
 }
 

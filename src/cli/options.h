@@ -64,6 +64,7 @@ const char *wd_option_help(const struct wd_option *opt, enum wd_cmd cmd);
 #define WD_SERVE_LISTEN		"127.0.0.1:9464"
 #define WD_SERVE_MAX_SERIES	500
 #define WD_SERVE_USER		"nobody"
+#define WD_SERVE_SERIES_GRACE	300.0
 #define WD_EXPLAIN_INTERVAL	1.0
 
 enum wd_doc { WD_DOC_NONE, WD_DOC_MARKDOWN, WD_DOC_MAN };
@@ -83,6 +84,7 @@ struct wd_cli {
 	const char *listen;
 	uint32_t max_series;
 	bool per_if, per_netns, per_cgroup;
+	double series_grace;	/* --series-grace, seconds */
 	const char *user;
 	/* explain */
 	double interval;	/* --interval */
@@ -119,6 +121,7 @@ struct wd_span_limits {
 extern const struct wd_span_limits wd_duration_limits;	/* -d */
 extern const struct wd_span_limits wd_interval_limits;	/* explain --interval */
 extern const struct wd_span_limits wd_rotate_limits;	/* record -G */
+extern const struct wd_span_limits wd_grace_limits;	/* serve --series-grace */
 
 /*
  * A time span as duration.h reads it ("10", "2.5", "90s", "1.5m", "1h30m",

@@ -2,7 +2,8 @@
 /*
  * whydrop serve: the exposition. Each scrape reads the counts once, names
  * them (reason, layer, function; netns, interface, cgroup when asked),
- * caps every family at --max-series and renders the page.
+ * sets apart the expected drops the noise rules hide (as top and count
+ * do), caps every family at --max-series and renders the page.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 #include "source_dropmon.h"
 
 #define NAME_LEN		128
+#define RULE_LEN		200	/* REASON@FUNCTION of a noise rule */
 
 /* "veth0"; "if7" where the namespace is out of reach; "none" without a device. */
 static void interface_name(struct serve *sv, uint32_t netns, uint32_t ifindex, char *buf,
@@ -32,17 +34,31 @@ static void interface_name(struct serve *sv, uint32_t netns, uint32_t ifindex, c
 }
 
 struct scrape {
-	struct wd_prom_family drops, by_if, by_ns, by_cg;
+	struct wd_prom_family drops, hidden, by_if, by_ns, by_cg;
 	struct wd_key_total *keys;	/* this scrape's read of the counts */
 	size_t n_keys;
-	uint64_t cg_lost;	/* --per-cgroup: drops the by-socket map had no room for */
 };
 
 struct row_names {
 	char reason[NAME_LEN], subsys[NAME_LEN], function[NAME_LEN], location[NAME_LEN];
 	char netns[16], ifname[IFNAMSIZ + 8], netns_name[64];
+	char rule[RULE_LEN];	/* the noise rule that hides it, "" if none */
 	const char *layer;
 };
+
+/* The rule of the noise list that hides drops of reason at function; "" if none. */
+static void hidden_by(struct serve *sv, const char *reason, const char *function, char *rule,
+		      size_t len)
+{
+	const struct wd_noise_rule *r = sv->noise ?
+		wd_noise_hide(sv->noise, reason, function, 0) : NULL;
+
+	if (!r) {
+		rule[0] = '\0';
+		return;
+	}
+	snprintf(rule, len, "%s%s%s", r->reason, r->function[0] ? "@" : "", r->function);
+}
 
 static void resolve(struct serve *sv, const struct wd_key_total *kt, struct row_names *n,
 		    bool want_if)
@@ -53,6 +69,7 @@ static void resolve(struct serve *sv, const struct wd_key_total *kt, struct row_
 
 	wd_session_row(&sv->s, &t, &row, n->reason, n->subsys, n->function, n->location,
 		       NAME_LEN);
+	hidden_by(sv, row.reason, n->function, n->rule, sizeof(n->rule));
 	if (!row.reason)
 		snprintf(n->reason, NAME_LEN, "unknown");
 	e = row.reason ? wd_catalogue_find(row.reason) : NULL;
@@ -76,55 +93,36 @@ static void resolve(struct serve *sv, const struct wd_key_total *kt, struct row_
 static int add_key(struct serve *sv, struct scrape *sc, const struct wd_key_total *kt)
 {
 	struct row_names n;
-	const char *d[] = { n.reason, NULL, n.function };
+	const char *d[] = { n.reason, NULL, n.function, n.rule };
 	const char *i[] = { n.netns, n.ifname, n.reason, n.netns_name };
 	const char *ns[] = { n.netns, n.reason, n.netns_name };
+	bool retired = (sv->so.per_if || sv->so.per_netns) &&
+		       wd_objs_retired(&sv->netns, wd_serve_ns_id(&kt->key));
 	int err;
 
 	resolve(sv, kt, &n, sv->so.per_if);
 	d[1] = n.layer;
-	err = wd_prom_add(&sc->drops, d, kt->count);
+	err = wd_prom_add(n.rule[0] ? &sc->hidden : &sc->drops, d, kt->count);
 	if (!err && sv->so.per_if)
-		err = wd_prom_add(&sc->by_if, i, kt->count);
+		err = wd_prom_add_retired(&sc->by_if, i, kt->count, retired);
 	if (!err && sv->so.per_netns)
-		err = wd_prom_add(&sc->by_ns, ns, kt->count);
+		err = wd_prom_add_retired(&sc->by_ns, ns, kt->count, retired);
 	return err;
 }
 
-/* --per-cgroup: the by-socket counts, by the cgroup's label. */
-static int fill_cgroups(struct serve *sv, struct scrape *sc)
-{
-	struct wd_group_row *rows;
-	char reason[NAME_LEN];
-	struct wd_stats st;
-	size_t n;
-	int err = wd_groups_rows(&sv->groups, &sv->s, &rows, &n);
-
-	if (err)
-		return err;
-	for (size_t i = 0; !err && i < n; i++) {
-		const char *v[] = { !strcmp(rows[i].group, "(no socket)") ? "none" : rows[i].group,
-				    reason };
-
-		if (!wd_reason_name(&sv->s.reasons, rows[i].reason, reason, sizeof(reason)))
-			snprintf(reason, sizeof(reason), "unknown");
-		err = wd_prom_add(&sc->by_cg, v, rows[i].count);
-	}
-	free(rows);
-	/* what these rows miss: drops of sockets the kernel had no room for */
-	if (!err && !wd_session_stats_of(&sv->s, &st, sc->keys, sc->n_keys))
-		sc->cg_lost = st.v[WD_STAT_SOCK_OVERFLOW];
-	wd_prom_merge(&sc->by_cg);
-	return err ? err : wd_prom_cap_apply(&sv->cap_cg, &sc->by_cg);
-}
-
 /* --per-cgroup: what whydrop_cgroup_drops_total misses, said next to it. */
-static void render_cgroup_lost(struct wd_prom_buf *b, const struct scrape *sc)
+static void render_cgroup_lost(struct serve *sv, struct wd_prom_buf *b, const struct scrape *sc)
 {
+	struct wd_stats st;
+	uint64_t lost = 0;
+
+	if (!wd_session_stats_of(&sv->s, &st, sc->keys, sc->n_keys))
+		lost = st.v[WD_STAT_SOCK_OVERFLOW];
 	wd_prom_render_value(b, "whydrop_cgroup_drops_lost_total", "counter",
 			     "Drops missing from whydrop_cgroup_drops_total because the kernel's "
-			     "by-socket map (4096 sockets, never emptied) was full; still in "
-			     "whydrop_drops_total.", sc->cg_lost);
+			     "by-socket map had no room: more than 4096 new sockets dropped "
+			     "between two scrapes (a scrape that finds it half full swaps in an "
+			     "empty one); still in whydrop_drops_total.", lost);
 }
 
 static int fill(struct serve *sv, struct scrape *sc)
@@ -133,21 +131,48 @@ static int fill(struct serve *sv, struct scrape *sc)
 
 	/* One read per scrape: render_info sums the same keys. */
 	err = wd_session_keys(&sv->s, &sc->keys, &sc->n_keys);
+	if (!err && (sv->so.per_if || sv->so.per_netns))
+		err = wd_serve_judge_netns(sv, sc->keys, sc->n_keys) ? -ENOMEM : 0;
 	for (size_t i = 0; !err && i < sc->n_keys; i++)
 		err = add_key(sv, sc, &sc->keys[i]);
 	if (err)
 		return err;
 	wd_prom_merge(&sc->drops);
+	wd_prom_merge(&sc->hidden);
 	wd_prom_merge(&sc->by_if);
 	wd_prom_merge(&sc->by_ns);
 	err = wd_prom_cap_apply(&sv->cap_drops, &sc->drops);
+	if (!err)
+		err = wd_prom_cap_apply(&sv->cap_hidden, &sc->hidden);
 	if (!err && sv->so.per_if)
 		err = wd_prom_cap_apply(&sv->cap_if, &sc->by_if);
 	if (!err && sv->so.per_netns)
 		err = wd_prom_cap_apply(&sv->cap_ns, &sc->by_ns);
 	if (!err && sv->so.per_cgroup)
-		err = fill_cgroups(sv, sc);
+		err = wd_serve_fill_cgroups(sv, &sc->by_cg);
 	return err;
+}
+
+/* A line per capped family: what its fold holds, or how many retired. */
+static void render_per_family(struct serve *sv, struct wd_prom_buf *b, const struct scrape *sc,
+			      bool retired)
+{
+	const struct { const struct wd_prom_family *f; const struct wd_prom_cap *c; bool on; } fam[] = {
+		{ &sc->drops, &sv->cap_drops, true },
+		{ &sc->hidden, &sv->cap_hidden, true },
+		{ &sc->by_if, &sv->cap_if, sv->so.per_if },
+		{ &sc->by_ns, &sv->cap_ns, sv->so.per_netns },
+		{ &sc->by_cg, &sv->cap_cg, sv->so.per_cgroup },
+	};
+
+	for (size_t i = 0; i < sizeof(fam) / sizeof(fam[0]); i++) {
+		/* only the families whose series retire have the second */
+		if (!fam[i].on || (retired && i < 2))
+			continue;
+		wd_prom_printf(b, "%s{metric=\"%s\"} %" PRIu64 "\n",
+			       retired ? "whydrop_series_retired_total" : "whydrop_series_folded",
+			       fam[i].f->name, retired ? fam[i].c->retired : fam[i].c->folded);
+	}
 }
 
 static void render_folded(struct serve *sv, struct wd_prom_buf *b, const struct scrape *sc)
@@ -155,17 +180,13 @@ static void render_folded(struct serve *sv, struct wd_prom_buf *b, const struct 
 	wd_prom_render_header(b, "whydrop_series_folded", "gauge",
 			      "Label sets summed into the series whose labels are all \"other\", "
 			      "because of --max-series.");
-	wd_prom_printf(b, "whydrop_series_folded{metric=\"%s\"} %" PRIu64 "\n",
-		       sc->drops.name, sv->cap_drops.folded);
-	if (sv->so.per_if)
-		wd_prom_printf(b, "whydrop_series_folded{metric=\"%s\"} %" PRIu64 "\n",
-			       sc->by_if.name, sv->cap_if.folded);
-	if (sv->so.per_netns)
-		wd_prom_printf(b, "whydrop_series_folded{metric=\"%s\"} %" PRIu64 "\n",
-			       sc->by_ns.name, sv->cap_ns.folded);
-	if (sv->so.per_cgroup)
-		wd_prom_printf(b, "whydrop_series_folded{metric=\"%s\"} %" PRIu64 "\n",
-			       sc->by_cg.name, sv->cap_cg.folded);
+	render_per_family(sv, b, sc, false);
+	if (!sv->so.per_if && !sv->so.per_netns && !sv->so.per_cgroup)
+		return;
+	wd_prom_render_header(b, "whydrop_series_retired_total", "counter",
+			      "Series taken off the page because their cgroup or network "
+			      "namespace was gone for --series-grace and silent for as long.");
+	render_per_family(sv, b, sc, true);
 }
 
 /* --source dropmon: what drop_monitor could not deliver, read at this scrape. */
@@ -226,30 +247,45 @@ static void scrape_init(struct scrape *sc, bool netns_names)
 	static const struct wd_prom_family drops = {
 		.name = "whydrop_drops_total", .type = "counter",
 		.help = "Packets the kernel dropped (skb:kfree_skb), by drop reason, layer and "
-			"dropping function; exact. reason=\"other\": folded by --max-series.",
+			"dropping function; exact. The expected drops the noise rules hide "
+			"(as top and count do) are in whydrop_hidden_drops_total instead; "
+			"with --show-all, none are. reason=\"other\": folded by --max-series.",
 		.labels = { "reason", "layer", "function" }, .nlabels = 3,
+	};
+	static const struct wd_prom_family hidden = {
+		.name = "whydrop_hidden_drops_total", .type = "counter",
+		.help = "Expected drops, hidden by the noise rules (built-in list, "
+			"/etc/whydrop/noise.conf or --noise-file, --hide), by drop reason, "
+			"layer, dropping function and the rule that hid them; exact. Not in "
+			"whydrop_drops_total: the two add up to every drop.",
+		.labels = { "reason", "layer", "function", "rule" }, .nlabels = 4,
 	};
 	static const struct wd_prom_family by_if = {
 		.name = "whydrop_interface_drops_total", .type = "counter",
 		.help = "Packets the kernel dropped, by network namespace (inode), interface "
-			"and drop reason; exact.",
+			"and drop reason; exact, expected drops included. A deleted namespace's "
+			"series retire (--series-grace).",
 		.labels = { "netns", "interface", "reason" }, .nlabels = 3,
 	};
 	static const struct wd_prom_family by_ns = {
 		.name = "whydrop_netns_drops_total", .type = "counter",
 		.help = "Packets the kernel dropped, by network namespace (inode) and drop "
-			"reason; exact.",
+			"reason; exact, expected drops included. A deleted namespace's series "
+			"retire (--series-grace).",
 		.labels = { "netns", "reason" }, .nlabels = 2,
 	};
 
 	static const struct wd_prom_family by_cg = {
 		.name = "whydrop_cgroup_drops_total", .type = "counter",
 		.help = "Packets the kernel dropped, by the cgroup of their socket (the systemd "
-			"unit, container or pod it names; none: no socket) and drop reason; exact.",
+			"unit, container or pod it names, else its path; none: no socket) and "
+			"drop reason; exact, expected drops included. A removed cgroup's series "
+			"retire (--series-grace).",
 		.labels = { "cgroup", "reason" }, .nlabels = 2,
 	};
 
 	sc->drops = drops;
+	sc->hidden = hidden;
 	sc->by_if = by_if;
 	sc->by_ns = by_ns;
 	sc->by_cg = by_cg;
@@ -272,13 +308,14 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 	if (!err) {
 		sv->scrapes++;	/* before render_info: the page counts itself */
 		wd_prom_render_family(b, &sc.drops);
+		wd_prom_render_family(b, &sc.hidden);
 		if (sv->so.per_if)
 			wd_prom_render_family(b, &sc.by_if);
 		if (sv->so.per_netns)
 			wd_prom_render_family(b, &sc.by_ns);
 		if (sv->so.per_cgroup) {
 			wd_prom_render_family(b, &sc.by_cg);
-			render_cgroup_lost(b, &sc);
+			render_cgroup_lost(sv, b, &sc);
 		}
 		render_folded(sv, b, &sc);
 		render_info(sv, b, &sc);
@@ -286,6 +323,7 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 	pthread_mutex_unlock(&sv->lock);
 	free(sc.keys);
 	wd_prom_family_clear(&sc.drops);
+	wd_prom_family_clear(&sc.hidden);
 	wd_prom_family_clear(&sc.by_if);
 	wd_prom_family_clear(&sc.by_ns);
 	wd_prom_family_clear(&sc.by_cg);

@@ -260,6 +260,11 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	/* and namespaces can be entered to name their interfaces later. */
 	if (s->skel && (details || o->group_by == WD_GROUP_INTERFACE))
 		wd_ifnames_open(&s->ifnames, o->netns ? s->netns_path : NULL);
+	/* cgroups named at first sight, in the kernel, before they can vanish */
+	if (s->skel && o->group_by == WD_GROUP_CGROUP) {
+		s->socks_by_cgroup = true;
+		wd_session_cgroups_open(s);
+	}
 	return 0;
 fail:
 	wd_session_close(s);
@@ -269,6 +274,7 @@ fail:
 void wd_session_close(struct wd_session *s)
 {
 	wd_dm_source_close(s);
+	wd_session_cgroups_close(s);
 	ring_buffer__free(s->rb);
 	s->rb = NULL;
 	wd_loader_free(s);

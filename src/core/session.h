@@ -27,6 +27,7 @@ struct whydrop_nobtf_bpf;
 struct bpf_link;
 struct ring_buffer;
 struct wd_dm_source;
+struct wd_cgroup_events;
 
 typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
 
@@ -65,6 +66,8 @@ struct wd_session {
 	struct wd_sock_total *sock_retired;	/* counts of its swapped-out generations */
 	size_t n_sock_retired;
 	unsigned int sock_generations;	/* its swaps so far */
+	bool socks_by_cgroup;		/* --group-by cgroup: kept counts need no socket */
+	struct wd_cgroup_events *cgev;	/* cgroups made and gone (cgroup_events.c), or NULL */
 	char ev_ifname[WD_IFNAME_BYTES + 1];	/* of the last wd_session_view */
 	struct wd_stack ev_stack;		/* of the last wd_session_view */
 	uint32_t netns_ino;
@@ -144,6 +147,19 @@ int wd_session_stats_of(struct wd_session *s, struct wd_stats *st,
 			const struct wd_key_total *k, size_t n);
 /* The kernel's by_socket counts, unsorted; caller frees *out. 0 or -errno. */
 int wd_session_sock_totals(struct wd_session *s, struct wd_sock_total **out, size_t *n);
+/*
+ * Forget the counts by socket of these cgroups, sorted ids (serve: their
+ * series retired), in the kept generations and the kernel's hash. 0 or -errno.
+ */
+int wd_session_sock_forget(struct wd_session *s, const uint64_t *ids, size_t n);
+/*
+ * --group-by cgroup: trace cgroups made and gone (cgroup_events.c), then
+ * walk the hierarchy; while privileged. 0, or -1 when only walks will tell.
+ */
+int wd_session_cgroups_open(struct wd_session *s);
+/* What the kernel told of cgroups since the last call, into s->who.cgroups. */
+void wd_session_cgroups_read(struct wd_session *s);
+void wd_session_cgroups_close(struct wd_session *s);
 /* Resolve a record into a view; names live in the buffers given. */
 void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_drop_view *v,
 		     char *reason, char *function, char *location, size_t len);

@@ -11,6 +11,11 @@
  * than WD_SOCK_MAP_SIZE new sockets between two reads overflow, and those
  * drops are counted (WD_STAT_SOCK_OVERFLOW). Values only grow, so a read
  * needs no clamp.
+ *
+ * By cgroup alone (--group-by cgroup, serve --per-cgroup) the kept counts
+ * drop the socket's inode: they grow with the cgroups that dropped, not
+ * with every socket that ever did. serve forgets the counts of cgroups
+ * whose series retired (wd_session_sock_forget).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -107,6 +112,8 @@ static int swap_socks(struct wd_session *s, uint64_t *vals, int ncpu)
 		if (bpf_map_delete_elem(old, &r.v[i].key) && errno != ENOENT)
 			err = -errno;
 	wd_gen_retire(&s->socks, old, !err);
+	for (size_t i = s->n_sock_retired; s->socks_by_cgroup && i < r.n; i++)
+		r.v[i].key.ino = 0;
 	merge(&r);
 	s->sock_retired = r.v;
 	s->n_sock_retired = r.n;
@@ -142,4 +149,54 @@ int wd_session_sock_totals(struct wd_session *s, struct wd_sock_total **out, siz
 	*out = l.v;
 	*n = l.n;
 	return 0;
+}
+
+static bool listed(const uint64_t *ids, size_t n, uint64_t id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ids[mid] == id)
+			return true;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* The keys of the current hash that name these cgroups, deleted. */
+static int forget_in_kernel(int fd, const uint64_t *ids, size_t n)
+{
+	struct wd_sock_key key, next, *prev = NULL;
+	struct sock_list l = { 0 };
+	int err = 0;
+
+	while (!err && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (listed(ids, n, key.cgroup_id))
+			err = push(&l, &key, 0);
+	}
+	for (size_t i = 0; !err && i < l.n; i++)
+		if (bpf_map_delete_elem(fd, &l.v[i].key) && errno != ENOENT)
+			err = -errno;
+	free(l.v);
+	return err;
+}
+
+int wd_session_sock_forget(struct wd_session *s, const uint64_t *ids, size_t n)
+{
+	size_t out = 0;
+
+	if (!n || s->socks.cur_fd < 0)
+		return 0;
+	for (size_t i = 0; i < s->n_sock_retired; i++)
+		if (!listed(ids, n, s->sock_retired[i].key.cgroup_id))
+			s->sock_retired[out++] = s->sock_retired[i];
+	s->n_sock_retired = out;
+	return forget_in_kernel(s->socks.cur_fd, ids, n);
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "grow.h"
 
 #define SHORT_ID	12	/* docker ps shows this many */
 #define MAX_DEPTH	32
@@ -240,7 +241,7 @@ const char *wd_cgroup_workload(const char *path, char *buf, size_t len)
 /* mountinfo: "36 25 0:31 / /sys/fs/cgroup/unified rw,... - cgroup2 cgroup2 rw" */
 int wd_cgroups_init(struct wd_cgroups *c, const char *mountinfo)
 {
-	char line[1024], mnt[256];
+	char line[1024], mnt[256], mroot[256];
 	FILE *f;
 
 	memset(c, 0, sizeof(*c));
@@ -250,9 +251,10 @@ int wd_cgroups_init(struct wd_cgroups *c, const char *mountinfo)
 	while (fgets(line, sizeof(line), f)) {
 		const char *sep = strstr(line, " - cgroup2 ");
 
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %255s", mnt) != 1)
+		if (!sep || sscanf(line, "%*s %*s %*s %255s %255s", mroot, mnt) != 2)
 			continue;
 		snprintf(c->root, sizeof(c->root), "%s", mnt);
+		snprintf(c->mnt_root, sizeof(c->mnt_root), "%s", mroot);
 		break;
 	}
 	fclose(f);
@@ -267,74 +269,177 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void remember(struct wd_cgroups *c, uint64_t id, const char *rel)
+/* Index of the first entry with an id >= id. */
+static size_t lower_bound(const struct wd_cgroups *c, uint64_t id)
 {
-	struct wd_cgroup_entry *tmp;
-	char *p;
+	size_t lo = 0, hi = c->n;
 
-	for (size_t i = 0; i < c->n; i++)
-		if (c->v[i].id == id)
-			return;
-	p = strdup(rel[0] ? rel : "/");
-	tmp = p ? realloc(c->v, (c->n + 1) * sizeof(*tmp)) : NULL;
-	if (!tmp) {
-		free(p);
-		return;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	c->v = tmp;
-	c->v[c->n++] = (struct wd_cgroup_entry){ .id = id, .path = p };
+	return lo;
 }
 
-/* The cgroup v2 id is the inode number of the cgroup's directory. */
-static void walk(struct wd_cgroups *c, char *abs, size_t rootlen, size_t len, int depth)
+static struct wd_cgroup_entry *find(const struct wd_cgroups *c, uint64_t id)
 {
+	size_t i = lower_bound(c, id);
+
+	return i < c->n && c->v[i].id == id ? &c->v[i] : NULL;
+}
+
+/* The entry of id with this path (made, or the path replaced); NULL without memory. */
+static struct wd_cgroup_entry *remember(struct wd_cgroups *c, uint64_t id, const char *rel)
+{
+	struct wd_cgroup_entry *e = find(c, id);
+	char *p = strdup(rel[0] ? rel : "/");
+	size_t at;
+
+	if (!p)
+		return e;
+	if (e) {
+		free(e->path);
+		e->path = p;
+		return e;
+	}
+	if (wd_grow(&c->v, &c->cap, c->n, sizeof(*c->v), 64)) {
+		free(p);
+		return NULL;
+	}
+	at = lower_bound(c, id);
+	memmove(&c->v[at + 1], &c->v[at], (c->n - at) * sizeof(*c->v));
+	c->v[at] = (struct wd_cgroup_entry){ .id = id, .path = p };
+	c->n++;
+	return &c->v[at];
+}
+
+/* The cgroup v2 id is the inode number of the cgroup's directory. false: not all read. */
+static bool walk(struct wd_cgroups *c, char *abs, size_t rootlen, size_t len, int depth)
+{
+	struct wd_cgroup_entry *e;
 	struct dirent *de;
 	struct stat st;
+	bool whole = true;
 	DIR *d;
 
 	if (depth > MAX_DEPTH || stat(abs, &st))
-		return;
-	remember(c, st.st_ino, abs + rootlen);
+		return false;
+	e = remember(c, st.st_ino, abs + rootlen);
+	if (e) {
+		e->walk = c->walks;
+		e->gone = 0;
+	}
 	d = opendir(abs);
 	if (!d)
-		return;
+		return false;
 	while ((de = readdir(d))) {
 		size_t n = strlen(abs);
 
 		if (de->d_type != DT_DIR || de->d_name[0] == '.')
 			continue;
-		if (n + 1 + strlen(de->d_name) >= len)
+		if (n + 1 + strlen(de->d_name) >= len) {
+			whole = false;
 			continue;
+		}
 		snprintf(abs + n, len - n, "/%s", de->d_name);
-		walk(c, abs, rootlen, len, depth + 1);
+		whole &= walk(c, abs, rootlen, len, depth + 1);
 		abs[n] = '\0';
 	}
 	closedir(d);
+	return whole;
 }
 
-static const char *find(const struct wd_cgroups *c, uint64_t id)
+void wd_cgroups_walk(struct wd_cgroups *c, double min_age)
 {
+	char abs[4096];
+	double t = now_s();
+
+	if (!c->root[0] || (c->walks && t - c->last_walk < min_age))
+		return;
+	c->last_walk = t;
+	c->walks++;
+	snprintf(abs, sizeof(abs), "%s", c->root);
+	if (!walk(c, abs, strlen(c->root), sizeof(abs), 0))
+		return;
+	/* a whole walk that did not find a cgroup: it is gone */
 	for (size_t i = 0; i < c->n; i++)
-		if (c->v[i].id == id)
-			return c->v[i].path;
-	return NULL;
+		if (c->v[i].walk != c->walks && !c->v[i].gone)
+			c->v[i].gone = t;
 }
 
 const char *wd_cgroup_path(struct wd_cgroups *c, uint64_t id)
 {
-	char abs[4096];
-	const char *p = find(c, id);
-	double t;
+	const struct wd_cgroup_entry *e = find(c, id);
 
-	if (p || !id || !c->root[0])
-		return p;
-	t = now_s();
-	if (c->last_walk && t - c->last_walk < 1.0)
+	if (e || !id || !c->root[0])
+		return e ? e->path : NULL;
+	wd_cgroups_walk(c, 1.0);
+	e = find(c, id);
+	return e ? e->path : NULL;
+}
+
+/* A path from the hierarchy's root as seen through our mount; NULL: outside it. */
+static const char *below_mount(const struct wd_cgroups *c, const char *path)
+{
+	size_t n = strlen(c->mnt_root);
+
+	if (!strcmp(c->mnt_root, "/") || !c->mnt_root[0])
+		return path;
+	if (strncmp(path, c->mnt_root, n) || (path[n] && path[n] != '/'))
 		return NULL;
-	c->last_walk = t;
-	snprintf(abs, sizeof(abs), "%s", c->root);
-	walk(c, abs, strlen(c->root), sizeof(abs), 0);
-	return find(c, id);
+	return path + n;
+}
+
+void wd_cgroups_event(struct wd_cgroups *c, enum wd_cgroup_event ev, uint64_t id,
+		      const char *path, double t)
+{
+	struct wd_cgroup_entry *e;
+
+	if (ev == WD_CGROUP_MKDIR || ev == WD_CGROUP_RENAME) {
+		const char *rel = path ? below_mount(c, path) : NULL;
+
+		if (rel)
+			remember(c, id, rel);
+		return;
+	}
+	e = find(c, id);
+	if (!e)
+		return;
+	if (!e->gone)
+		e->gone = t;
+	if (ev == WD_CGROUP_RELEASE)
+		e->released = t;
+}
+
+double wd_cgroup_gone(const struct wd_cgroups *c, uint64_t id, bool *known)
+{
+	const struct wd_cgroup_entry *e = find(c, id);
+
+	*known = e != NULL;
+	return e ? e->gone : 0;
+}
+
+void wd_cgroups_prune(struct wd_cgroups *c, double now)
+{
+	size_t out = 0;
+
+	if (c->keep <= 0)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		struct wd_cgroup_entry *e = &c->v[i];
+		double since = c->events ? e->released : e->gone;
+
+		if (since && now - since >= c->keep) {
+			free(e->path);
+			continue;
+		}
+		c->v[out++] = *e;
+	}
+	c->n = out;
 }
 
 void wd_cgroups_free(struct wd_cgroups *c)
@@ -343,5 +448,5 @@ void wd_cgroups_free(struct wd_cgroups *c)
 		free(c->v[i].path);
 	free(c->v);
 	c->v = NULL;
-	c->n = 0;
+	c->n = c->cap = 0;
 }

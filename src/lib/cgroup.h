@@ -7,6 +7,7 @@
 #ifndef WD_CGROUP_H
 #define WD_CGROUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,17 +38,32 @@ const char *wd_cgroup_label(const char *path, char *buf, size_t len);
  */
 const char *wd_cgroup_workload(const char *path, char *buf, size_t len);
 
-/* Cache of cgroup v2 id -> path below the v2 mount, filled by walking it. */
+/*
+ * cgroup v2 id -> path below the v2 mount, learned from walking it (at
+ * start, then on a miss at most once a second) and, where the kernel tells
+ * them (src/core/cgroup_events.c), from each mkdir, rename, rmdir and
+ * release: a cgroup made while whydrop runs is named before it can vanish.
+ */
 struct wd_cgroup_entry {
 	uint64_t id;
 	char *path;		/* relative to the mount, "/" for the root */
+	double gone;		/* rmdir seen, or missing from a whole walk; 0: exists */
+	double released;	/* freed by the kernel: no socket names it any more */
+	unsigned int walk;	/* the last walk that found it */
 };
+
+enum wd_cgroup_event { WD_CGROUP_MKDIR = 1, WD_CGROUP_RMDIR, WD_CGROUP_RELEASE,
+		       WD_CGROUP_RENAME };
 
 struct wd_cgroups {
 	char root[256];		/* the cgroup2 mount point, "" if none */
-	struct wd_cgroup_entry *v;
-	size_t n;
-	double last_walk;	/* wd clock seconds of the last walk */
+	char mnt_root[256];	/* the mount's root in the hierarchy ("/"; else a cgroup namespace's) */
+	struct wd_cgroup_entry *v;	/* sorted by id */
+	size_t n, cap;
+	double last_walk;	/* monotonic seconds of the last walk */
+	unsigned int walks;
+	bool events;		/* every event is told (none lost): no walk needed to see one go */
+	double keep;		/* seconds a released cgroup stays named (0: for ever) */
 };
 
 /* Find the cgroup2 mount in a mountinfo file (NULL: /proc/self/mountinfo). */
@@ -57,6 +73,25 @@ int wd_cgroups_init(struct wd_cgroups *c, const char *mountinfo);
  * again, at most once a second: cgroups come and go with containers.
  */
 const char *wd_cgroup_path(struct wd_cgroups *c, uint64_t id);
+/* Walk the hierarchy now, unless the last walk is less than min_age seconds old. */
+void wd_cgroups_walk(struct wd_cgroups *c, double min_age);
+/*
+ * What the kernel said of a cgroup at monotonic time t: its path (made or
+ * renamed; as the kernel names it, from the hierarchy's root), or that it
+ * was removed or released.
+ */
+void wd_cgroups_event(struct wd_cgroups *c, enum wd_cgroup_event ev, uint64_t id,
+		      const char *path, double t);
+/*
+ * Since when a cgroup is gone (removed, or missing from a whole walk): 0
+ * while it exists; *known false when the id was never named.
+ */
+double wd_cgroup_gone(const struct wd_cgroups *c, uint64_t id, bool *known);
+/*
+ * Forget cgroups released more than keep seconds ago (without events:
+ * gone), which no socket can name any more. Nothing when keep is 0.
+ */
+void wd_cgroups_prune(struct wd_cgroups *c, double now);
 void wd_cgroups_free(struct wd_cgroups *c);
 
 #endif /* WD_CGROUP_H */

@@ -28,6 +28,10 @@ void wd_owners_free(struct wd_owners *o)
 	free(o->v);
 	o->v = NULL;
 	o->n = o->cap = 0;
+	free(o->found);
+	free(o->found_before);
+	o->found = o->found_before = NULL;
+	o->n_found = o->cap_found = o->n_found_before = o->cap_found_before = 0;
 }
 
 /*
@@ -84,20 +88,54 @@ static void offer(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino,
 	o->n++;
 }
 
-/* Sort, then keep the best owner of each inode. */
-static void settle(struct wd_owners *o)
+/* Sort entries, then keep the best owner of each inode. */
+static size_t settle_entries(struct wd_owner_entry *v, size_t n)
 {
 	size_t w = 0;
 
-	if (!o->n)
-		return;		/* nothing found: v may be NULL, no qsort of it */
-	qsort(o->v, o->n, sizeof(*o->v), cmp_entry);
-	for (size_t r = 0; r < o->n; r++) {
-		if (w && o->v[w - 1].kind == o->v[r].kind && o->v[w - 1].ino == o->v[r].ino)
+	if (!n)
+		return 0;	/* nothing found: v may be NULL, no qsort of it */
+	qsort(v, n, sizeof(*v), cmp_entry);
+	for (size_t r = 0; r < n; r++) {
+		if (w && v[w - 1].kind == v[r].kind && v[w - 1].ino == v[r].ino)
 			continue;
-		o->v[w++] = o->v[r];
+		v[w++] = v[r];
 	}
-	o->n = w;
+	return w;
+}
+
+static void settle(struct wd_owners *o)
+{
+	o->n = settle_entries(o->v, o->n);
+}
+
+/* The namespaces this scan offered (entries from first on), apart: what is there now. */
+static void keep_found(struct wd_owners *o, size_t first)
+{
+	struct wd_owner_entry *tmp = o->found_before;
+	size_t n = 0, cap = o->cap_found_before;
+
+	/* the last scan's become the one before */
+	o->found_before = o->found;
+	o->n_found_before = o->n_found;
+	o->cap_found_before = o->cap_found;
+	o->found = tmp;
+	o->cap_found = cap;
+	for (size_t i = first; i < o->n; i++)
+		n += o->v[i].kind == WD_OWNER_NETNS;
+	o->n_found = 0;
+	if (n > o->cap_found) {
+		struct wd_owner_entry *tmp = realloc(o->found, n * sizeof(*tmp));
+
+		if (!tmp)
+			return;
+		o->found = tmp;
+		o->cap_found = n;
+	}
+	for (size_t i = first; i < o->n; i++)
+		if (o->v[i].kind == WD_OWNER_NETNS)
+			o->found[o->n_found++] = o->v[i];
+	o->n_found = settle_entries(o->found, o->n_found);
 }
 
 static void scan_run_netns(struct wd_owners *o)
@@ -250,6 +288,7 @@ void wd_owners_scan(struct wd_owners *o)
 	struct dirent *de;
 	struct stat st;
 	uint64_t host_ns = 0;
+	size_t first = o->n;
 	DIR *d;
 
 	o->last_scan = now_s();
@@ -274,6 +313,7 @@ void wd_owners_scan(struct wd_owners *o)
 		closedir(d);
 	if (o->around_scan)
 		o->around_scan(false);
+	keep_found(o, first);
 	settle(o);
 }
 
@@ -309,4 +349,37 @@ const char *wd_netns_name(struct wd_owners *o, uint32_t ino)
 const struct wd_owner_entry *wd_socket_owner(struct wd_owners *o, uint64_t ino)
 {
 	return lookup(o, WD_OWNER_SOCKET, ino);
+}
+
+void wd_owners_refresh(struct wd_owners *o, double max_age)
+{
+	if (!o->scans || now_s() - o->last_scan >= max_age)
+		wd_owners_scan(o);
+}
+
+static const char *found_in(const struct wd_owner_entry *v, size_t n, uint64_t ino)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].ino == ino)
+			return v[mid].name;
+		if (v[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const char *wd_netns_found(const struct wd_owners *o, uint64_t ino)
+{
+	return found_in(o->found, o->n_found, ino);
+}
+
+const char *wd_netns_found_before(const struct wd_owners *o, uint64_t ino)
+{
+	return found_in(o->found_before, o->n_found_before, ino);
 }

@@ -41,6 +41,9 @@ struct wd_owners {
 	const char *run_netns;	/* "/run/netns", or a fixture directory */
 	struct wd_owner_entry *v;	/* sorted by kind and inode */
 	size_t n, cap;
+	/* the namespaces the last two scans found, each by its best name then (sorted) */
+	struct wd_owner_entry *found, *found_before;
+	size_t n_found, cap_found, n_found_before, cap_found_before;
 	double last_scan;	/* monotonic seconds, 0 before the first */
 	unsigned int scans;
 	/* called with true before a scan, false after: raise what it needs */
@@ -71,5 +74,17 @@ const struct wd_owner_entry *wd_socket_owner(struct wd_owners *o, uint64_t ino);
  * the lookups return stays valid until the next scan.
  */
 void wd_owners_scan(struct wd_owners *o);
+/* Scan when the last scan is max_age seconds old or more. */
+void wd_owners_refresh(struct wd_owners *o, double max_age);
+/*
+ * The name under which the last scan found this namespace (in /run/netns,
+ * or as the namespace of a process whose /proc/PID/ns/net it could read:
+ * once unprivileged, only its own user's); NULL if it did not. Unlike
+ * wd_netns_name(), only what is there now: the kernel gives a freed
+ * namespace's inode to the next one, which has another name.
+ */
+const char *wd_netns_found(const struct wd_owners *o, uint64_t ino);
+/* The same for the scan before the last. */
+const char *wd_netns_found_before(const struct wd_owners *o, uint64_t ino);
 
 #endif /* WD_OWNERS_H */

@@ -15,9 +15,21 @@
 #include "prom.h"
 #include "utf8.h"
 
+/*
+ * A label set the cap has seen. Its value on the page is
+ * raw + carry - offset: the input, what left the input (carried so that
+ * the value never goes down), less what it had before its series began.
+ */
 struct wd_prom_key {
 	uint64_t hash;
 	char *v[WD_PROM_MAX_LABELS];
+	uint64_t raw;		/* the input at the last apply (retired: at retirement) */
+	uint64_t carry, offset;
+	uint64_t shown;		/* its value at the last apply */
+	bool admitted;		/* a series of its own */
+	bool retired;		/* a tombstone: not on the page */
+	bool exported;		/* has been on the page (own series or fold) */
+	bool seen;		/* in this apply's input */
 };
 
 static int reserve(struct wd_prom_buf *b, size_t more)
@@ -107,6 +119,12 @@ static void free_values(char **v, size_t n)
 
 int wd_prom_add(struct wd_prom_family *f, const char *const *values, uint64_t value)
 {
+	return wd_prom_add_retired(f, values, value, false);
+}
+
+int wd_prom_add_retired(struct wd_prom_family *f, const char *const *values, uint64_t value,
+			bool retired)
+{
 	struct wd_prom_sample *s;
 
 	if (wd_grow(&f->s, &f->cap, f->n, sizeof(*f->s), 64))
@@ -121,6 +139,7 @@ int wd_prom_add(struct wd_prom_family *f, const char *const *values, uint64_t va
 		}
 	}
 	s->value = value;
+	s->retired = retired;
 	f->n++;
 	return 0;
 }
@@ -152,16 +171,6 @@ static int cmp_labels(const void *a, const void *b)
 			  ((const struct wd_prom_sample *)b)->v);
 }
 
-/* Largest first; equal values by labels, so that admission is deterministic. */
-static int cmp_value_desc(const void *a, const void *b)
-{
-	const struct wd_prom_sample *x = a, *y = b;
-
-	if (x->value != y->value)
-		return x->value < y->value ? 1 : -1;
-	return cmp_values(x->v, y->v);
-}
-
 void wd_prom_merge(struct wd_prom_family *f)
 {
 	size_t out = 0;
@@ -172,6 +181,7 @@ void wd_prom_merge(struct wd_prom_family *f)
 	for (size_t i = 1; i < f->n; i++) {
 		if (!cmp_values(f->s[out].v, f->s[i].v)) {
 			f->s[out].value += f->s[i].value;
+			f->s[out].retired &= f->s[i].retired;
 			free_values(f->s[i].v, f->nlabels);
 			continue;
 		}
@@ -205,10 +215,21 @@ static uint64_t hash_values(char *const *v, size_t n)
 	return h;
 }
 
-/* Index of the first key with hash >= h. */
-static size_t key_lower_bound(const struct wd_prom_cap *c, uint64_t h)
+static int cmp_key_hash(const void *a, const void *b)
 {
-	size_t lo = 0, hi = c->n;
+	const struct wd_prom_key *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return cmp_values(x->v, y->v);
+}
+
+/* The key of these labels among the first n (sorted by hash), or NULL. */
+static struct wd_prom_key *find_key(struct wd_prom_cap *c, size_t n, char *const *v,
+				    size_t nlabels)
+{
+	uint64_t h = hash_values(v, nlabels);
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -218,78 +239,197 @@ static size_t key_lower_bound(const struct wd_prom_cap *c, uint64_t h)
 		else
 			hi = mid;
 	}
-	return lo;
+	for (; lo < n && c->keys[lo].hash == h; lo++)
+		if (!cmp_values(c->keys[lo].v, v))
+			return &c->keys[lo];
+	return NULL;
 }
 
-static bool admitted(const struct wd_prom_cap *c, char *const *v, size_t n)
+/* A label set seen for the first time, appended (sorted at the end of the apply). */
+static int new_key(struct wd_prom_cap *c, const struct wd_prom_sample *s, size_t nlabels)
 {
-	uint64_t h = hash_values(v, n);
-
-	for (size_t i = key_lower_bound(c, h); i < c->n && c->keys[i].hash == h; i++)
-		if (!cmp_values(c->keys[i].v, v))
-			return true;
-	return false;
-}
-
-static int admit(struct wd_prom_cap *c, char *const *v, size_t n)
-{
-	struct wd_prom_key k = { .hash = hash_values(v, n) };
-	size_t at;
+	struct wd_prom_key *k;
 
 	if (wd_grow(&c->keys, &c->cap, c->n, sizeof(*c->keys), 32))
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		k.v[i] = strdup(v[i]);
-		if (!k.v[i]) {
-			free_values(k.v, i);
+	k = &c->keys[c->n];
+	memset(k, 0, sizeof(*k));
+	for (size_t i = 0; i < nlabels; i++) {
+		k->v[i] = strdup(s->v[i]);
+		if (!k->v[i]) {
+			free_values(k->v, i);
 			return -ENOMEM;
 		}
 	}
-	at = key_lower_bound(c, k.hash);
-	memmove(&c->keys[at + 1], &c->keys[at], (c->n - at) * sizeof(k));
-	c->keys[at] = k;
+	k->hash = hash_values(k->v, nlabels);
+	k->raw = s->value;
+	k->seen = true;
 	c->n++;
 	return 0;
 }
 
-/* Admit new label sets, largest first, while there is room. */
-static int admit_new(struct wd_prom_cap *c, struct wd_prom_family *f)
+static uint64_t key_value(const struct wd_prom_key *k)
 {
-	size_t room = c->max > 1 ? c->max - 1 : 0;
-	int err = 0;
+	return k->raw + k->carry - k->offset;
+}
 
-	sort(f, cmp_value_desc);
-	for (size_t i = 0; i < f->n && c->n < room && !err; i++)
-		if (!admitted(c, f->s[i].v, f->nlabels))
-			err = admit(c, f->s[i].v, f->nlabels);
-	return err;
+/* Off the page: a series vanishes; a folded value stays in the fold. */
+static void retire(struct wd_prom_cap *c, struct wd_prom_key *k)
+{
+	if (k->exported && !k->admitted)
+		c->fold_base += k->shown;
+	k->admitted = false;
+	k->exported = false;
+	k->retired = true;
+	c->retired++;
+}
+
+/* One merged sample into the key of its labels; -ENOMEM only. */
+static int take_sample(struct wd_prom_cap *c, size_t sorted, const struct wd_prom_sample *s,
+		       size_t nlabels)
+{
+	struct wd_prom_key *k = find_key(c, sorted, s->v, nlabels);
+
+	if (!k)
+		return s->retired ? 0 : new_key(c, s, nlabels);
+	k->seen = true;
+	if (k->retired) {
+		/* a tombstone comes back, counting from 0, once its input grows */
+		if (s->retired || s->value <= k->raw) {
+			k->raw = s->value < k->raw ? s->value : k->raw;
+			return 0;
+		}
+		k->retired = false;
+		k->offset = k->raw;
+		k->carry = 0;
+	}
+	if (s->value < k->raw)
+		k->carry += k->raw - s->value;
+	k->raw = s->value;
+	if (s->retired)
+		retire(c, k);
+	return 0;
+}
+
+/* Keys not in this input leave: retired first (a folded value stays), then freed. */
+static void drop_unseen(struct wd_prom_cap *c)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		struct wd_prom_key *k = &c->keys[i];
+
+		if (k->seen) {
+			c->keys[out++] = *k;
+			continue;
+		}
+		if (!k->retired)
+			retire(c, k);
+		free_values(k->v, WD_PROM_MAX_LABELS);
+	}
+	c->n = out;
+}
+
+/* Largest first; equal values by labels, so that admission is deterministic. */
+static int cmp_candidate(const void *a, const void *b)
+{
+	const struct wd_prom_key *x = *(struct wd_prom_key *const *)a;
+	const struct wd_prom_key *y = *(struct wd_prom_key *const *)b;
+	uint64_t vx = key_value(x), vy = key_value(y);
+
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	return cmp_values(x->v, y->v);
+}
+
+/*
+ * Room for label sets without a series, largest first. One that was in
+ * the fold leaves its value there: its series starts from what it has
+ * counted since the last apply.
+ */
+static int admit_new(struct wd_prom_cap *c)
+{
+	size_t room = c->max > 1 ? c->max - 1 : 0, used = 0, n = 0;
+	struct wd_prom_key **cand;
+
+	for (size_t i = 0; i < c->n; i++)
+		used += c->keys[i].admitted;
+	if (used >= room)
+		return 0;
+	cand = malloc((c->n ? c->n : 1) * sizeof(*cand));
+	if (!cand)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->keys[i].admitted && !c->keys[i].retired)
+			cand[n++] = &c->keys[i];
+	if (n > 1)
+		qsort(cand, n, sizeof(*cand), cmp_candidate);
+	for (size_t i = 0; i < n && used < room; i++, used++) {
+		if (cand[i]->exported) {
+			c->fold_base += cand[i]->shown;
+			cand[i]->offset += cand[i]->shown;
+		}
+		cand[i]->admitted = true;
+	}
+	free(cand);
+	return 0;
+}
+
+/* The page: the admitted samples with their values, then the fold. */
+static int keep_admitted(struct wd_prom_cap *c, struct wd_prom_family *f)
+{
+	const char *other[WD_PROM_MAX_LABELS];
+	uint64_t rest = c->fold_base;
+	size_t out = 0;
+
+	c->folded = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		struct wd_prom_key *k = &c->keys[i];
+
+		if (k->retired)
+			continue;
+		k->shown = key_value(k);
+		k->exported = true;
+		if (!k->admitted) {
+			rest += k->shown;
+			c->folded++;
+		}
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		struct wd_prom_key *k = find_key(c, c->n, f->s[i].v, f->nlabels);
+
+		if (k && k->admitted) {
+			f->s[i].value = k->shown;
+			f->s[out++] = f->s[i];
+			continue;
+		}
+		free_values(f->s[i].v, f->nlabels);
+	}
+	f->n = out;
+	for (size_t i = 0; i < f->nlabels; i++)
+		other[i] = WD_PROM_OTHER;
+	return wd_prom_add(f, other, rest);
 }
 
 int wd_prom_cap_apply(struct wd_prom_cap *c, struct wd_prom_family *f)
 {
-	const char *other[WD_PROM_MAX_LABELS];
-	uint64_t rest = 0;
-	size_t out = 0;
-	int err;
+	size_t sorted = c->n;
+	int err = 0;
 
-	err = admit_new(c, f);
+	for (size_t i = 0; i < c->n; i++)
+		c->keys[i].seen = false;
+	for (size_t i = 0; !err && i < f->n; i++)
+		err = take_sample(c, sorted, &f->s[i], f->nlabels);
 	if (err)
 		return err;
-	c->folded = 0;
-	for (size_t i = 0; i < f->n; i++) {
-		if (admitted(c, f->s[i].v, f->nlabels)) {
-			f->s[out++] = f->s[i];
-			continue;
-		}
-		rest += f->s[i].value;
-		c->folded++;
-		free_values(f->s[i].v, f->nlabels);
-	}
-	f->n = out;
+	drop_unseen(c);
+	if (c->n > 1)
+		qsort(c->keys, c->n, sizeof(*c->keys), cmp_key_hash);
+	err = admit_new(c);
+	if (err)
+		return err;
 	sort(f, cmp_labels);
-	for (size_t i = 0; i < f->nlabels; i++)
-		other[i] = WD_PROM_OTHER;
-	return wd_prom_add(f, other, rest);
+	return keep_admitted(c, f);
 }
 
 void wd_prom_cap_free(struct wd_prom_cap *c)

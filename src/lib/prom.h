@@ -31,6 +31,7 @@ void wd_prom_buf_free(struct wd_prom_buf *b);
 struct wd_prom_sample {
 	char *v[WD_PROM_MAX_LABELS];	/* label values, owned */
 	uint64_t value;
+	bool retired;			/* its object is gone: not exported (see the cap) */
 };
 
 /* A family of samples with the same labels, filled anew for each scrape. */
@@ -46,7 +47,10 @@ struct wd_prom_family {
 
 /* Add a sample (values copied); 0 or -ENOMEM. */
 int wd_prom_add(struct wd_prom_family *f, const char *const *values, uint64_t value);
-/* Sum the samples with equal labels; sort them by labels. */
+/* The same for a retired object's counts (wd_prom_cap_apply). */
+int wd_prom_add_retired(struct wd_prom_family *f, const char *const *values, uint64_t value,
+			bool retired);
+/* Sum the samples with equal labels (retired only when all are); sort them by labels. */
 void wd_prom_merge(struct wd_prom_family *f);
 /* Free the samples, keep the description. */
 void wd_prom_family_clear(struct wd_prom_family *f);
@@ -54,21 +58,32 @@ void wd_prom_family_clear(struct wd_prom_family *f);
 /*
  * Bounded cardinality: at most max series per family, the last one being
  * the fold, every label "other", always present (0 when nothing is folded)
- * so that a rate over it is right from the first scrape. Label sets are
- * admitted once and for all, largest first, up to max - 1; the others are
- * summed into the fold. Admission is sticky so that every series, the fold
- * included, only ever grows: counters stay counters.
+ * so that a rate over it is right from the first scrape. Label sets get a
+ * series of their own while there is room, largest first, up to max - 1;
+ * the others are summed into the fold.
+ *
+ * Every exported value only grows, so counters stay counters:
+ * - a label set whose input shrinks (a contributor forgotten) keeps its
+ *   value, the difference carried;
+ * - a retired label set (every sample of it retired, or gone from the
+ *   input) leaves the page: its series vanishes, or, folded, its value
+ *   stays in the fold; it is kept as a tombstone while it is in the input
+ *   and comes back, counting from 0, once its input grows again;
+ * - a folded label set that gets room leaves its value in the fold and its
+ *   series counts from there.
  */
 struct wd_prom_key;
 
 struct wd_prom_cap {
 	size_t max;			/* series per family, the fold included, >= 1 */
-	struct wd_prom_key *keys;	/* admitted label sets, sorted by hash */
+	struct wd_prom_key *keys;	/* label sets seen, sorted by hash */
 	size_t n, cap;
 	uint64_t folded;		/* label sets in the fold at the last apply */
+	uint64_t fold_base;		/* in the fold from label sets no longer in it */
+	uint64_t retired;		/* label sets retired so far */
 };
 
-/* Apply the cap to a merged family: admitted series, then the fold. */
+/* Apply the cap to a merged family: the series, then the fold. */
 int wd_prom_cap_apply(struct wd_prom_cap *c, struct wd_prom_family *f);
 void wd_prom_cap_free(struct wd_prom_cap *c);
 

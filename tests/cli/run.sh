@@ -29,7 +29,7 @@ check "the table has options for every command" test "$(echo "$ALL_OPTS" | wc -l
 # A value each option with an argument takes (the rest are flags).
 value_of() {
 	case $1 in
-	-d|--duration|--interval) echo 1 ;;
+	-d|--duration|--interval|--series-grace) echo 1 ;;
 	-r|--reason|--hide) echo NO_SOCKET ;;
 	--netns|--noise-file|-w|--write|--user) echo x ;;
 	-i|--interface) echo lo ;;

@@ -2,9 +2,10 @@
 /*
  * Fuzz what serve renders from outside data: label values (reason names
  * from module BTF, kernel function names, interface names) of any bytes,
- * merged, capped over several scrapes and rendered. Checks that the
- * rendered text has exactly one line per sample plus HELP/TYPE lines,
- * i.e. that no value can inject a line into the exposition.
+ * merged, capped over several scrapes (some retired, then back) and
+ * rendered. Checks that the rendered text has exactly one line per sample
+ * plus HELP/TYPE lines, i.e. that no value can inject a line into the
+ * exposition, and that the fold never goes down.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,13 +31,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct wd_prom_cap cap = { .max = size ? (size_t)data[0] % 5 + 1 : 1 };
 	char *copy = malloc(size + 1), *p, *vals[2];
 	struct wd_prom_buf b = { 0 };
+	uint64_t fold = 0;
 	int scrape;
 
 	if (!copy)
 		return 0;
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	for (scrape = 0; scrape < 2; scrape++) {
+	for (scrape = 0; scrape < 3; scrape++) {
 		/* NUL-separated words become label values, two per sample. */
 		p = size ? copy + 1 : copy;
 		while (p < copy + size) {
@@ -44,12 +46,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			p += strlen(p) + 1;
 			vals[1] = p < copy + size ? p : "";
 			p += p < copy + size ? strlen(p) + 1 : 0;
-			if (wd_prom_add(&f, (const char *const *)vals, (uint64_t)(p - copy) + scrape))
+			/* the second scrape retires some (a cgroup, a namespace gone) */
+			if (wd_prom_add_retired(&f, (const char *const *)vals,
+						(uint64_t)(p - copy) + scrape,
+						scrape == 1 && (vals[0][0] & 1)))
 				goto out;
 		}
 		wd_prom_merge(&f);
 		if (wd_prom_cap_apply(&cap, &f))
 			goto out;
+		/* the fold, last, is a counter: it never goes down */
+		if (f.n && f.s[f.n - 1].value < fold)
+			__builtin_trap();
+		fold = f.n ? f.s[f.n - 1].value : fold;
 		wd_prom_render_family(&b, &f);
 		if (!b.failed && lines(&b) != f.n + 2)
 			__builtin_trap();	/* a value broke out of its line */

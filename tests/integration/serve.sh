@@ -13,6 +13,9 @@ W=${1:-build/whydrop}
 NS=wdserve-$$
 PROM=/usr/bin/prometheus
 harness_begin tests/integration/serve "$NS"
+# series that retire, expected drops apart: tests/integration/serve_retire.sh
+. tests/integration/serve_retire.sh
+trap 'harness_end; retire_cleanup' EXIT
 if [ ! -x "$PROM" ] || ! command -v curl >/dev/null; then
 	echo "installing prometheus and curl (Debian packages)"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
@@ -352,6 +355,13 @@ expect_run "bad address: usage error, exit 2" 2 "bad --listen '300\.1\.1\.1:9464
 expect_run "IPv6 without brackets: exit 2" 2 "bad --listen" "$W" serve --listen ::1:9464
 expect_run "bad --max-series: exit 2" 2 "bad --max-series" "$W" serve --max-series 0
 expect_run "-h shows examples" 0 'Examples:' "$W" serve -h
+
+retire_start
+retire_cgroups
+retire_netns
+retire_lost_help
+retire_stop
+retire_noise
 
 echo "-- clean exit"
 stop "$MAIN" TERM

@@ -119,6 +119,7 @@ static void test_mountinfo(void)
 	fclose(f);
 	CHECK_INT(wd_cgroups_init(&c, path), 0);
 	CHECK_STR(c.root, "/sys/fs/cgroup/unified");
+	CHECK_STR(c.mnt_root, "/");
 	wd_cgroups_free(&c);
 	f = fopen(path, "w");
 	fputs("37 35 0:32 / /sys/fs/cgroup/systemd rw shared:11 - cgroup cgroup rw\n", f);
@@ -162,4 +163,73 @@ static void test_id_to_path(void)
 	rmdir(root);
 }
 
-UNIT_MAIN(test_shapes, test_workload, test_mountinfo, test_id_to_path)
+/* A whole walk that misses a cgroup says since when it is gone. */
+static void test_vanish(void)
+{
+	char root[] = "/tmp/wd-cgroup-XXXXXX", dir[256];
+	struct wd_cgroups c = {};
+	struct stat st;
+	bool known;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(c.root, sizeof(c.root), "%s", root);
+	snprintf(dir, sizeof(dir), "%s/pod.slice", root);
+	mkdir(dir, 0755);
+	stat(dir, &st);
+	wd_cgroups_walk(&c, 0);
+	CHECK_STR(wd_cgroup_path(&c, st.st_ino), "/pod.slice");
+	CHECK(wd_cgroup_gone(&c, st.st_ino, &known) == 0 && known);
+	rmdir(dir);
+	/* within min_age: no walk, nothing learned */
+	wd_cgroups_walk(&c, 60);
+	CHECK(wd_cgroup_gone(&c, st.st_ino, &known) == 0);
+	wd_cgroups_walk(&c, 0);
+	CHECK(wd_cgroup_gone(&c, st.st_ino, &known) > 0 && known);
+	/* the name stays: drops of its sockets may still be counted */
+	CHECK_STR(wd_cgroup_path(&c, st.st_ino), "/pod.slice");
+	/* without events, a gone cgroup is forgotten keep seconds later */
+	c.keep = 5;
+	wd_cgroups_prune(&c, wd_cgroup_gone(&c, st.st_ino, &known) + 4);
+	CHECK(known);
+	wd_cgroups_prune(&c, wd_cgroup_gone(&c, st.st_ino, &known) + 5);
+	wd_cgroup_gone(&c, st.st_ino, &known);
+	CHECK(!known);
+	wd_cgroups_free(&c);
+	rmdir(root);
+}
+
+/* What the kernel tells (cgroup_events.c), seen through a mount of /ns. */
+static void test_events(void)
+{
+	struct wd_cgroups c = { .root = "/nonexistent", .mnt_root = "/ns", .events = true,
+				.keep = 10 };
+	bool known;
+
+	wd_cgroups_event(&c, WD_CGROUP_MKDIR, 700, "/ns/web.slice/c1", 1.0);
+	wd_cgroups_event(&c, WD_CGROUP_MKDIR, 600, "/ns", 1.0);
+	wd_cgroups_event(&c, WD_CGROUP_MKDIR, 800, "/other/c2", 1.0);	/* not below our mount */
+	wd_cgroups_event(&c, WD_CGROUP_MKDIR, 900, "/nsx", 1.0);
+	CHECK_STR(wd_cgroup_path(&c, 700), "/web.slice/c1");
+	CHECK_STR(wd_cgroup_path(&c, 600), "/");
+	CHECK(wd_cgroup_path(&c, 800) == NULL);
+	CHECK(wd_cgroup_path(&c, 900) == NULL);
+	wd_cgroups_event(&c, WD_CGROUP_RENAME, 700, "/ns/web.slice/c1.scope", 2.0);
+	CHECK_STR(wd_cgroup_path(&c, 700), "/web.slice/c1.scope");
+	wd_cgroups_event(&c, WD_CGROUP_RMDIR, 700, NULL, 3.0);
+	CHECK(wd_cgroup_gone(&c, 700, &known) == 3.0 && known);
+	/* removed but not released (a socket holds it): still named */
+	wd_cgroups_prune(&c, 100.0);
+	CHECK_STR(wd_cgroup_path(&c, 700), "/web.slice/c1.scope");
+	wd_cgroups_event(&c, WD_CGROUP_RELEASE, 700, NULL, 50.0);
+	CHECK(wd_cgroup_gone(&c, 700, &known) == 3.0);
+	wd_cgroups_prune(&c, 59.0);
+	CHECK(wd_cgroup_gone(&c, 700, &known) == 3.0 && known);
+	wd_cgroups_prune(&c, 60.0);
+	wd_cgroup_gone(&c, 700, &known);
+	CHECK(!known);
+	CHECK_STR(wd_cgroup_path(&c, 600), "/");
+	wd_cgroups_free(&c);
+}
+
+UNIT_MAIN(test_shapes, test_workload, test_mountinfo, test_id_to_path, test_vanish,
+	  test_events)

@@ -131,6 +131,32 @@ static void test_owners(void)
 	CHECK_INT(o.scans, 2);
 	CHECK(wd_socket_owner(&o, 0) == NULL);
 	CHECK(wd_netns_name(&o, 12345678) == NULL);
+	/* found by the last scan, under which name; a name stays when it is gone */
+	CHECK_STR(wd_netns_found(&o, ino("netns/red")), "red");
+	CHECK_STR(wd_netns_found(&o, ino("proc/300/ns/net")), "blue");
+	CHECK(wd_netns_found(&o, 12345678) == NULL);
+	{
+		uint32_t red = ino("netns/red"), blue = ino("proc/300/ns/net");
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/netns/red", root);
+		unlink(path);
+		wd_owners_refresh(&o, 60);	/* scanned less than 60 s ago: not again */
+		CHECK(wd_netns_found(&o, red) != NULL);
+		wd_owners_refresh(&o, 0);
+		CHECK(wd_netns_found(&o, red) == NULL);
+		CHECK_STR(wd_netns_found_before(&o, red), "red");
+		CHECK_STR(wd_netns_name(&o, red), "red");
+		/* its ip netns name gone, blue is found where pid 300 lives */
+		snprintf(path, sizeof(path), "%s/netns/blue", root);
+		unlink(path);
+		wd_owners_refresh(&o, 0);
+		CHECK_STR(wd_netns_found(&o, blue), "dnsmasq[300]");
+		CHECK_STR(wd_netns_name(&o, blue), "blue");
+		/* a name given on the command line says nothing of what is there */
+		wd_owners_name_netns(&o, 777, "given");
+		CHECK(wd_netns_found(&o, 777) == NULL);
+	}
 	wd_owners_free(&o);
 }
 

@@ -220,5 +220,156 @@ static void test_cap_many(void)
 	wd_prom_cap_free(&c);
 }
 
+/*
+ * Series that retire (serve --per-cgroup, --per-netns): one scrape where
+ * v[i] is label set i's input (ABSENT: not in it) and ret[i] says its
+ * object is gone for good.
+ */
+#define ABSENT UINT64_MAX
+
+static void scrape_r(struct wd_prom_cap *c, const uint64_t *v, const bool *ret, size_t n,
+		     struct wd_prom_buf *b)
+{
+	static const char *const names[] = { "A", "B", "C", "D", "E" };
+	struct wd_prom_family f = drops();
+
+	f.help = "D.";
+	for (size_t i = 0; i < n; i++) {
+		const char *vals[] = { names[i], "L", "f" };
+
+		if (v[i] != ABSENT)
+			CHECK_INT(wd_prom_add_retired(&f, vals, v[i], ret && ret[i]), 0);
+	}
+	wd_prom_merge(&f);
+	CHECK_INT(wd_prom_cap_apply(c, &f), 0);
+	b->len = 0;
+	wd_prom_render_family(b, &f);
+	wd_prom_family_clear(&f);
+}
+
+/* A retired series leaves the page and its room goes to a newcomer. */
+static void test_cap_retire(void)
+{
+	struct wd_prom_cap c = { .max = 3 };
+	struct wd_prom_buf b = {};
+	uint64_t v1[] = { 5, 9, ABSENT };
+	uint64_t v2[] = { 5, 9, 4 };
+	bool r3[] = { true, false, false };
+	uint64_t v4[] = { ABSENT, 10, 4 };
+
+	scrape_r(&c, v1, NULL, 3, &b);
+	CHECK_STR(b.data, HDR S("A", 5) S("B", 9) OTHER(0));
+	/* full: C goes to the fold */
+	scrape_r(&c, v2, NULL, 3, &b);
+	CHECK_STR(b.data, HDR S("A", 5) S("B", 9) OTHER(4));
+	/*
+	 * A retires: its series vanishes; C, folded, gets A's room and counts
+	 * from there; its 4 stay in the fold, which never goes down.
+	 */
+	scrape_r(&c, v2, r3, 3, &b);
+	CHECK_STR(b.data, HDR S("B", 9) S("C", 0) OTHER(4));
+	CHECK_INT(c.folded, 0);
+	CHECK_INT(c.retired, 1);
+	/* A forgotten (gone from the input): its tombstone is freed. */
+	scrape_r(&c, v4, NULL, 3, &b);
+	CHECK_STR(b.data, HDR S("B", 10) S("C", 0) OTHER(4));
+	CHECK_INT(c.n, 2);
+	wd_prom_cap_free(&c);
+	wd_prom_buf_free(&b);
+}
+
+/* A folded label set that retires leaves its value in the fold. */
+static void test_cap_retire_folded(void)
+{
+	struct wd_prom_cap c = { .max = 2 };
+	struct wd_prom_buf b = {};
+	uint64_t v1[] = { 7, 3, 2 };
+	bool r2[] = { false, true, false };
+	uint64_t v3[] = { 8, ABSENT, 6 };
+
+	scrape_r(&c, v1, NULL, 3, &b);
+	CHECK_STR(b.data, HDR S("A", 7) OTHER(5));
+	scrape_r(&c, v1, r2, 3, &b);
+	CHECK_STR(b.data, HDR S("A", 7) OTHER(5));
+	CHECK_INT(c.folded, 1);
+	scrape_r(&c, v3, NULL, 3, &b);
+	CHECK_STR(b.data, HDR S("A", 8) OTHER(9));
+	wd_prom_cap_free(&c);
+	wd_prom_buf_free(&b);
+}
+
+/*
+ * A tombstone in the input (a namespace whose counts the session keeps)
+ * stays off the page until its input grows: then its series counts from 0.
+ */
+static void test_cap_revive(void)
+{
+	struct wd_prom_cap c = { .max = 5 };
+	struct wd_prom_buf b = {};
+	uint64_t v1[] = { 40, 1 };
+	bool r1[] = { true, false };
+	uint64_t v3[] = { 43, 1 };
+
+	scrape_r(&c, v1, NULL, 2, &b);
+	scrape_r(&c, v1, r1, 2, &b);
+	CHECK_STR(b.data, HDR S("B", 1) OTHER(0));
+	/* still retired, still 40: nothing */
+	scrape_r(&c, v1, NULL, 2, &b);
+	CHECK_STR(b.data, HDR S("B", 1) OTHER(0));
+	scrape_r(&c, v3, NULL, 2, &b);
+	CHECK_STR(b.data, HDR S("A", 3) S("B", 1) OTHER(0));
+	wd_prom_cap_free(&c);
+	wd_prom_buf_free(&b);
+}
+
+/* An input that shrinks (one of two cgroups with one label forgotten) is carried. */
+static void test_cap_carry(void)
+{
+	struct wd_prom_cap c = { .max = 5 };
+	struct wd_prom_buf b = {};
+	uint64_t v1[] = { 30 }, v2[] = { 12 }, v3[] = { 15 };
+
+	scrape_r(&c, v1, NULL, 1, &b);
+	scrape_r(&c, v2, NULL, 1, &b);
+	CHECK_STR(b.data, HDR S("A", 30) OTHER(0));
+	scrape_r(&c, v3, NULL, 1, &b);
+	CHECK_STR(b.data, HDR S("A", 33) OTHER(0));
+	wd_prom_cap_free(&c);
+	wd_prom_buf_free(&b);
+}
+
+/* Churn: 30 label sets, 3 alive at a time, under max 4: each gets a series. */
+static void test_cap_churn(void)
+{
+	struct wd_prom_family f = drops();
+	struct wd_prom_cap c = { .max = 4 };
+	char name[3][8];
+	int own = 0, errors = 0;
+
+	for (int round = 0; round < 10; round++) {
+		for (int phase = 0; phase < 2; phase++) {
+			for (int j = 0; j < 3; j++) {
+				const char *vals[] = { name[j], "L", "f" };
+
+				snprintf(name[j], sizeof(name[j]), "R%d", round * 3 + j);
+				errors += wd_prom_add_retired(&f, vals, 10 + (uint64_t)j,
+							      phase == 1) != 0;
+			}
+			wd_prom_merge(&f);
+			errors += wd_prom_cap_apply(&c, &f) != 0;
+			for (size_t i = 0; phase == 0 && i < f.n; i++)
+				own += strcmp(f.s[i].v[0], "other") != 0;
+			errors += phase == 1 && f.n != 1;	/* the fold alone */
+			wd_prom_family_clear(&f);
+		}
+	}
+	CHECK_INT(errors, 0);
+	CHECK_INT(own, 30);
+	CHECK_INT(c.fold_base, 0);
+	CHECK_INT(c.retired, 30);
+	wd_prom_cap_free(&c);
+}
+
 UNIT_MAIN(test_escape, test_render, test_render_empty, test_single_label, test_cap_fold,
-	  test_cap_room, test_cap_one, test_cap_empty, test_cap_many)
+	  test_cap_room, test_cap_one, test_cap_empty, test_cap_many, test_cap_retire,
+	  test_cap_retire_folded, test_cap_revive, test_cap_carry, test_cap_churn)
