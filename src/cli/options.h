@@ -84,6 +84,8 @@ struct wd_cli {
 	uint32_t max_series;
 	bool per_if, per_netns, per_cgroup;
 	const char *user;
+	/* count */
+	const char *svg;	/* --svg FILE: the flame graph */
 	/* explain */
 	double interval;	/* --interval */
 	bool all, callsites;

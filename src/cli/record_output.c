@@ -5,7 +5,6 @@
  * complete: header, packets, and a statistics block at its end.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 
 #include "format.h"
 #include "record.h"
+#include "safe_open.h"
 
 void wd_record_write_error(struct record *r)
 {
@@ -49,85 +49,6 @@ static int write_header(struct record *r)
 		return -1;
 	}
 	return 0;
-}
-
-/*
- * Why whydrop, as root, will not write to what it opened: only a regular
- * file of the caller's own with no other name, a FIFO or a character device
- * (/dev/null). NULL when it may.
- */
-static const char *refusal(const struct stat *st, char *buf, size_t len)
-{
-	if (S_ISFIFO(st->st_mode) || S_ISCHR(st->st_mode))
-		return NULL;
-	if (!S_ISREG(st->st_mode))
-		return "not a regular file, a FIFO or a character device";
-	if (st->st_uid != geteuid()) {
-		snprintf(buf, len, "it belongs to another user (uid %u); remove it or choose "
-			 "another name", (unsigned int)st->st_uid);
-		return buf;
-	}
-	if (st->st_nlink > 1)
-		return "it has other hard links, which would be rewritten too; "
-		       "remove it or choose another name";
-	return NULL;
-}
-
-/* The kernel's reasons for refusing an open that are about what is there. */
-static const char *open_refusal(int err)
-{
-	switch (err) {
-	case ELOOP:
-		return "it is a symbolic link, which whydrop does not follow; "
-		       "give the path of what it points to";
-	case EISDIR:
-		return "it is a directory; give a file name";
-	case ENXIO:
-		return "not a regular file, a FIFO or a character device";
-	}
-	return NULL;
-}
-
-static int refuse(const char *path, const char *why)
-{
-	fprintf(stderr, "whydrop record: not writing to %s: %s\n", path, why);
-	return -1;
-}
-
-/*
- * Open path for writing, as root, without letting it make whydrop write
- * elsewhere: no symbolic link is followed, and what was opened is checked
- * (refusal()) before anything is written. Every file of a recording comes
- * here, the rotated ones too. The fd, or -1 after saying why.
- */
-static int open_checked(const char *path, struct stat *st, bool *created)
-{
-	char buf[160];
-	const char *why;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600);
-	*created = fd >= 0;
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0) {
-		why = open_refusal(errno);
-		if (why)
-			return refuse(path, why);
-		fprintf(stderr, "whydrop record: cannot create %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, st)) {
-		fprintf(stderr, "whydrop record: cannot stat %s: %s\n", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	why = *created ? NULL : refusal(st, buf, sizeof(buf));
-	if (why) {
-		close(fd);
-		return refuse(path, why);
-	}
-	return fd;
 }
 
 /* The name of the next file: -G's strftime(3) conversions, -C's number. */
@@ -206,18 +127,14 @@ int wd_record_open_output(struct record *r)
 		return -1;
 	if (rotating(r) && check_rotation_dir(r))
 		return -1;
-	r->fd = open_checked(r->name, &r->st, &r->created);
+	r->fd = wd_open_checked("record", r->name, &r->st, &r->created);
 	return r->fd < 0 ? -1 : 0;
 }
 
 void wd_record_discard_output(struct record *r)
 {
-	struct stat now;
-
-	/* Only the file created here, not whatever took its name since. */
-	if (r->created && !lstat(r->name, &now) && now.st_dev == r->st.st_dev &&
-	    now.st_ino == r->st.st_ino)
-		unlink(r->name);
+	if (r->created)
+		wd_unlink_created(r->name, &r->st);
 }
 
 uint64_t wd_realtime_ns(void)
@@ -356,7 +273,7 @@ static int next_file(struct record *r, bool new_period)
 	r->number = number;
 	if (make_name(r, name, sizeof(name)))
 		goto fail;
-	fd = open_checked(name, &st, &created);
+	fd = wd_open_checked("record", name, &st, &created);
 	if (fd < 0)
 		goto fail;
 	close_file(r, NULL);
