@@ -147,9 +147,14 @@ stress: all
 test-vm: all
 	@tests/vm/run.sh
 
-# docs/reasons.md and the reasons part of docs/whydrop.8 come from the catalogue.
+# docs/reasons.md and the reasons part of docs/whydrop.8 come from the catalogue,
+# and so does the runbook text of the Prometheus alerts (tests/fleet/run.sh
+# fails when contrib/prometheus/whydrop-rules.yml is stale).
 docs: all
 	@scripts/gen-docs.sh $(BUILD)/whydrop
+	@scripts/gen-prometheus-rules.py --whydrop $(BUILD)/whydrop >$(BUILD)/whydrop-rules.yml
+	@mv $(BUILD)/whydrop-rules.yml contrib/prometheus/whydrop-rules.yml
+	@echo "gen-prometheus-rules: contrib/prometheus/whydrop-rules.yml regenerated"
 
 # libFuzzer targets (clang): `make fuzz FUZZ_SECONDS=300` for a long run.
 FUZZ_SECONDS ?= 60
