@@ -55,6 +55,8 @@ part "faults: closed pipe, random signals, SIGKILL, vanished interface, bpftrace
 part "serve + Prometheus (real kernel)" tests/integration/serve.sh build/whydrop
 part "serve + Prometheus under ASan/UBSan" tests/integration/serve.sh build/asan/whydrop
 part "Prometheus rules and Grafana dashboard: promtool check and test, fresh" tests/fleet/run.sh build/whydrop
+part "alerting: serve, Prometheus, Alertmanager, webhook; the dashboard's queries (real kernel)" \
+	tests/integration/alerting.sh build/whydrop
 part "pcapng + tshark (real kernel)" tests/integration/pcapng.sh build/whydrop
 part "pcapng + tshark under ASan/UBSan" tests/integration/pcapng.sh build/asan/whydrop
 part "record -w refuses links, other users' files, directories (real kernel)" \
