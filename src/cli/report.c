@@ -314,8 +314,13 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 	if (s->stacks && (err = build_stacks(s, o, &st, &doc, &sp)))
 		goto out;
 	/* said, and the exit status; the report goes on */
-	if (o->flame && s->stacks)
+	if (o->flame && s->stacks) {
 		flame_failed = write_flame(o->flame, &doc);
+	} else if (o->flame) {
+		fprintf(stderr, "whydrop count: no flame graph written: drop_monitor gives no "
+			"kernel stacks (--source bpf takes them)\n");
+		flame_failed = 1;
+	}
 	if (o->folded) {
 		err = print_folded(&doc, f);
 		goto flush;
