@@ -114,7 +114,10 @@
 "\treset.addEventListener('click', function () { zoom(frames[0]); });\n" \
 "\tsvg.addEventListener('click', function (e) { var g = frameOf(e); if (g) zoom(g); });\n" \
 "\tsvg.addEventListener('mouseover', function (e) { var g = frameOf(e); if (g) describe(g); });\n" \
-"\tsvg.addEventListener('mouseout', function (e) { if (frameOf(e)) details.textContent = hint; });\n" \
+"\tsvg.addEventListener('mouseout', function (e) {\n" \
+"\t\tif (frameOf(e))\n" \
+"\t\t\tdetails.textContent = hint;\n" \
+"\t});\n" \
 "}\n" \
 "document.addEventListener('keydown', function (e) {\n" \
 "\tif ((e.ctrlKey || e.metaKey) && e.key === 'f') {\n" \

@@ -123,7 +123,9 @@ static bool well_formed(const char *doc)
 		} else if (!strncmp(s, "</", 2)) {
 			const char *name = s + 2, *end = xml_name(name);
 
-			if (!end || !depth || *end != '>' || (size_t)(end - name) != lens[depth - 1] ||
+			if (!end || !depth || *end != '>')
+				return false;
+			if ((size_t)(end - name) != lens[depth - 1] ||
 			    strncmp(name, stack[depth - 1], lens[depth - 1]))
 				return false;
 			depth--;
@@ -270,12 +272,13 @@ out:
 
 static void test_escaping(void)
 {
+	static const char stack[] =
+		"R<1>;a&b;\"q\";'s';ctl\x01x;bad\xff\xfe;ok\xc3\xa9;nc\xef\xbf\xbe";
 	struct wd_flame fg;
 	char *svg;
 
 	CHECK_INT(wd_flame_init(&fg), 0);
-	CHECK_INT(wd_flame_add(&fg, "R<1>;a&b;\"q\";'s';ctl\x01x;bad\xff\xfe;ok\xc3\xa9;nc\xef\xbf\xbe", 1),
-		  0);
+	CHECK_INT(wd_flame_add(&fg, stack, 1), 0);
 	svg = svg_of(&fg);
 	CHECK(well_formed(svg));
 	CHECK(strstr(svg, "<title>R&lt;1&gt;\n1 drop, 100.00% of all</title>"));
