@@ -147,9 +147,14 @@ stress: all
 test-vm: all
 	@tests/vm/run.sh
 
-# docs/reasons.md and the reasons part of docs/whydrop.8 come from the catalogue.
+# docs/reasons.md and the reasons part of docs/whydrop.8 come from the catalogue,
+# and so does the runbook text of the Prometheus alerts (tests/fleet/run.sh
+# fails when contrib/prometheus/whydrop-rules.yml is stale).
 docs: all
 	@scripts/gen-docs.sh $(BUILD)/whydrop
+	@scripts/gen-prometheus-rules.py --whydrop $(BUILD)/whydrop >$(BUILD)/whydrop-rules.yml
+	@mv $(BUILD)/whydrop-rules.yml contrib/prometheus/whydrop-rules.yml
+	@echo "gen-prometheus-rules: contrib/prometheus/whydrop-rules.yml regenerated"
 
 # libFuzzer targets (clang): `make fuzz FUZZ_SECONDS=300` for a long run.
 FUZZ_SECONDS ?= 60
@@ -171,7 +176,8 @@ fuzz: fuzz-bins
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # make install [PREFIX=/usr/local] [DESTDIR=] [SYSTEMDUNITDIR=/etc/systemd/system]:
-# binary, man page, bash completion, systemd unit (never enabled here). The unit's
+# binary, man page, bash completion, Prometheus rules and Grafana dashboard
+# (PREFIX/share/whydrop), systemd unit (never enabled here). The unit's
 # ExecStart follows PREFIX. debian/rules runs this with PREFIX=/usr
 # SYSTEMDUNITDIR=/lib/systemd/system (tests/package/run.sh checks the result).
 PREFIX     ?= /usr/local
@@ -181,6 +187,10 @@ install: all
 	install -D -m 0644 docs/whydrop.8 $(DESTDIR)$(PREFIX)/share/man/man8/whydrop.8
 	install -D -m 0644 contrib/whydrop.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/whydrop
+	install -D -m 0644 contrib/prometheus/whydrop-rules.yml \
+		$(DESTDIR)$(PREFIX)/share/whydrop/prometheus/whydrop-rules.yml
+	install -D -m 0644 contrib/grafana/whydrop.json \
+		$(DESTDIR)$(PREFIX)/share/whydrop/grafana/whydrop.json
 	install -d -m 0755 $(DESTDIR)$(SYSTEMDUNITDIR)
 	sed 's|^ExecStart=/usr/local/bin/whydrop |ExecStart=$(PREFIX)/bin/whydrop |' \
 		contrib/whydrop.service > $(DESTDIR)$(SYSTEMDUNITDIR)/whydrop.service

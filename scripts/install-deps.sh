@@ -7,7 +7,7 @@ set -euo pipefail
 build_pkgs=(make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 	    libpcap-dev libclang-rt-14-dev libmicrohttpd-dev libmnl-dev)
 test_pkgs=(iproute2 nftables python3 python3-scapy bpftrace procps kmod prometheus curl tshark
-	   tcpdump dpkg-dev debhelper lintian debootstrap)
+	   tcpdump dpkg-dev debhelper lintian debootstrap chromium prometheus-alertmanager)
 
 want=("${build_pkgs[@]}")
 [ "${1:-build}" = test ] && want+=("${test_pkgs[@]}")

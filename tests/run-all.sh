@@ -54,11 +54,16 @@ part "faults: closed pipe, random signals, SIGKILL, vanished interface, bpftrace
 	tests/system/faults.sh build/whydrop
 part "serve + Prometheus (real kernel)" tests/integration/serve.sh build/whydrop
 part "serve + Prometheus under ASan/UBSan" tests/integration/serve.sh build/asan/whydrop
+part "Prometheus rules and Grafana dashboard: promtool check and test, fresh" tests/fleet/run.sh build/whydrop
+part "alerting: serve, Prometheus, Alertmanager, webhook; the dashboard's queries (real kernel)" \
+	tests/integration/alerting.sh build/whydrop
 part "pcapng + tshark (real kernel)" tests/integration/pcapng.sh build/whydrop
 part "pcapng + tshark under ASan/UBSan" tests/integration/pcapng.sh build/asan/whydrop
 part "record -w and the dropmon dump hook refuse links, other users' files, directories (real kernel)" \
 	tests/integration/record_safety.sh build/whydrop
 part "record -w safety under ASan/UBSan" tests/integration/record_safety.sh build/asan/whydrop
+part "count --stacks --svg in headless Chromium (real kernel)" tests/integration/flamegraph.sh build/whydrop
+part "count --stacks --svg under ASan/UBSan" tests/integration/flamegraph.sh build/asan/whydrop
 part "kernel counters next to traced reasons (real kernel)" tests/integration/counters.sh build/whydrop
 part "kernel counters under ASan/UBSan" tests/integration/counters.sh build/asan/whydrop
 part "fuzzing, 10 s per target, and kept crashers" tests/fuzz/run.sh 10

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "flame_output.h"
 #include "noise_opts.h"
 #include "groups.h"
 #include "options.h"
@@ -30,6 +31,7 @@ out:
 
 int cmd_count(int argc, char **argv)
 {
+	struct wd_flame_out flame = { .fd = -1 };
 	struct wd_counter_watch w;
 	struct wd_noise nz = { 0 };
 	struct wd_groups g;
@@ -45,6 +47,11 @@ int cmd_count(int argc, char **argv)
 	if (status)
 		goto out;
 	o->noise = &nz;
+	/* a bad path fails now, before anything is attached */
+	if (cli.svg && (status = wd_flame_out_open(&flame, cli.svg)))
+		goto out;
+	if (cli.svg)
+		o->flame = &flame;
 	wd_install_signals();
 	if (o->counters_only) {
 		status = count_counters_only(o);
@@ -67,6 +74,7 @@ int cmd_count(int argc, char **argv)
 	status = wd_report_counts_watch(&s, o, wd_now() - t0, &w, stdout);
 	wd_report_end(&s, &w, &g);
 out:
+	wd_flame_out_close(&flame);
 	wd_noise_free(&nz);
 	wd_cli_free(&cli);
 	return status;

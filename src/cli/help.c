@@ -87,6 +87,7 @@ static const struct cmd_doc docs[WD_NCMDS] = {
 		"sudo whydrop count -d 10 'tcp port 443 and host 192.0.2.7'\n"
 		"sudo whydrop count -d 10 --group-by cgroup\n"
 		"whydrop count --counters-only -d 10\n"
+		"sudo whydrop count -d 10 --stacks --svg drops.svg    # a flame graph, nothing to install\n"
 		"sudo whydrop count -d 10 --stacks --folded | flamegraph.pl > drops.svg\n",
 	},
 	[WD_CMD_RECORD] = {

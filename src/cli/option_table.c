@@ -214,6 +214,18 @@ const struct wd_option wd_options[] = {
 	  "(flamegraph.pl, inferno, speedscope read them)",
 	  .why = "applies to count --stacks",
 	  .man = "Frames are function names (offsets left out); equal lines are added up." },
+	{ "svg", 0, "FILE", C_COUNT,
+	  "with --stacks: also write the stacks as an interactive flame graph to FILE, one "
+	  "SVG without anything to install or fetch: the reason as root frame, widths of "
+	  "the exact counts, hover for a frame's count and share, click to zoom",
+	  .why = "applies to count --stacks", .complete = "@files",
+	  .man = "The frames are those of --folded: drops the noise list hides are left out "
+		 "(--show-all keeps them). FILE is opened before tracing with the checks of "
+		 "record -w (no symbolic link is followed; a directory, a file of another "
+		 "user or with other hard links is refused), created mode 0600, and an "
+		 "existing file is rewritten only once the counts are read. Search (Ctrl-F) "
+		 "marks the frames a regular expression matches; the URL fragment "
+		 "#f=ID&s=REGEX zooms and searches on opening." },
 	/* noise */
 	{ "hide", 0, "R[@F]", C_TOP | C_COUNT | C_SERVE,
 	  "hide drops of reason R (at function F) as expected; repeatable, comma-separated, "

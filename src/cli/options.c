@@ -298,6 +298,8 @@ static int parse_own_opt(struct parse *p, const char *arg)
 			return bad_value(p, arg, why);
 	} else if (!strcmp(name, "user")) {
 		c->user = arg;
+	} else if (!strcmp(name, "svg")) {
+		c->svg = arg;
 	} else if (!strcmp(name, "interval")) {
 		why = wd_parse_duration(arg, &wd_interval_limits, &c->interval);
 		if (why)
@@ -469,6 +471,12 @@ static int check_live(const struct parse *p)
 	if (o->folded && (o->json || o->explain))
 		return usage(p, "--folded prints only folded lines: leave out --json and "
 			     "--explain");
+	if (p->c->svg && !o->stacks)
+		return usage(p, "--svg goes with `whydrop count --stacks`: the flame graph is "
+			     "made of the drops' stacks");
+	if (p->c->svg && (!*p->c->svg || !strcmp(p->c->svg, "-")))
+		return usage(p, "--svg '%s': give the flame graph's file name (standard "
+			     "output has the report; --folded prints the stacks there)", p->c->svg);
 	return 0;
 }
 

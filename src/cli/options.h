@@ -86,6 +86,8 @@ struct wd_cli {
 	bool per_if, per_netns, per_cgroup;
 	double series_grace;	/* --series-grace, seconds */
 	const char *user;
+	/* count */
+	const char *svg;	/* --svg FILE: the flame graph */
 	/* explain */
 	double interval;	/* --interval */
 	bool all, callsites;

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * whydrop record's files: opened without following links nor writing to
- * what another user owns (safe_open.c), rotated as tcpdump does (-C, -G,
+ * what another user owns (src/lib/safe_open.c), rotated as tcpdump does (-C, -G,
  * -W), each one complete: header, packets, and a statistics block at its end.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 
 #include "format.h"
 #include "record.h"
+#include "cli_open.h"
 #include "safe_open.h"
 
 void wd_record_write_error(struct record *r)
@@ -50,20 +50,6 @@ static int write_header(struct record *r)
 		return -1;
 	}
 	return 0;
-}
-
-/*
- * Every file of a recording is opened here, the rotated ones too (see
- * safe_open.h). The fd, or -1 after saying why.
- */
-static int open_checked(const char *path, struct stat *st, bool *created)
-{
-	char err[PATH_MAX + 200];
-	int fd = wd_open_for_writing(path, st, created, err, sizeof(err));
-
-	if (fd < 0)
-		fprintf(stderr, "whydrop record: %s\n", err);
-	return fd;
 }
 
 /* The name of the next file: -G's strftime(3) conversions, -C's number. */
@@ -142,18 +128,14 @@ int wd_record_open_output(struct record *r)
 		return -1;
 	if (rotating(r) && check_rotation_dir(r))
 		return -1;
-	r->fd = open_checked(r->name, &r->st, &r->created);
+	r->fd = wd_open_checked("record", r->name, &r->st, &r->created);
 	return r->fd < 0 ? -1 : 0;
 }
 
 void wd_record_discard_output(struct record *r)
 {
-	struct stat now;
-
-	/* Only the file created here, not whatever took its name since. */
-	if (r->created && !lstat(r->name, &now) && now.st_dev == r->st.st_dev &&
-	    now.st_ino == r->st.st_ino)
-		unlink(r->name);
+	if (r->created)
+		wd_unlink_created(r->name, &r->st);
 }
 
 uint64_t wd_realtime_ns(void)
@@ -292,7 +274,7 @@ static int next_file(struct record *r, bool new_period)
 	r->number = number;
 	if (make_name(r, name, sizeof(name)))
 		goto fail;
-	fd = open_checked(name, &st, &created);
+	fd = wd_open_checked("record", name, &st, &created);
 	if (fd < 0)
 		goto fail;
 	close_file(r, NULL);

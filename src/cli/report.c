@@ -11,6 +11,7 @@
 
 #include "callsites.h"
 #include "catalogue.h"
+#include "flame_output.h"
 #include "groups.h"
 #include "noise.h"
 #include "options.h"
@@ -199,10 +200,9 @@ static int build_stacks(struct wd_session *s, const struct wd_opts *o, const str
 	return err;
 }
 
-/* count --stacks --folded: flame-graph lines only, the reason as root frame. */
-static int print_folded(const struct wd_count_doc *doc, FILE *f)
+/* The folded lines of the stacks not hidden, the reason as root frame. */
+static int folded_lines(const struct wd_count_doc *doc, struct wd_folded *fo)
 {
-	struct wd_folded fo = { 0 };
 	int err = 0;
 
 	for (size_t i = 0; !err && i < doc->n_stacks; i++) {
@@ -219,11 +219,20 @@ static int print_folded(const struct wd_count_doc *doc, FILE *f)
 			fn[k] = strndup(r->frames[k], strcspn(r->frames[k], "+ "));
 		st.functions = fn;
 		if (!r->hidden)
-			err = wd_folded_add(&fo, r->reason ? r->reason : "-", &st, r->count);
+			err = wd_folded_add(fo, r->reason ? r->reason : "-", &st, r->count);
 		for (size_t k = 0; k < r->n_frames; k++)
 			free(fn[k]);
 		free(fn);
 	}
+	return err;
+}
+
+/* count --stacks --folded: flame-graph lines only, the reason as root frame. */
+static int print_folded(const struct wd_count_doc *doc, FILE *f)
+{
+	struct wd_folded fo = { 0 };
+	int err = folded_lines(doc, &fo);
+
 	if (!err)
 		wd_folded_write(f, &fo);
 	wd_folded_free(&fo);
@@ -240,6 +249,20 @@ static int print_folded(const struct wd_count_doc *doc, FILE *f)
 	return err;
 }
 
+/* count --svg: the same lines as --folded, as a flame graph. 0, or 1 after a message. */
+static int write_flame(struct wd_flame_out *out, const struct wd_count_doc *doc)
+{
+	struct wd_folded fo = { 0 };
+	int err = folded_lines(doc, &fo);
+
+	if (err)
+		fprintf(stderr, "whydrop count: cannot make the flame graph: %s\n", strerror(-err));
+	else
+		err = wd_flame_out_write(out, &fo, doc);
+	wd_folded_free(&fo);
+	return err ? 1 : 0;
+}
+
 int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
 			   struct wd_counter_watch *w, FILE *f)
 {
@@ -253,8 +276,8 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 	struct stack_parts sp = { 0 };
 	struct wd_total *t = NULL;
 	struct wd_stats st;
+	int err, flame_failed = 0;
 	size_t n = 0;
-	int err;
 
 	if (!s)
 		return wd_report_counters_only(o, duration, w, f);
@@ -290,6 +313,14 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 		goto out;
 	if (s->stacks && (err = build_stacks(s, o, &st, &doc, &sp)))
 		goto out;
+	/* said, and the exit status; the report goes on */
+	if (o->flame && s->stacks) {
+		flame_failed = write_flame(o->flame, &doc);
+	} else if (o->flame) {
+		fprintf(stderr, "whydrop count: no flame graph written: drop_monitor gives no "
+			"kernel stacks (--source bpf takes them)\n");
+		flame_failed = 1;
+	}
 	if (o->folded) {
 		err = print_folded(&doc, f);
 		goto flush;
@@ -333,7 +364,7 @@ out:
 	free(rows);
 	free(names);
 	free(t);
-	return err ? 1 : 0;
+	return err || flame_failed ? 1 : 0;
 }
 
 int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_watch *w,

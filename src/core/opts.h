@@ -21,6 +21,7 @@ enum wd_source { WD_SOURCE_AUTO, WD_SOURCE_BPF, WD_SOURCE_DROPMON };
 #define WD_MAX_HIDE		64	/* --hide options */
 
 struct wd_noise;
+struct wd_flame_out;
 #define WD_DEFAULT_MAX_GROUPS	10	/* --group-by rows before "other" */
 
 /* count/top --group-by: who the drops hurt, besides why. */
@@ -69,6 +70,7 @@ struct wd_opts {
 	const char *hide[WD_MAX_HIDE];	/* --hide REASON[@FUNCTION], as given */
 	size_t n_hide;
 	struct wd_noise *noise;	/* set by top and count: rules of this run */
+	struct wd_flame_out *flame;	/* count --svg: the flame graph's file, opened */
 };
 
 /* Status codes: 0 ok, 1 runtime failure, 2 usage error. */

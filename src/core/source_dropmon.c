@@ -319,9 +319,8 @@ static int configure_and_start(struct wd_dm_source *d, bool quiet)
 struct wd_dump {
 	const char *path;
 	FILE *f;
-	bool created, regular;
-	dev_t dev;
-	ino_t ino;
+	bool created;
+	struct stat st;		/* of what was opened */
 };
 
 /*
@@ -336,14 +335,13 @@ static int open_dump(struct wd_dump *dump)
 {
 	const char *path = secure_getenv("WHYDROP_DROPMON_DUMP");
 	char err[PATH_MAX + 200];
-	struct stat st;
 	int fd;
 
 	dump->f = NULL;
 	dump->path = path;
 	if (!path)
 		return 0;
-	fd = wd_open_for_writing(path, &st, &dump->created, err, sizeof(err));
+	fd = wd_open_for_writing(path, &dump->st, &dump->created, err, sizeof(err));
 	if (fd < 0) {
 		fprintf(stderr, "whydrop: WHYDROP_DROPMON_DUMP: %s\n", err);
 		return 1;
@@ -354,16 +352,13 @@ static int open_dump(struct wd_dump *dump)
 		close(fd);
 		return 1;
 	}
-	dump->regular = S_ISREG(st.st_mode);
-	dump->dev = st.st_dev;
-	dump->ino = st.st_ino;
 	return 0;
 }
 
 /* drop_monitor answered: an existing file of ours is emptied only now. */
 static int empty_dump(struct wd_dump *dump)
 {
-	if (!dump->f || !dump->regular || !ftruncate(fileno(dump->f), 0))
+	if (!dump->f || !S_ISREG(dump->st.st_mode) || !ftruncate(fileno(dump->f), 0))
 		return 0;
 	fprintf(stderr, "whydrop: WHYDROP_DROPMON_DUMP: cannot truncate %s: %s\n", dump->path,
 		strerror(errno));
@@ -373,16 +368,12 @@ static int empty_dump(struct wd_dump *dump)
 /* drop_monitor could not start: the dump file made for it goes too. */
 static void discard_dump(struct wd_dump *dump)
 {
-	struct stat now;
-
 	if (!dump->f)
 		return;
 	fclose(dump->f);
 	dump->f = NULL;
-	/* only the file created here, not whatever took its name since */
-	if (dump->created && !lstat(dump->path, &now) && now.st_dev == dump->dev &&
-	    now.st_ino == dump->ino)
-		unlink(dump->path);
+	if (dump->created)
+		wd_unlink_created(dump->path, &dump->st);
 }
 
 int wd_dm_source_open(struct wd_session *s, const struct wd_opts *o, bool details, bool quiet)

@@ -82,3 +82,12 @@ int wd_open_for_writing(const char *path, struct stat *st, bool *created, char *
 	}
 	return fd;
 }
+
+void wd_unlink_created(const char *path, const struct stat *st)
+{
+	struct stat now;
+
+	/* Only the file created here, not whatever took its name since. */
+	if (!lstat(path, &now) && now.st_dev == st->st_dev && now.st_ino == st->st_ino)
+		unlink(path);
+}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Opening a file to write as root without letting its path make whydrop
- * write elsewhere: record -w's files and the WHYDROP_DROPMON_DUMP test hook.
+ * write elsewhere: record -w's files, count --svg's flame graph and the
+ * WHYDROP_DROPMON_DUMP test hook.
  */
 #ifndef WD_SAFE_OPEN_H
 #define WD_SAFE_OPEN_H
@@ -20,5 +21,7 @@
  */
 int wd_open_for_writing(const char *path, struct stat *st, bool *created, char *err,
 			size_t errlen);
+/* Remove path if it is still the file st describes (one this run created). */
+void wd_unlink_created(const char *path, const struct stat *st);
 
 #endif /* WD_SAFE_OPEN_H */

@@ -31,7 +31,7 @@ value_of() {
 	case $1 in
 	-d|--duration|--interval|--series-grace) echo 1 ;;
 	-r|--reason|--hide) echo NO_SOCKET ;;
-	--netns|--noise-file|-w|--write|--user) echo x ;;
+	--netns|--noise-file|-w|--write|--user|--svg) echo x ;;
 	-i|--interface) echo lo ;;
 	--group-by) echo netns ;;
 	--source) echo bpf ;;
@@ -178,6 +178,11 @@ check "count -d 0.05 traced for 0.05 s at least (duration_s ${d_s:-?})" \
 rm -f "$TMP_ERR.d.json" "$TMP_ERR.d.err"
 expect_run "bad --rate" 2 "bad --rate" "$W" watch --rate lots
 expect_run "bad --map-size" 2 "bad --map-size" "$W" count --map-size 0
+expect_run "--svg without --stacks: usage error" 2 "^whydrop count: --svg goes with .whydrop count --stacks." \
+	"$W" count -d 1 --svg "$TMP_ERR.svg"
+check "... and no file made" test ! -e "$TMP_ERR.svg"
+expect_run "--svg -: usage error, a file name is needed" 2 "^whydrop count: --svg '-': give the flame graph's file name" \
+	"$W" count -d 1 --stacks --svg -
 expect_run "malformed filter: libpcap's message" 2 "bad filter expression: can't parse filter expression: syntax error" \
 	"$W" count -d 1 tcp and and udp
 expect_run "malformed filter: the column" 2 \

@@ -272,10 +272,13 @@ check "bash completion: 'whydrop re' -> reasons record read, '-r TCP_ZEROW' -> T
 inroot dpkg -L whydrop >"$work/dpkg-L" 2>&1
 listed=1
 for f in /usr/bin/whydrop /usr/share/man/man8/whydrop.8.gz \
-	/usr/share/bash-completion/completions/whydrop /lib/systemd/system/whydrop.service; do
+	/usr/share/bash-completion/completions/whydrop /lib/systemd/system/whydrop.service \
+	/usr/share/whydrop/prometheus/whydrop-rules.yml /usr/share/whydrop/grafana/whydrop.json \
+	/usr/share/doc/whydrop/fleet.md.gz; do
 	grep -qx "$f" "$work/dpkg-L" || { echo "        dpkg -L whydrop lacks $f"; listed=0; }
 done
-check "dpkg -L whydrop lists the binary, man page, completion and unit" test "$listed" -eq 1
+check "dpkg -L whydrop lists the binary, man page, completion, unit, rules, dashboard, fleet.md" \
+	test "$listed" -eq 1
 
 if inroot apt-get purge -y -q whydrop >"$work/purge.log" 2>&1 &&
 	test ! -e "$root/usr/bin/whydrop" -a ! -e "$root/lib/systemd/system/whydrop.service" &&
