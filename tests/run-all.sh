@@ -61,6 +61,9 @@ part "record -w refuses links, other users' files, directories (real kernel)" \
 part "record -w safety under ASan/UBSan" tests/integration/record_safety.sh build/asan/whydrop
 part "kernel counters next to traced reasons (real kernel)" tests/integration/counters.sh build/whydrop
 part "kernel counters under ASan/UBSan" tests/integration/counters.sh build/asan/whydrop
+part "container and pod names: podman, docker, kubelet cgroups (real runtimes)" \
+	tests/integration/containers.sh build/whydrop
+part "container and pod names under ASan/UBSan" tests/integration/containers.sh build/asan/whydrop
 part "fuzzing, 10 s per target, and kept crashers" tests/fuzz/run.sh 10
 part "lab documentation true to the scenarios" tests/lab/docs.sh
 part "drop-reason lab (real kernel)" env WHYDROP=build/whydrop tests/lab/run.sh
