@@ -71,6 +71,8 @@ part "drop-reason lab under ASan/UBSan" env WHYDROP=build/asan/whydrop tests/lab
 part "other kernels in QEMU: Debian 6.1 and 6.12" tests/vm/run.sh
 part "Debian package: dpkg-buildpackage, lintian, apt install in a clean bookworm chroot" \
 	tests/package/run.sh
+part "whydrop as a container: image from the package, a storm counted through it, the DaemonSet" \
+	tests/integration/container_image.sh
 
 echo
 echo "$total_p passed, $total_f failed, $total_s skipped"
