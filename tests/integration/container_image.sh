@@ -19,11 +19,9 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
 . tests/lib/harness.sh
 NS=wdimg-$$
+. tests/lib/podman.sh
 harness_begin tests/integration/container_image "$NS"
-export PODMAN="podman --runtime runc --cgroup-manager cgroupfs"
-read -ra P <<<"$PODMAN"
-export CONTAINERS_CONF=$TMP/containers.conf
-printf '[containers]\ndefault_ulimits = []\n' >"$CONTAINERS_CONF"
+podman_setup
 IMAGE=localhost/$NS:test
 MANIFEST=contrib/kubernetes/whydrop-daemonset.yaml
 CONTAINERFILE=contrib/container/Containerfile
@@ -33,21 +31,11 @@ cleanup() {
 	local c
 	for c in "${CTRS[@]}"; do "${P[@]}" rm -f -t 5 "$c" >/dev/null 2>&1; done
 	"${P[@]}" rmi -f "$IMAGE" >/dev/null 2>&1
+	podman_cleanup_cgroups
 	return 0
 }
 trap 'cleanup; harness_end' EXIT
 
-forwarding() {
-	cat /proc/sys/net/ipv4/ip_forward /proc/sys/net/ipv6/conf/all/forwarding | xargs
-}
-runtime_rules() {
-	{ nft list ruleset 2>/dev/null; iptables-legacy-save 2>/dev/null; ip6tables-legacy-save 2>/dev/null; } |
-		grep -ciE 'docker|cni-|podman|netavark'
-}
-runtime_links() {
-	ip -o link show | grep -cE ': (docker0|podman[0-9]*|cni-podman[0-9]*)[:@]'
-}
-FWD_BEFORE=$(forwarding) RULES_BEFORE=$(runtime_rules) LINKS_BEFORE=$(runtime_links)
 IMAGES_BEFORE=$("${P[@]}" images -aq --no-trunc | sort)
 
 # ---- the manifest, without kubectl
@@ -208,9 +196,7 @@ fi
 
 # ---- nothing left behind
 cleanup
-check "ip_forward and IPv6 forwarding as before ($(forwarding))" test "$(forwarding)" = "$FWD_BEFORE"
-check "no runtime's rules added to the ruleset" test "$(runtime_rules)" = "$RULES_BEFORE"
-check "no docker0/podman bridge" test "$(runtime_links)" = "$LINKS_BEFORE"
+host_untouched
 left=$("${P[@]}" ps -a --format '{{.Names}}' | grep "^$NS")$("${P[@]}" images --format '{{.Repository}}' |
 	grep -E "/$NS\$|/whydrop-base-")
 check "no container or image of this test left${left:+: $left}" test -z "$left"

@@ -31,15 +31,13 @@ W=${1:-build/whydrop}
 TAG=wdctr-$$
 NSK=$TAG-k8s
 DCACHE=${WHYDROP_DOCKER_CACHE:-/var/cache/whydrop-docker}
+. tests/lib/podman.sh
 harness_begin tests/integration/containers "$NSK"
-P=(podman --runtime runc --cgroup-manager cgroupfs)
-export CONTAINERS_CONF=$TMP/containers.conf
-printf '[containers]\ndefault_ulimits = []\n' >"$CONTAINERS_CONF"
+podman_setup
 CG2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 PODMAN_IMAGE="" DOCKERD="" DD=$TMP/docker DOCKER_IMAGE=""
 CGROUPS=()	# made here, removed deepest first
 KPIDS=()	# the receivers in them
-PRE_CGROUPS=$(ls -d /sys/fs/cgroup/*/libpod_parent /sys/fs/cgroup/*/docker 2>/dev/null | xargs)
 
 docker_cli() {
 	"$DCACHE/root/usr/bin/docker" -H "unix://$DD/sock" "$@"
@@ -47,7 +45,7 @@ docker_cli() {
 
 # Containers, images, the daemon, cgroups: each by the name or id made here.
 cleanup() {
-	local c d
+	local c p
 	"${P[@]}" rm -f -t 0 "$TAG-rcv" "$TAG-snd" >/dev/null 2>&1
 	[ -n "$PODMAN_IMAGE" ] && "${P[@]}" rmi -f "$PODMAN_IMAGE" >/dev/null 2>&1
 	if [ -n "$DOCKERD" ]; then
@@ -68,28 +66,9 @@ cleanup() {
 			sleep 0.1
 		done
 	done
-	# the parents podman's and docker's cgroupfs managers made, if not there before
-	for d in /sys/fs/cgroup/*/libpod_parent /sys/fs/cgroup/*/docker; do
-		[ -d "$d" ] || continue
-		case " $PRE_CGROUPS " in *" $d "*) continue ;; esac
-		rmdir "$d/conmon" 2>/dev/null
-		rmdir "$d" 2>/dev/null
-	done
+	podman_cleanup_cgroups
 }
 trap 'cleanup; harness_end' EXIT
-
-# ---- what the host looks like before: nothing here may change it
-forwarding() {
-	cat /proc/sys/net/ipv4/ip_forward /proc/sys/net/ipv6/conf/all/forwarding | xargs
-}
-runtime_rules() {
-	{ nft list ruleset 2>/dev/null; iptables-legacy-save 2>/dev/null; ip6tables-legacy-save 2>/dev/null; } |
-		grep -ciE 'docker|cni-|podman|netavark'
-}
-runtime_links() {
-	ip -o link show | grep -cE ': (docker0|podman[0-9]*|cni-podman[0-9]*)[:@]'
-}
-FWD_BEFORE=$(forwarding) RULES_BEFORE=$(runtime_rules) LINKS_BEFORE=$(runtime_links)
 
 # ---- tools: the lookup of the build under test, the image's contents
 BUILD=$(dirname "$W")
@@ -402,9 +381,7 @@ check "no warning about the runtimes' files ($(head -c 300 "$TMP/name.err" 2>/de
 	test ! -s "$TMP/name.err"
 check "no sanitizer report" bash -c "! grep -q Sanitizer '$TMP'/*.err"
 cleanup
-check "ip_forward and IPv6 forwarding as before ($(forwarding))" test "$(forwarding)" = "$FWD_BEFORE"
-check "no runtime's rules added to the ruleset" test "$(runtime_rules)" = "$RULES_BEFORE"
-check "no docker0/podman bridge" test "$(runtime_links)" = "$LINKS_BEFORE"
+host_untouched
 check "podman: no container or image of this test left" \
 	test -z "$("${P[@]}" ps -a --format '{{.Names}}' | grep "^$TAG")$("${P[@]}" images --format '{{.Repository}}' | grep "/$TAG\$")"
 left=""
