@@ -146,6 +146,7 @@ static void storage_name(struct wd_ctr_entry *e, const char *name)
 }
 
 struct podman_ctx {
+	struct wd_ctr_names *n;
 	struct wd_ctr_entry *want;
 	const char *name;
 };
@@ -164,16 +165,14 @@ static void podman_name(struct wd_ctr_entry *e, void *ctx)
 /* Every container of the file: the one asked for, and others waiting for a name. */
 static void podman_each(void *ctx, const char *id, const char *name)
 {
-	struct wd_ctr_names *n = ((void **)ctx)[0];
-	struct podman_ctx *p = ((void **)ctx)[1];
+	struct podman_ctx *p = ctx;
 
 	p->name = name;
-	wd_ctr_each_id(n, id, podman_name, p);
+	wd_ctr_each_id(p->n, id, podman_name, p);
 }
 
 static void podman_file(struct wd_ctr_names *n, const char *path, void *ctx)
 {
-	void *both[2] = { n, ctx };
 	char what[96];
 	size_t len = 0;
 	char *text = wd_ctr_read(n, path, PODMAN_MAX, &len);
@@ -183,7 +182,7 @@ static void podman_file(struct wd_ctr_names *n, const char *path, void *ctx)
 		warn_errno(n, path);
 		return;
 	}
-	bad = wd_podman_parse(text, len, podman_each, both);
+	bad = wd_podman_parse(text, len, podman_each, ctx);
 	free(text);
 	if (bad < 0)
 		wd_ctr_warn(n, path, "not a JSON array of containers");
@@ -325,7 +324,7 @@ static void k8s_pod(struct wd_ctr_names *n, struct wd_ctr_entry *e)
 void wd_ctr_resolve(struct wd_ctr_names *n, struct wd_ctr_entry *e)
 {
 	const char *rt = e->c.runtime;
-	struct podman_ctx p = { .want = e };
+	struct podman_ctx p = { .n = n, .want = e };
 	bool id = e->c.id[0], pod = e->c.pod_uid[0];
 
 	if (id && !e->c.name[0] && (is(rt, "docker") || (!rt[0] && pod)))
