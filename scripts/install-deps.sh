@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Install the Debian packages whydrop needs that are missing.
-#   install-deps.sh build   compiler, libbpf, bpftool, libelf, zlib
-#   install-deps.sh test    build + what the test suite drives (netns, nft, scapy, ...)
+#   install-deps.sh build   compiler, libbpf, bpftool, libelf, zlib, json-c
+#   install-deps.sh test    build + what the test suite drives (netns, nft, scapy,
+#                           podman, ...)
+# docker.io is not among them: installed, its daemon starts at once with the
+# default bridge (ip_forward on, iptables rules). tests/integration/containers.sh
+# unpacks Debian's docker.io and containerd packages into a cache instead and
+# runs that dockerd without a bridge or iptables.
 set -euo pipefail
 
 build_pkgs=(make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-	    libpcap-dev libclang-rt-14-dev libmicrohttpd-dev libmnl-dev)
+	    libpcap-dev libclang-rt-14-dev libmicrohttpd-dev libmnl-dev libjson-c-dev)
 test_pkgs=(iproute2 nftables python3 python3-scapy bpftrace procps kmod prometheus curl tshark
-	   tcpdump dpkg-dev debhelper lintian debootstrap chromium prometheus-alertmanager)
+	   tcpdump dpkg-dev debhelper lintian debootstrap chromium prometheus-alertmanager
+	   podman runc busybox-static python3-yaml)
 
 want=("${build_pkgs[@]}")
 [ "${1:-build}" = test ] && want+=("${test_pkgs[@]}")

@@ -66,6 +66,9 @@ part "count --stacks --svg in headless Chromium (real kernel)" tests/integration
 part "count --stacks --svg under ASan/UBSan" tests/integration/flamegraph.sh build/asan/whydrop
 part "kernel counters next to traced reasons (real kernel)" tests/integration/counters.sh build/whydrop
 part "kernel counters under ASan/UBSan" tests/integration/counters.sh build/asan/whydrop
+part "container and pod names: podman, docker, kubelet cgroups (real runtimes)" \
+	tests/integration/containers.sh build/whydrop
+part "container and pod names under ASan/UBSan" tests/integration/containers.sh build/asan/whydrop
 part "fuzzing, 10 s per target, and kept crashers" tests/fuzz/run.sh 10
 part "lab documentation true to the scenarios" tests/lab/docs.sh
 part "drop-reason lab (real kernel)" env WHYDROP=build/whydrop tests/lab/run.sh
@@ -73,6 +76,8 @@ part "drop-reason lab under ASan/UBSan" env WHYDROP=build/asan/whydrop tests/lab
 part "other kernels in QEMU: Debian 6.1 and 6.12" tests/vm/run.sh
 part "Debian package: dpkg-buildpackage, lintian, apt install in a clean bookworm chroot" \
 	tests/package/run.sh
+part "whydrop as a container: image from the package, a storm counted through it, the DaemonSet" \
+	tests/integration/container_image.sh
 
 echo
 echo "$total_p passed, $total_f failed, $total_s skipped"

@@ -1,0 +1,391 @@
+#!/usr/bin/env bash
+# Container and pod names on real runtimes. A container named here runs a UDP
+# receiver with a tiny SO_RCVBUF (tests/vm/wdpkt.c, built static, in an image
+# imported from a directory: no registry) and takes drops; another sends to a
+# closed port in its own namespace. whydrop counts them exactly (against the
+# socket's own drop count in /proc/net/udp and the namespace's Udp NoPorts),
+# its records carry the receiver's cgroup path, and src/lib/containers.c
+# (through tests/integration/ctr_name.c) maps that path, the one
+# /proc/PID/cgroup shows, to the name the test gave:
+#   podman   Debian's, --runtime runc --cgroup-manager cgroupfs (crun refuses
+#            this host's hybrid cgroups; default_ulimits = [] because the
+#            default ones exceed the hard limits here); the systemd manager
+#            where systemd is PID 1, else skipped with the reason
+#   docker   Debian's docker.io and containerd packages unpacked into
+#            /var/cache/whydrop-docker (never installed: the package starts a
+#            daemon with the default bridge), dockerd with its own data and
+#            exec roots, no bridge, no iptables; skipped if they cannot be had
+#   pods     a node's files (/var/log/pods, /var/log/containers links) made
+#            here, and real cgroups of both kubelet drivers' shapes under the
+#            cgroup v2 hierarchy, each with a receiver inside
+# Never a bridge network (podman's default turns on ip_forward and writes
+# iptables rules): --network none. Checked at the end: ip_forward, the
+# ruleset and the links are as before. Every container, image, cgroup, file
+# and process made here is removed, also on failure.
+# Usage: tests/integration/containers.sh [BINARY]. Prints "N passed, N failed[, N skipped]".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/assert.sh
+. tests/lib/harness.sh
+W=${1:-build/whydrop}
+TAG=wdctr-$$
+NSK=$TAG-k8s
+DCACHE=${WHYDROP_DOCKER_CACHE:-/var/cache/whydrop-docker}
+. tests/lib/podman.sh
+harness_begin tests/integration/containers "$NSK"
+podman_setup
+CG2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+PODMAN_IMAGE="" DOCKERD="" DD=$TMP/docker DOCKER_IMAGE=""
+CGROUPS=()	# made here, removed deepest first
+KPIDS=()	# the receivers in them
+
+docker_cli() {
+	"$DCACHE/root/usr/bin/docker" -H "unix://$DD/sock" "$@"
+}
+
+# Containers, images, the daemon, cgroups: each by the name or id made here.
+cleanup() {
+	local c p
+	"${P[@]}" rm -f -t 0 "$TAG-rcv" "$TAG-snd" >/dev/null 2>&1
+	[ -n "$PODMAN_IMAGE" ] && "${P[@]}" rmi -f "$PODMAN_IMAGE" >/dev/null 2>&1
+	if [ -n "$DOCKERD" ]; then
+		docker_cli rm -f "$TAG-dk" >/dev/null 2>&1
+		[ -n "$DOCKER_IMAGE" ] && docker_cli rmi -f "$DOCKER_IMAGE" >/dev/null 2>&1
+		kill -TERM "$DOCKERD" 2>/dev/null
+		for _ in $(seq 150); do kill -0 "$DOCKERD" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$DOCKERD" 2>/dev/null
+		findmnt -rn -o TARGET | grep -F "$DD/" | sort -r | while read -r m; do umount "$m"; done
+	fi
+	# the receivers end on SIGTERM (wdpkt udpsink); what is left after that: SIGKILL
+	for p in "${KPIDS[@]}"; do kill -TERM "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	KPIDS=()
+	for ((c = ${#CGROUPS[@]} - 1; c >= 0; c--)); do
+		for _ in $(seq 20); do
+			for p in $(cat "${CGROUPS[c]}/cgroup.procs" 2>/dev/null); do kill -KILL "$p"; done
+			rmdir "${CGROUPS[c]}" 2>/dev/null || [ ! -d "${CGROUPS[c]}" ] && break
+			sleep 0.1
+		done
+	done
+	podman_cleanup_cgroups
+}
+trap 'cleanup; harness_end' EXIT
+
+# ---- tools: the lookup of the build under test, the image's contents
+BUILD=$(dirname "$W")
+SAN=()
+case "$BUILD" in *asan*) SAN=(-fsanitize=address,undefined -fno-omit-frame-pointer) ;; esac
+NAME=$TMP/ctr_name
+if ! gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror "${SAN[@]}" -Isrc/lib -o "$NAME" \
+		tests/integration/ctr_name.c "$BUILD/libwhydrop.a" -ljson-c 2>"$TMP/cc.err"; then
+	fail "build tests/integration/ctr_name.c against $BUILD/libwhydrop.a" "$(cat "$TMP/cc.err")"
+	summary
+	exit
+fi
+ROOTFS=$TMP/rootfs
+mkdir -p "$ROOTFS/bin"
+if [ ! -x /bin/busybox ] || ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
+	fail "podman, runc and busybox-static installed" "scripts/install-deps.sh test installs them"
+	summary
+	exit
+fi
+cp /bin/busybox "$ROOTFS/bin/busybox"
+for l in sh sleep cat; do ln -s busybox "$ROOTFS/bin/$l"; done
+gcc -static -O2 -Wall -Wextra -Werror -o "$ROOTFS/bin/wdpkt" tests/vm/wdpkt.c ||
+	{ fail "gcc -static tests/vm/wdpkt.c"; summary; exit; }
+tar -C "$ROOTFS" -cf "$TMP/rootfs.tar" .
+
+# name PATH [ARGS]: the lookup's line for one cgroup path
+name() {
+	local path=$1
+	shift
+	"$NAME" "$@" "$path" 2>>"$TMP/name.err"
+}
+
+# field N LINE: one tab-separated field of a lookup's line
+field() {
+	cut -f "$1" <<<"$2"
+}
+
+v2_cgroup() {
+	sed -n 's/^0:://p' "/proc/$1/cgroup"
+}
+
+# sock_drops NETNS_PID PORT: the kernel's drop count of the UDP socket on PORT
+sock_drops() {
+	nsenter -t "$1" -n awk -v p="$(printf ':%04X$' "$2")" '$2 ~ p { print $NF }' /proc/net/udp
+}
+
+# snmp NETNS_PID FIELD: a Udp MIB counter of that namespace
+snmp() {
+	nsenter -t "$1" -n awk -v f="$2" '$1 == "Udp:" && !h { for (i = 2; i <= NF; i++) c[$i] = i; h = 1; next }
+		$1 == "Udp:" && h { print $c[f]; exit }' /proc/net/snmp
+}
+
+# json_total FILE REASON: whydrop count --json's total for one reason
+json_total() {
+	$PY - "$1" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(x["count"] for x in d["drops"] if x["reason"] == sys.argv[2]))
+EOF
+}
+
+# json_groups FILE REASON: "group count" lines of count --json --group-by
+json_groups() {
+	$PY - "$1" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for g in d.get("groups", []):
+    if g["reason"] == sys.argv[2]:
+        print(g["count"], g["group"])
+EOF
+}
+
+# record_cgroups FILE: each distinct socket cgroup path of watch --json records, with its count
+record_cgroups() {
+	$PY - "$1" <<'EOF'
+import collections, json, sys
+c = collections.Counter()
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    s = r.get("socket")
+    c[s.get("cgroup", "?") if isinstance(s, dict) else "?"] += 1
+for k, v in sorted(c.items()):
+    print(v, k)
+EOF
+}
+
+# watch_and_count WHAT NETNS_ARG: a counting and a watching whydrop in that
+# namespace, their output in $TMP/{cnt,wat}-WHAT.out (new files: an old
+# "attached" must not be taken for theirs)
+watch_and_count() {
+	start "cnt-$1" count --json --netns "$2" --group-by cgroup -r SOCKET_RCVBUFF,NO_SOCKET ||
+		return 1
+	CNT=$LAST
+	start "wat-$1" watch --json --netns "$2" -r SOCKET_RCVBUFF || return 1
+	WAT=$LAST
+}
+
+stop_both() {
+	stop "$CNT"
+	check "$1: count exits 0" test $? -eq 0
+	stop "$WAT"
+	check "$1: watch exits 0" test $? -eq 0
+}
+
+# receiver_checks WHAT NETNS_PID PORT CGROUP WANT_LABEL [LOOKUP ARGS...]
+receiver_checks() {
+	local what=$1 pid=$2 port=$3 cg=$4 want=$5 drops got groups recs line
+	shift 5
+	drops=$(sock_drops "$pid" "$port")
+	got=$(json_total "$TMP/cnt-$what.out" SOCKET_RCVBUFF)
+	check "$what: SOCKET_RCVBUFF counted = the socket's drops in /proc/net/udp ($got = $drops)" \
+		test -n "$drops" -a "$drops" -gt 100 -a "$got" = "$drops"
+	groups=$(json_groups "$TMP/cnt-$what.out" SOCKET_RCVBUFF)
+	check "$what: --group-by cgroup: one group, all $drops drops ($(head -c 200 <<<"$groups"))" \
+		test "$(wc -l <<<"$groups")" -eq 1 -a "${groups%% *}" = "$drops"
+	recs=$(record_cgroups "$TMP/wat-$what.out")
+	check "$what: watch records: $drops, each with the socket's cgroup $cg" \
+		test "$recs" = "$drops $cg"
+	line=$(name "${recs#* }" "$@")
+	check "$what: the records' cgroup is named '$want' ($(tr '\t' ' ' <<<"$line"))" \
+		test "$(field 1 "$line")" = named -a "$(field 2 "$line")" = "$want"
+}
+
+# ================================================================ podman
+echo "-- podman $(podman --version | awk '{ print $3 }'), runc, cgroupfs manager, --network none"
+PODMAN_IMAGE=localhost/$TAG:1
+if ! "${P[@]}" import "$TMP/rootfs.tar" "$PODMAN_IMAGE" >/dev/null 2>"$TMP/podman.err"; then
+	fail "podman import of a busybox + wdpkt directory" "$(tail -3 "$TMP/podman.err")"
+	PODMAN_IMAGE=""
+fi
+podman_run() {
+	"${P[@]}" run -d --name "$1" --network none --cap-add NET_RAW "$PODMAN_IMAGE" "${@:2}" \
+		>/dev/null 2>>"$TMP/podman.err"
+}
+if [ -n "$PODMAN_IMAGE" ] && podman_run "$TAG-rcv" /bin/wdpkt udpsink 127.0.0.1 9999 1 &&
+		podman_run "$TAG-snd" /bin/sleep 600; then
+	poll_until 10 sh -c "\"\$@\" logs $TAG-rcv 2>/dev/null | grep -q ready" _ "${P[@]}"
+	RPID=$("${P[@]}" inspect -f '{{.State.Pid}}' "$TAG-rcv")
+	SPID=$("${P[@]}" inspect -f '{{.State.Pid}}' "$TAG-snd")
+	RCG=$(v2_cgroup "$RPID") SCG=$(v2_cgroup "$SPID")
+	RID=$("${P[@]}" inspect -f '{{.Id}}' "$TAG-rcv")
+	check "podman: the receiver's cgroup is /libpod_parent/libpod-<its id> ($RCG)" \
+		test "$RCG" = "/libpod_parent/libpod-$RID"
+	line=$(name "$RCG")
+	check "podman: /proc/$RPID/cgroup named podman:$TAG-rcv ($(tr '\t' ' ' <<<"$line"))" \
+		test "$(field 1 "$line")" = named -a "$(field 3 "$line")" = "$TAG-rcv"
+	line=$(name "$SCG")
+	check "podman: the sender's cgroup named podman:$TAG-snd" \
+		test "$(field 2 "$line")" = "podman:$TAG-snd"
+	NOPORTS0=$(snmp "$SPID" NoPorts)
+	if watch_and_count podman "/proc/$RPID/ns/net"; then
+		start cnts count --json --netns "/proc/$SPID/ns/net" -r NO_SOCKET
+		CNTS=$LAST
+		"${P[@]}" exec "$TAG-rcv" /bin/wdpkt udp 127.0.0.1 127.0.0.1 40000 9999 3000 1000 \
+			>/dev/null 2>>"$TMP/podman.err"
+		"${P[@]}" exec "$TAG-snd" /bin/wdpkt udp 127.0.0.1 127.0.0.1 40001 9 400 \
+			>/dev/null 2>>"$TMP/podman.err"
+		sleep 0.5
+		stop_both podman
+		stop "$CNTS"
+		receiver_checks podman "$RPID" 9999 "$RCG" "podman:$TAG-rcv"
+		noports=$(($(snmp "$SPID" NoPorts) - NOPORTS0))
+		got=$(json_total "$TMP/cnts.out" NO_SOCKET)
+		check "podman: the sender's NO_SOCKET in its own namespace = its Udp NoPorts ($got = $noports = 400)" \
+			test "$got" = "$noports" -a "$noports" = 400
+	fi
+	# gone: the id stays bare in a new lookup, never another container's name
+	"${P[@]}" rm -f -t 0 "$TAG-snd" >/dev/null 2>&1
+	line=$(name "$SCG")
+	check "podman: a removed container's id, looked up afresh, is bare ($(field 2 "$line"))" \
+		test "$(field 1 "$line")" = bare
+else
+	fail "podman run --network none (two containers)" "$(tail -3 "$TMP/podman.err")"
+fi
+if [ -d /run/systemd/system ]; then
+	SD=$TAG-sd
+	if "${P[@]/cgroupfs/systemd}" run -d --name "$SD" --network none "$PODMAN_IMAGE" /bin/sleep 60 \
+			>/dev/null 2>>"$TMP/podman.err"; then
+		cg=$(v2_cgroup "$("${P[@]}" inspect -f '{{.State.Pid}}' "$SD")")
+		line=$(name "$cg")
+		check "podman, systemd manager: $cg named podman:$SD" test "$(field 2 "$line")" = "podman:$SD"
+	else
+		fail "podman run --cgroup-manager systemd" "$(tail -3 "$TMP/podman.err")"
+	fi
+	"${P[@]}" rm -f -t 0 "$SD" >/dev/null 2>&1
+else
+	skip "podman with --cgroup-manager systemd" \
+		"systemd is not PID 1 here ($(ps -o comm= -p 1)): runc refuses the systemd manager"
+fi
+
+# ================================================================ docker
+echo "-- docker: Debian's docker.io unpacked in $DCACHE, dockerd without bridge or iptables"
+docker_fetch() {
+	local debs=$TMP/debs
+	[ -x "$DCACHE/root/usr/sbin/dockerd" ] && return 0
+	mkdir -p "$debs" "$DCACHE" && rm -rf "$DCACHE/root.tmp" &&
+	(cd "$debs" && apt-get download -q -o APT::Sandbox::User=root docker.io containerd) \
+		>"$TMP/apt.log" 2>&1 || return 1
+	for d in "$debs"/*.deb; do dpkg-deb -x "$d" "$DCACHE/root.tmp" || return 1; done
+	mv "$DCACHE/root.tmp" "$DCACHE/root"
+}
+docker_start() {
+	mkdir -p "$DD"
+	echo '{}' >"$DD/daemon.json"
+	PATH=$DCACHE/root/usr/bin:$DCACHE/root/usr/sbin:$PATH "$DCACHE/root/usr/sbin/dockerd" \
+		--data-root "$DD/data" --exec-root "$DD/exec" --pidfile "$DD/pid" \
+		-H "unix://$DD/sock" --config-file "$DD/daemon.json" --bridge none \
+		--iptables=false --ip6tables=false --ip-forward=false --ip-masq=false \
+		>"$TMP/dockerd.log" 2>&1 &
+	DOCKERD=$!
+	poll_until 30 docker_cli info >/dev/null 2>&1
+}
+if ! docker_fetch; then
+	skip "docker" "Debian's docker.io could not be downloaded: $(tail -1 "$TMP/apt.log")"
+elif ! docker_start; then
+	fail "dockerd $("$DCACHE/root/usr/sbin/dockerd" --version 2>&1 | awk '{ print $3 }') starts" \
+		"$(tail -3 "$TMP/dockerd.log")"
+else
+	echo "   $("$DCACHE/root/usr/sbin/dockerd" --version)"
+	DOCKER_IMAGE=$TAG:1
+	docker_cli import "$TMP/rootfs.tar" "$DOCKER_IMAGE" >/dev/null 2>"$TMP/docker.err" &&
+	docker_cli run -d --name "$TAG-dk" --network none --cap-add NET_RAW "$DOCKER_IMAGE" \
+		/bin/wdpkt udpsink 127.0.0.1 9999 1 >/dev/null 2>>"$TMP/docker.err"
+	check "docker import and run --network none" test $? -eq 0
+	poll_until 10 sh -c "\"\$@\" logs $TAG-dk 2>/dev/null | grep -q ready" _ \
+		"$DCACHE/root/usr/bin/docker" -H "unix://$DD/sock"
+	DPID=$(docker_cli inspect -f '{{.State.Pid}}' "$TAG-dk" 2>/dev/null)
+	DID=$(docker_cli inspect -f '{{.Id}}' "$TAG-dk" 2>/dev/null)
+	if [ -n "$DPID" ] && [ "$DPID" != 0 ]; then
+		DCG=$(v2_cgroup "$DPID")
+		check "docker: the container's cgroup is /docker/<its id> ($DCG)" test "$DCG" = "/docker/$DID"
+		if watch_and_count docker "/proc/$DPID/ns/net"; then
+			docker_cli exec "$TAG-dk" /bin/wdpkt udp 127.0.0.1 127.0.0.1 40000 9999 3000 1000 \
+				>/dev/null 2>>"$TMP/docker.err"
+			sleep 0.5
+			stop_both docker
+			receiver_checks docker "$DPID" 9999 "$DCG" "docker:$TAG-dk" --docker-root "$DD/data"
+		fi
+		line=$(name "$DCG")
+		check "docker: under another data root, the same id is bare ($(field 2 "$line"))" \
+			test "$(field 1 "$line")" = bare
+	else
+		fail "docker: the container runs" "$(tail -3 "$TMP/docker.err")"
+	fi
+fi
+
+# ================================================================ Kubernetes
+echo "-- Kubernetes: a node's files made here, real cgroups of both drivers' shapes"
+NODE=$TMP/node
+U1=$(cat /proc/sys/kernel/random/uuid) U2=$(cat /proc/sys/kernel/random/uuid)
+ID1=$(sha256sum <<<"$TAG-1" | cut -c1-64) ID2=$(sha256sum <<<"$TAG-2" | cut -c1-64)
+pod_files() {	# NAMESPACE POD UID CONTAINER ID
+	mkdir -p "$NODE/var/log/pods/$1_$2_$3/$4" "$NODE/var/log/containers"
+	: >"$NODE/var/log/pods/$1_$2_$3/$4/0.log"
+	ln -s "/var/log/pods/$1_$2_$3/$4/0.log" "$NODE/var/log/containers/$2_$1_$4-$5.log"
+}
+pod_files shop web-0 "$U1" nginx "$ID1"
+pod_files shop db-0 "$U2" postgres "$ID2"
+# the systemd driver's shape (containerd) and the cgroupfs driver's
+CGA=/$TAG.slice/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${U1//-/_}.slice/cri-containerd-$ID1.scope
+CGB=/$TAG/kubepods/besteffort/pod$U2/$ID2
+if [ -z "$CG2" ]; then
+	fail "a cgroup v2 hierarchy is mounted" "none in /proc/self/mountinfo"
+else
+	for rel in "$CGA" "$CGB"; do
+		d=$CG2
+		IFS=/ read -ra parts <<<"${rel#/}"
+		for p in "${parts[@]}"; do
+			d=$d/$p
+			[ -d "$d" ] || { mkdir "$d" && CGROUPS+=("$d"); }
+		done
+	done
+	# each receiver joins its cgroup before it makes its socket
+	for x in "A 7001 $CGA" "B 7002 $CGB"; do
+		set -- $x
+		sh -c "echo \$\$ > '$CG2$3/cgroup.procs' && exec ip netns exec '$NSK' '$ROOTFS/bin/wdpkt' udpsink 127.0.0.1 $2 1" \
+			>"$TMP/k8s$1.out" &
+		KPIDS+=($!)
+		eval "KPID_$1=$!"
+	done
+	poll_until 5 sh -c "grep -q ready '$TMP/k8sA.out' && grep -q ready '$TMP/k8sB.out'"
+	check "pods: receivers in $CGA and $CGB" test "$(v2_cgroup "$KPID_A")" = "$CGA" \
+		-a "$(v2_cgroup "$KPID_B")" = "$CGB"
+	if watch_and_count pods "$NSK"; then
+		ip netns exec "$NSK" "$ROOTFS/bin/wdpkt" udp 127.0.0.1 127.0.0.1 40000 7001 2000 1000 >/dev/null
+		ip netns exec "$NSK" "$ROOTFS/bin/wdpkt" udp 127.0.0.1 127.0.0.1 40000 7002 1500 1000 >/dev/null
+		sleep 0.5
+		stop_both pods
+		da=$(sock_drops "$KPID_A" 7001) db=$(sock_drops "$KPID_B" 7002)
+		got=$(json_total "$TMP/cnt-pods.out" SOCKET_RCVBUFF)
+		check "pods: SOCKET_RCVBUFF counted = both sockets' drops ($got = $da + $db)" \
+			test -n "$da" -a -n "$db" -a "$got" = "$((da + db))" -a "$da" -gt 100 -a "$db" -gt 100
+		recs=$(record_cgroups "$TMP/wat-pods.out")
+		check "pods: watch records name each socket's cgroup with its count" \
+			test "$recs" = "$(printf '%s %s\n%s %s' "$da" "$CGA" "$db" "$CGB" | sort -k2)"
+		line=$(name "$CGA" --root "$NODE")
+		check "pods: the systemd driver's cgroup named pod shop/web-0/nginx ($(tr '\t' ' ' <<<"$line"))" \
+			test "$(field 2 "$line")" = "pod shop/web-0/nginx" -a "$(field 4 "$line")" = web-0 \
+			-a "$(field 5 "$line")" = shop -a "$(field 3 "$line")" = nginx
+		line=$(name "$CGB" --root "$NODE")
+		check "pods: the cgroupfs driver's cgroup named pod shop/db-0/postgres ($(tr '\t' ' ' <<<"$line"))" \
+			test "$(field 2 "$line")" = "pod shop/db-0/postgres"
+		line=$(name "${CGA%/*}" --root "$NODE")
+		check "pods: the pod's own slice named pod shop/web-0" test "$(field 2 "$line")" = "pod shop/web-0"
+	fi
+fi
+
+# ================================================================ the host, untouched
+check "no warning about the runtimes' files ($(head -c 300 "$TMP/name.err" 2>/dev/null))" \
+	test ! -s "$TMP/name.err"
+check "no sanitizer report" bash -c "! grep -q Sanitizer '$TMP'/*.err"
+cleanup
+host_untouched
+check "podman: no container or image of this test left" \
+	test -z "$("${P[@]}" ps -a --format '{{.Names}}' | grep "^$TAG")$("${P[@]}" images --format '{{.Repository}}' | grep "/$TAG\$")"
+left=""
+for c in "${CGROUPS[@]}"; do [ -d "$c" ] && left="$left $c"; done
+check "cgroups made here removed${left:+:$left}" test -z "$left"
+check "dockerd and its containerd stopped" bash -c "[ -z '$DOCKERD' ] || ! kill -0 '$DOCKERD' 2>/dev/null"
+summary
