@@ -19,7 +19,7 @@ endif
 WD_CFLAGS  += $(CPPFLAGS) $(CFLAGS)
 WD_LDFLAGS += $(LDFLAGS)
 Q          := $(if $(V),,@)
-LDLIBS     += -lbpf -lelf -lz -lm -lpcap -lmicrohttpd -lmnl
+LDLIBS     += -lbpf -lelf -lz -lm -lpcap -lmicrohttpd -lmnl -lnftables -lnftnl -ljson-c
 
 # -ffile-prefix-map: the BPF object (inside the binary) names no build directory
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -Isrc/bpf \

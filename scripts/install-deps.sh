@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Install the Debian packages whydrop needs that are missing.
-#   install-deps.sh build   compiler, libbpf, bpftool, libelf, zlib
+#   install-deps.sh build   compiler, libbpf, bpftool, libelf, zlib, libpcap, libmicrohttpd,
+#                           libmnl, libnftnl, libnftables, json-c
 #   install-deps.sh test    build + what the test suite drives (netns, nft, scapy, ...)
 set -euo pipefail
 
 build_pkgs=(make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-	    libpcap-dev libclang-rt-14-dev libmicrohttpd-dev libmnl-dev)
-test_pkgs=(iproute2 nftables python3 python3-scapy bpftrace procps kmod prometheus curl tshark
-	   tcpdump dpkg-dev debhelper lintian debootstrap)
+	    libpcap-dev libclang-rt-14-dev libmicrohttpd-dev libmnl-dev libnftnl-dev
+	    libnftables-dev libjson-c-dev)
+test_pkgs=(iproute2 nftables iptables python3 python3-scapy bpftrace procps kmod prometheus curl
+	   tshark tcpdump dpkg-dev debhelper lintian debootstrap)
 
 want=("${build_pkgs[@]}")
 [ "${1:-build}" = test ] && want+=("${test_pkgs[@]}")
