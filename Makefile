@@ -112,6 +112,26 @@ $(FILTER_EQ): $(FE_SRCS) $(wildcard tests/system/filter_equal*.h) \
 		$(BUILD)/libwhydrop.a $(LDLIBS)
 # ---- end of tests/system/filter_equal
 
+# ---- tests/system/nftrace_drive (tests/system/nftrace.sh): the library half of
+# --rules (nftables traces, whydrop's table, rule text, conntrack) and a small
+# tp_btf program splitting NETFILTER_DROP by the skb's nf_trace bit. Built with unit-bins.
+NFTRACE_DRIVE := $(BUILD)/system/nftrace_drive
+unit-bins: $(NFTRACE_DRIVE)
+
+$(BUILD)/system/nftrace_bpf.bpf.o: tests/system/nftrace_bpf.bpf.c src/bpf/core_types.h
+	@mkdir -p $(@D)
+	@echo "  BPF     $@"
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/system/nftrace_bpf.skel.h: $(BUILD)/system/nftrace_bpf.bpf.o
+	@echo "  SKEL    $@"
+	$(Q)$(BPFTOOL) gen skeleton $< name nftrace_bpf > $@.tmp && mv $@.tmp $@
+
+$(NFTRACE_DRIVE): tests/system/nftrace_drive.c $(BUILD)/system/nftrace_bpf.skel.h $(BUILD)/libwhydrop.a
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(WD_CFLAGS) -I$(BUILD)/system $(WD_LDFLAGS) -o $@ $< $(BUILD)/libwhydrop.a $(LDLIBS)
+# ---- end of tests/system/nftrace_drive
+
 run: deps
 	@$(MAKE) --no-print-directory all
 	@if [ "$$(id -u)" -ne 0 ]; then echo "make run: whydrop attaches BPF programs; run as root (sudo make run)" >&2; exit 1; fi
