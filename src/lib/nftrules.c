@@ -235,7 +235,8 @@ int wd_nft_rules_parse(const char *text, const char *json, struct wd_nft_rule_en
 	*n = 0;
 	if (parse_text(text, out, n))
 		goto fail;
-	qsort(*out, *n, sizeof(**out), by_handle);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), by_handle);
 	if (json && parse_comments(json, *out, *n))
 		goto fail;
 	return 0;
