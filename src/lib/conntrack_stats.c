@@ -254,7 +254,8 @@ void wd_ct_explain(const struct wd_ct_stats *before, const struct wd_ct_stats *a
 	at_max = c->has_count && c->has_max && c->max && c->count >= c->max;
 	c->table_full = (c->drop && at_max) || c->early_drop;
 	if (c->table_full && c->has_count && c->has_max)
-		append(c, "conntrack table full (%" PRIu64 " of max %" PRIu64 ")", c->count, c->max);
+		append(c, "conntrack table full (%" PRIu64 " of max %" PRIu64 ")", c->count,
+		       c->max);
 	else if (c->table_full)
 		append(c, "conntrack table full");
 	if (c->drop)

@@ -18,7 +18,7 @@
 enum wd_ct_col {
 	WD_CT_ENTRIES,		/* the namespace's conntrack count (same on every row) */
 	WD_CT_FOUND,
-	WD_CT_INVALID,		/* packets conntrack could not track (accepted unless a rule drops) */
+	WD_CT_INVALID,		/* not trackable: accepted unless a rule drops them */
 	WD_CT_INSERT,
 	WD_CT_INSERT_FAILED,	/* confirm failed: the packet is dropped */
 	WD_CT_DROP,		/* conntrack dropped the packet (no entry could be made) */

@@ -12,10 +12,11 @@
  * The earliest priority of every inet hook (IPv4 and IPv6) marks each packet
  * for tracing before any other chain sees it, so every later verdict is
  * reported (nftrace.h). The accept ends whydrop's chain only, in one trace
- * message; the hook's other chains run as before. Built as one libnftnl batch on a netlink socket of
- * its own that stays open: with NFT_TABLE_F_OWNER (5.12+) closing it, even
- * by a SIGKILL, removes the table; without it (older kernels) the next
- * whydrop removes the table of a dead one (wd_nft_trace_tables_cleanup).
+ * message; the hook's other chains run as before. Built as one libnftnl
+ * batch on a netlink socket of its own that stays open: with
+ * NFT_TABLE_F_OWNER (5.12+) closing it, even by a SIGKILL, removes the
+ * table; without it (older kernels) the next whydrop removes the table of
+ * a dead one (wd_nft_trace_cleanup, nftables_stale.c).
  * Not covered: netdev ingress/egress, inet ingress, bridge and arp hooks,
  * and chains at priority -2147483648 registered before whydrop's.
  */

@@ -3,11 +3,11 @@
  * Which rule dropped the packets whydrop marked: trace messages in, counts
  * per (family, table, chain, rule handle or chain policy) out.
  *
- * A packet is whydrop's when its own table's marking rule reported it
- * (a trace of type rule, with a handle and verdict accept, from that
- * table: the rule matched and set nftrace) under the same trace id, which the kernel derives per packet
- * and hook; whydrop's chain runs first at every hook, so that trace
- * precedes any verdict at the hook. Drops of packets others marked (a
+ * A packet is whydrop's when its own table's marking rule reported it (a
+ * trace of type rule, with a handle and verdict accept, from that table:
+ * the rule matched and set nftrace) under the same trace id, which the
+ * kernel derives per packet and hook; whydrop's chain runs first at every
+ * hook, so that trace precedes any verdict at the hook. Drops of packets others marked (a
  * user's own `meta nftrace set 1`) are counted apart, never as whydrop's.
  */
 #ifndef WD_NFTRACE_CLAIMS_H

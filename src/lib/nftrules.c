@@ -275,7 +275,8 @@ static void drain_generations(struct wd_nft_rules *r)
 		if (n <= 0)
 			return;
 		len = (int)n;
-		for (nlh = (void *)r->gen_buf; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+		for (nlh = (void *)r->gen_buf; mnl_nlmsg_ok(nlh, len);
+		     nlh = mnl_nlmsg_next(nlh, &len)) {
 			if (NFNL_SUBSYS_ID(nlh->nlmsg_type) == NFNL_SUBSYS_NFTABLES &&
 			    NFNL_MSG_TYPE(nlh->nlmsg_type) == NFT_MSG_NEWGEN) {
 				r->st.generations++;

@@ -133,14 +133,16 @@ static void print_rule(struct run *r, const struct wd_nft_claim *k)
 
 	wd_nft_family_name(k->family, fam, sizeof(fam));
 	if (k->policy) {
-		printf("claim %s %s %s policy count %" PRIu64 "\n", fam, k->table, k->chain, k->count);
+		printf("claim %s %s %s policy count %" PRIu64 "\n", fam, k->table, k->chain,
+		       k->count);
 		printf("text %s %s %s policy: %s\n", fam, k->table, k->chain,
 		       wd_nft_policy_text(NF_DROP, k->chain, text, sizeof(text)));
 		return;
 	}
 	printf("claim %s %s %s handle %" PRIu64 " count %" PRIu64 "\n", fam, k->table, k->chain,
 	       k->handle, k->count);
-	ret = wd_nft_rules_lookup(r->rules, k->family, k->table, k->handle, &info, err, sizeof(err));
+	ret = wd_nft_rules_lookup(r->rules, k->family, k->table, k->handle, &info, err,
+				  sizeof(err));
 	if (ret <= 0) {
 		printf("text %s %s %" PRIu64 " unavailable: %s\n", fam, k->table, k->handle, err);
 		return;

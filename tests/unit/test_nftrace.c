@@ -226,7 +226,8 @@ static const struct wd_nft_rule_entry *entry(struct wd_nft_rule_entry *v, size_t
 
 static void test_rules_parse(void)
 {
-	char *text = unit_slurp(FIX "list-inet-fw.txt"), *json = unit_slurp(FIX "list-inet-fw.json");
+	char *text = unit_slurp(FIX "list-inet-fw.txt");
+	char *json = unit_slurp(FIX "list-inet-fw.json");
 	struct wd_nft_rule_entry *v;
 	const struct wd_nft_rule_entry *e;
 	size_t n;
@@ -320,7 +321,7 @@ static void test_conntrack(void)
 	CHECK_INT(wd_ct_stats_parse("entries drop\n", &b), -1);	/* no row */
 	CHECK_INT(wd_ct_stats_parse("drop entries\n1 2\n", &b), -1);	/* not that file */
 	CHECK_INT(wd_ct_stats_parse("entries drop\n1 zz\n", &b), -1);
-	CHECK_INT(wd_ct_stats_parse("entries drop\n1 2 3\n", &b), -1);	/* a column too many */
+	CHECK_INT(wd_ct_stats_parse("entries drop\n1 2 3\n", &b), -1);	/* one too many */
 	CHECK_INT(wd_ct_stats_parse("entries drop\n1\n", &b), -1);	/* one too few */
 
 	/* full table: drop moved, the count at its max */
