@@ -14,7 +14,8 @@
  *       SIGUSR2 prints the report between "snapshot" and "end" and goes on.
  *       Prints "ready TABLE" once tracing.
  *   nftrace_drive cleanup NETNS     remove stale whydrop tables, say how many
- *   nftrace_drive flood ADDR PORT COUNT   UDP datagrams; prints sent, errors, ns/packet
+ *   nftrace_drive flood ADDR PORT COUNT   UDP datagrams; prints sent, errors, and
+ *                                   the time and CPU time (of this process) per packet
  *   nftrace_drive sink PORT [v6]    receive UDP until SIGTERM; prints the count
  */
 #include <arpa/inet.h>
@@ -397,9 +398,18 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* CPU time of this process (softirq work done in its context included). */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static int flood(const char *addr, int port, long count)
 {
-	uint64_t sent = 0, eperm = 0, other = 0, t0, t1;
+	uint64_t sent = 0, eperm = 0, other = 0, t0, t1, c0, c1;
 	struct sockaddr_storage ss;
 	char payload[16] = "whydrop-nftrace";
 	socklen_t len;
@@ -413,6 +423,7 @@ static int flood(const char *addr, int port, long count)
 	if (fd < 0)
 		return 1;
 	t0 = now_ns();
+	c0 = cpu_ns();
 	for (long i = 0; i < count; i++) {
 		if (sendto(fd, payload, sizeof(payload), 0, (struct sockaddr *)&ss, len) >= 0)
 			sent++;
@@ -421,10 +432,12 @@ static int flood(const char *addr, int port, long count)
 		else
 			other++;
 	}
+	c1 = cpu_ns();
 	t1 = now_ns();
 	close(fd);
-	printf("sent %" PRIu64 " eperm %" PRIu64 " other %" PRIu64 " ns_per_packet %.0f\n", sent,
-	       eperm, other, (double)(t1 - t0) / (double)count);
+	printf("sent %" PRIu64 " eperm %" PRIu64 " other %" PRIu64 " ns_per_packet %.0f"
+	       " cpu_ns_per_packet %.0f\n", sent, eperm, other, (double)(t1 - t0) / (double)count,
+	       (double)(c1 - c0) / (double)count);
 	return 0;
 }
 
