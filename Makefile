@@ -19,7 +19,7 @@ endif
 WD_CFLAGS  += $(CPPFLAGS) $(CFLAGS)
 WD_LDFLAGS += $(LDFLAGS)
 Q          := $(if $(V),,@)
-LDLIBS     += -lbpf -lelf -lz -lm -lpcap -lmicrohttpd -lmnl -ljson-c
+LDLIBS     += -lbpf -lelf -lz -lm -lpcap -lmicrohttpd -lmnl -lnftables -lnftnl -ljson-c
 
 # -ffile-prefix-map: the BPF object (inside the binary) names no build directory
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -Isrc/bpf \
@@ -111,6 +111,26 @@ $(FILTER_EQ): $(FE_SRCS) $(wildcard tests/system/filter_equal*.h) \
 	$(Q)$(CC) $(WD_CFLAGS) -Itests/system -I$(BUILD)/system $(WD_LDFLAGS) -o $@ $(FE_SRCS) \
 		$(BUILD)/libwhydrop.a $(LDLIBS)
 # ---- end of tests/system/filter_equal
+
+# ---- tests/system/nftrace_drive (tests/system/nftrace.sh): the library half of
+# --rules (nftables traces, whydrop's table, rule text, conntrack) and a small
+# tp_btf program splitting NETFILTER_DROP by the skb's nf_trace bit. Built with unit-bins.
+NFTRACE_DRIVE := $(BUILD)/system/nftrace_drive
+unit-bins: $(NFTRACE_DRIVE)
+
+$(BUILD)/system/nftrace_bpf.bpf.o: tests/system/nftrace_bpf.bpf.c src/bpf/core_types.h
+	@mkdir -p $(@D)
+	@echo "  BPF     $@"
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/system/nftrace_bpf.skel.h: $(BUILD)/system/nftrace_bpf.bpf.o
+	@echo "  SKEL    $@"
+	$(Q)$(BPFTOOL) gen skeleton $< name nftrace_bpf > $@.tmp && mv $@.tmp $@
+
+$(NFTRACE_DRIVE): tests/system/nftrace_drive.c $(BUILD)/system/nftrace_bpf.skel.h $(BUILD)/libwhydrop.a
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(WD_CFLAGS) -I$(BUILD)/system $(WD_LDFLAGS) -o $@ $< $(BUILD)/libwhydrop.a $(LDLIBS)
+# ---- end of tests/system/nftrace_drive
 
 run: deps
 	@$(MAKE) --no-print-directory all

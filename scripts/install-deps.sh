@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages whydrop needs that are missing.
-#   install-deps.sh build   compiler, libbpf, bpftool, libelf, zlib, json-c
+#   install-deps.sh build   compiler, libbpf, bpftool, libelf, zlib, libpcap, libmicrohttpd,
+#                           libmnl, libnftnl, libnftables, json-c
 #   install-deps.sh test    build + what the test suite drives (netns, nft, scapy,
 #                           podman, ...)
 # docker.io is not among them: installed, its daemon starts at once with the
@@ -10,10 +11,11 @@
 set -euo pipefail
 
 build_pkgs=(make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-	    libpcap-dev libclang-rt-14-dev libmicrohttpd-dev libmnl-dev libjson-c-dev)
-test_pkgs=(iproute2 nftables python3 python3-scapy bpftrace procps kmod prometheus curl tshark
-	   tcpdump dpkg-dev debhelper lintian debootstrap chromium prometheus-alertmanager
-	   podman runc busybox-static python3-yaml)
+	    libpcap-dev libclang-rt-14-dev libmicrohttpd-dev libmnl-dev libnftnl-dev
+	    libnftables-dev libjson-c-dev)
+test_pkgs=(iproute2 nftables iptables python3 python3-scapy bpftrace procps kmod prometheus
+	   curl tshark tcpdump dpkg-dev debhelper lintian debootstrap chromium
+	   prometheus-alertmanager podman runc busybox-static python3-yaml)
 
 want=("${build_pkgs[@]}")
 [ "${1:-build}" = test ] && want+=("${test_pkgs[@]}")

@@ -44,6 +44,9 @@ part "system tests (real kernel)" tests/system/run.sh build/whydrop
 part "system tests under ASan/UBSan" tests/system/run.sh build/asan/whydrop
 part "pcap filter translation = libpcap (real kernel)" tests/system/filter_equal.sh build/system/filter_equal
 part "pcap filter translation under ASan/UBSan" tests/system/filter_equal.sh build/asan/system/filter_equal
+part "nftables rule tracing: traces, whydrop's table, rule text, conntrack (real kernel)" \
+	tests/system/nftrace.sh build/system/nftrace_drive
+part "nftables rule tracing under ASan/UBSan" tests/system/nftrace.sh build/asan/system/nftrace_drive
 part "filter expressions count what tcpdump matches (real kernel)" tests/system/filter_tcpdump.sh build/whydrop
 part "stacks, call sites, noise list (real kernel)" tests/system/stacks.sh build/whydrop
 part "stacks, call sites, noise list under ASan/UBSan" tests/system/stacks.sh build/asan/whydrop
