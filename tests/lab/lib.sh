@@ -170,6 +170,9 @@ bpffs() {
 add_ns() {
 	ip netns add "$1"
 	_NSES+=("$1")
+	# the kernel's defaults, never the host's (a new namespace copies some: ip_forward...)
+	ip netns exec "$1" "$REPO_DIR/tests/lib/netns_defaults.sh" ||
+		fail "could not give $1 the kernel's default sysctls"
 	ip netns exec "$1" sh -c '
 		ip link set lo up
 		sysctl -q -w net.ipv6.conf.default.accept_ra=0 net.ipv6.conf.default.router_solicitations=0 \
