@@ -29,6 +29,9 @@ struct ring_buffer;
 struct wd_dm_source;
 
 typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
+struct wd_sock_total;
+/* Takes a swapped-out socket's count under a name of its own (true), or leaves it (false). */
+typedef bool (*wd_sock_fold_fn)(void *ctx, const struct wd_sock_total *t);
 
 /* A counting hash in generations (src/core/generations.c). */
 struct wd_gen {
@@ -65,6 +68,8 @@ struct wd_session {
 	struct wd_sock_total *sock_retired;	/* counts of its swapped-out generations */
 	size_t n_sock_retired;
 	unsigned int sock_generations;	/* its swaps so far */
+	wd_sock_fold_fn sock_fold;	/* given each swapped-out count first, if set */
+	void *sock_fold_ctx;
 	char ev_ifname[WD_IFNAME_BYTES + 1];	/* of the last wd_session_view */
 	struct wd_stack ev_stack;		/* of the last wd_session_view */
 	uint32_t netns_ino;
@@ -104,6 +109,12 @@ struct wd_stack_total {
 	uint64_t location;	/* 0: stack_counts was full */
 	uint64_t count;
 };
+
+/*
+ * key.ino of swapped-out counts whose socket's inode was let go: the counts of
+ * sockets of one reason, namespace and cgroup that sock_fold did not take.
+ */
+#define WD_SOCK_INO_RETIRED	UINT64_MAX
 
 /* Drops by socket (--group-by cgroup|process), summed over CPUs. */
 struct wd_sock_total {

@@ -11,6 +11,12 @@
  * than WD_SOCK_MAP_SIZE new sockets between two reads overflow, and those
  * drops are counted (WD_STAT_SOCK_OVERFLOW). Values only grow, so a read
  * needs no clamp.
+ *
+ * Swapped-out counts leave their socket too: each goes to the caller's
+ * sock_fold (process names learned while the socket lived), else into
+ * sock_retired with its inode let go (WD_SOCK_INO_RETIRED), one entry per
+ * reason, namespace and cgroup. Memory follows those, never the number of
+ * sockets that came and went (a socket-per-request server makes millions).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -89,6 +95,22 @@ static void merge(struct sock_list *l)
 	l->n = m + 1;
 }
 
+/* Entries first.. of l: to sock_fold, else kept without their inode. */
+static void let_go(struct wd_session *s, struct sock_list *l, size_t first)
+{
+	size_t m = first;
+
+	for (size_t i = first; i < l->n; i++) {
+		if (s->sock_fold && s->sock_fold(s->sock_fold_ctx, &l->v[i]))
+			continue;
+		l->v[m] = l->v[i];
+		if (l->v[m].key.ino)	/* 0: no socket, kept as such */
+			l->v[m].key.ino = WD_SOCK_INO_RETIRED;
+		m++;
+	}
+	l->n = m;
+}
+
 /*
  * Put the empty spare in place and fold the old hash into sock_retired.
  * On any failure the current hash stays (and fills up, counted, as it
@@ -107,6 +129,7 @@ static int swap_socks(struct wd_session *s, uint64_t *vals, int ncpu)
 		if (bpf_map_delete_elem(old, &r.v[i].key) && errno != ENOENT)
 			err = -errno;
 	wd_gen_retire(&s->socks, old, !err);
+	let_go(s, &r, s->n_sock_retired);
 	merge(&r);
 	s->sock_retired = r.v;
 	s->n_sock_retired = r.n;
