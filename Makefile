@@ -38,7 +38,7 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all run test unit lab bench deps deps-test clean asan install fuzz fuzz-bins docs test-vm stress
+.PHONY: all run test test-hostile unit lab bench deps deps-test clean asan install fuzz fuzz-bins docs test-vm stress
 all: $(BUILD)/whydrop
 
 deps:
@@ -155,6 +155,12 @@ unit: all unit-bins
 
 lab: all
 	@tests/lab/run.sh
+
+# The lab on a host set up like a container/Kubernetes node: ip_forward=1, IPv6
+# forwarding, br_netfilter with bridge-nf-call-*=1; every value put back after (also in
+# make test).
+test-hostile: all
+	@tests/lab/hostile.sh
 
 bench: all
 	@bench/run.sh

@@ -76,6 +76,8 @@ part "fuzzing, 10 s per target, and kept crashers" tests/fuzz/run.sh 10
 part "lab documentation true to the scenarios" tests/lab/docs.sh
 part "drop-reason lab (real kernel)" env WHYDROP=build/whydrop tests/lab/run.sh
 part "drop-reason lab under ASan/UBSan" env WHYDROP=build/asan/whydrop tests/lab/run.sh
+part "drop-reason lab on a container host: ip_forward=1, br_netfilter (make test-hostile)" \
+	env WHYDROP=build/whydrop tests/lab/hostile.sh
 part "other kernels in QEMU: Debian 6.1 and 6.12" tests/vm/run.sh
 part "Debian package: dpkg-buildpackage, lintian, apt install in a clean bookworm chroot" \
 	tests/package/run.sh

@@ -17,37 +17,118 @@ void wd_groups_init(struct wd_groups *g, const struct wd_opts *o)
 
 void wd_groups_free(struct wd_groups *g)
 {
+	if (g->s && g->s->sock_fold_ctx == g) {
+		g->s->sock_fold = NULL;
+		g->s->sock_fold_ctx = NULL;
+	}
 	free(g->socks);
+	free(g->retired);
 	g->socks = NULL;
-	g->n_socks = 0;
+	g->retired = NULL;
+	g->n_socks = g->cap_socks = g->n_retired = g->cap_retired = 0;
+}
+
+/* The first known socket with an inode >= ino (socks is sorted by inode). */
+static size_t sock_pos(const struct wd_groups *g, uint64_t ino)
+{
+	size_t lo = 0, hi = g->n_socks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->socks[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 static struct wd_known_sock *known(struct wd_groups *g, uint64_t ino)
 {
-	for (size_t i = 0; i < g->n_socks; i++)
-		if (g->socks[i].ino == ino)
-			return &g->socks[i];
-	return NULL;
+	size_t i = sock_pos(g, ino);
+
+	return i < g->n_socks && g->socks[i].ino == ino ? &g->socks[i] : NULL;
 }
 
-static void learn(struct wd_groups *g, struct wd_session *s, uint64_t ino)
+/* The owner of socket ino, from /proc now if not known yet; NULL if not found. */
+static struct wd_known_sock *learn(struct wd_groups *g, struct wd_session *s, uint64_t ino)
 {
 	const struct wd_owner_entry *e;
-	struct wd_known_sock *tmp;
+	struct wd_known_sock *ks;
+	size_t i;
 
-	if (!ino || known(g, ino))
+	if (!ino || ino == WD_SOCK_INO_RETIRED)
+		return NULL;
+	ks = known(g, ino);
+	if (!ks) {
+		e = wd_socket_owner(&s->who.owners, ino);
+		if (!e || wd_grow(&g->socks, &g->cap_socks, g->n_socks, sizeof(*ks), 64))
+			return NULL;	/* asked again at the next refresh */
+		i = sock_pos(g, ino);
+		ks = &g->socks[i];
+		memmove(ks + 1, ks, (g->n_socks++ - i) * sizeof(*ks));
+		ks->ino = ino;
+		ks->pid = e->pid;
+		snprintf(ks->comm, sizeof(ks->comm), "%.*s", WD_COMM_LEN, e->name);
+	}
+	ks->seen_gen = s->sock_generations;
+	return ks;
+}
+
+/* Let go of the owners of sockets that have not dropped for two generations. */
+static void forget_idle(struct wd_groups *g, struct wd_session *s)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < g->n_socks; i++)
+		if (g->socks[i].seen_gen + 2 > s->sock_generations)
+			g->socks[m++] = g->socks[i];
+	g->n_socks = m;
+}
+
+static void sock_label(struct wd_groups *g, struct wd_session *s, const struct wd_sock_key *k,
+		       char *buf, size_t len);
+
+/* Add count to the (group, reason) row of *v, or a new row. */
+static int add_count(struct wd_group_row **v, size_t *n, size_t *cap, const char *group,
+		     uint32_t reason, uint64_t count)
+{
+	for (size_t i = 0; i < *n; i++) {
+		if ((*v)[i].reason == reason && !strcmp((*v)[i].group, group)) {
+			(*v)[i].count += count;
+			return 0;
+		}
+	}
+	if (wd_grow(v, cap, *n, sizeof(**v), 16))
+		return -ENOMEM;
+	memset(&(*v)[*n], 0, sizeof(**v));
+	snprintf((*v)[*n].group, sizeof((*v)[*n].group), "%s", group);
+	(*v)[*n].reason = reason;
+	(*v)[(*n)++].count = count;
+	return 0;
+}
+
+/* sock_fold: a swapped-out socket's count goes to its process's row, if known. */
+static bool fold_sock(void *ctx, const struct wd_sock_total *t)
+{
+	struct wd_groups *g = ctx;
+	char label[256];
+
+	if (!learn(g, g->s, t->key.ino))
+		return false;	/* kept by the session, as a socket whose process was not seen */
+	sock_label(g, g->s, &t->key, label, sizeof(label));
+	return !add_count(&g->retired, &g->n_retired, &g->cap_retired, label, t->key.reason,
+			  t->count);
+}
+
+void wd_groups_attach(struct wd_groups *g, struct wd_session *s)
+{
+	g->s = s;
+	if (g->by != WD_GROUP_PROCESS)
 		return;
-	e = wd_socket_owner(&s->who.owners, ino);
-	if (!e)
-		return;		/* asked again at the next refresh */
-	tmp = realloc(g->socks, (g->n_socks + 1) * sizeof(*tmp));
-	if (!tmp)
-		return;
-	g->socks = tmp;
-	tmp = &g->socks[g->n_socks++];
-	tmp->ino = ino;
-	tmp->pid = e->pid;
-	snprintf(tmp->comm, sizeof(tmp->comm), "%.*s", WD_COMM_LEN, e->name);
+	s->sock_fold = fold_sock;
+	s->sock_fold_ctx = g;
 }
 
 void wd_groups_refresh(struct wd_groups *g, struct wd_session *s)
@@ -61,6 +142,7 @@ void wd_groups_refresh(struct wd_groups *g, struct wd_session *s)
 		return;
 	for (size_t i = 0; g->by == WD_GROUP_PROCESS && i < n; i++)
 		learn(g, s, v[i].key.ino);
+	forget_idle(g, s);
 	free(v);
 	wd_session_cgroups_read(s);
 }
@@ -118,6 +200,8 @@ static void sock_label(struct wd_groups *g, struct wd_session *s, const struct w
 	ks = known(g, k->ino);
 	if (ks)
 		snprintf(buf, len, "%s[%d]", ks->comm, ks->pid);
+	else if (k->ino == WD_SOCK_INO_RETIRED)
+		snprintf(buf, len, "(socket: process not seen)");
 	else
 		snprintf(buf, len, "(socket %" PRIu64 ": process not seen)", (uint64_t)k->ino);
 }
@@ -162,8 +246,14 @@ static int collect_socks(struct wd_groups *g, struct wd_session *s, struct wd_gr
 	struct wd_sock_total *t;
 	char label[256];
 	size_t nt;
-	int err = wd_session_sock_totals(s, &t, &nt);
+	int err = 0;
 
+	/* Before the read: a swap during it moves counts it has read into g->retired. */
+	for (size_t i = 0; !err && i < g->n_retired; i++)
+		err = add_row(v, n, cap, g->retired[i].group, g->retired[i].reason,
+			      g->retired[i].count);
+	if (!err)
+		err = wd_session_sock_totals(s, &t, &nt);
 	if (err)
 		return err;
 	/* after the counts: every cgroup they name was made before it was told */
@@ -174,6 +264,7 @@ static int collect_socks(struct wd_groups *g, struct wd_session *s, struct wd_gr
 		sock_label(g, s, &t[i].key, label, sizeof(label));
 		err = add_row(v, n, cap, label, t[i].key.reason, t[i].count);
 	}
+	forget_idle(g, s);
 	free(t);
 	return err;
 }

@@ -16,13 +16,7 @@ struct wd_known_sock {
 	uint64_t ino;
 	int pid;		/* 0: never seen in /proc */
 	char comm[WD_COMM_LEN + 1];
-};
-
-struct wd_groups {
-	enum wd_group_by by;
-	uint32_t max_groups;
-	struct wd_known_sock *socks;
-	size_t n_socks;
+	unsigned int seen_gen;	/* the by-socket generation it last dropped in */
 };
 
 struct wd_group_row {
@@ -32,7 +26,24 @@ struct wd_group_row {
 	uint64_t group_total;	/* of every reason in the group, for sorting */
 };
 
+/*
+ * --group-by process keeps the owners of the sockets of the last two by-socket
+ * generations (sorted by inode), and the counts of swapped-out sockets by their
+ * process (retired): never one entry per socket that ever dropped.
+ */
+struct wd_groups {
+	enum wd_group_by by;
+	uint32_t max_groups;
+	struct wd_session *s;		/* set by wd_groups_attach */
+	struct wd_known_sock *socks;
+	size_t n_socks, cap_socks;
+	struct wd_group_row *retired;
+	size_t n_retired, cap_retired;
+};
+
 void wd_groups_init(struct wd_groups *g, const struct wd_opts *o);
+/* Counts of swapped-out sockets go to their process's row (--group-by process). */
+void wd_groups_attach(struct wd_groups *g, struct wd_session *s);
 void wd_groups_free(struct wd_groups *g);
 /* Learn the owners of sockets that dropped since the last call (once a second). */
 void wd_groups_refresh(struct wd_groups *g, struct wd_session *s);

@@ -383,8 +383,10 @@ int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_w
 		return 1;
 	}
 	wd_groups_init(g, o);
-	if (o->group_by)
+	if (o->group_by) {
 		s->groups = g;
+		wd_groups_attach(g, s);
+	}
 	return 0;
 }
 

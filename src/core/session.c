@@ -261,10 +261,8 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	if (s->skel && (details || o->group_by == WD_GROUP_INTERFACE))
 		wd_ifnames_open(&s->ifnames, o->netns ? s->netns_path : NULL);
 	/* cgroups named at first sight, in the kernel, before they can vanish */
-	if (s->skel && o->group_by == WD_GROUP_CGROUP) {
-		s->socks_by_cgroup = true;
+	if (s->skel && o->group_by == WD_GROUP_CGROUP)
 		wd_session_cgroups_open(s);
-	}
 	return 0;
 fail:
 	wd_session_close(s);

@@ -30,6 +30,9 @@ struct wd_dm_source;
 struct wd_cgroup_events;
 
 typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
+struct wd_sock_total;
+/* Takes a swapped-out socket's count under a name of its own (true), or leaves it (false). */
+typedef bool (*wd_sock_fold_fn)(void *ctx, const struct wd_sock_total *t);
 
 /* A counting hash in generations (src/core/generations.c). */
 struct wd_gen {
@@ -66,8 +69,9 @@ struct wd_session {
 	struct wd_sock_total *sock_retired;	/* counts of its swapped-out generations */
 	size_t n_sock_retired;
 	unsigned int sock_generations;	/* its swaps so far */
-	bool socks_by_cgroup;		/* --group-by cgroup: kept counts need no socket */
 	struct wd_cgroup_events *cgev;	/* cgroups made and gone (cgroup_events.c), or NULL */
+	wd_sock_fold_fn sock_fold;	/* given each swapped-out count first, if set */
+	void *sock_fold_ctx;
 	char ev_ifname[WD_IFNAME_BYTES + 1];	/* of the last wd_session_view */
 	struct wd_stack ev_stack;		/* of the last wd_session_view */
 	uint32_t netns_ino;
@@ -110,6 +114,12 @@ struct wd_stack_total {
 	uint64_t location;	/* 0: stack_counts was full */
 	uint64_t count;
 };
+
+/*
+ * key.ino of swapped-out counts whose socket's inode was let go: the counts of
+ * sockets of one reason, namespace and cgroup that sock_fold did not take.
+ */
+#define WD_SOCK_INO_RETIRED	UINT64_MAX
 
 /* Drops by socket (--group-by cgroup|process), summed over CPUs. */
 struct wd_sock_total {

@@ -12,10 +12,13 @@
  * drops are counted (WD_STAT_SOCK_OVERFLOW). Values only grow, so a read
  * needs no clamp.
  *
- * By cgroup alone (--group-by cgroup, serve --per-cgroup) the kept counts
- * drop the socket's inode: they grow with the cgroups that dropped, not
- * with every socket that ever did. serve forgets the counts of cgroups
- * whose series retired (wd_session_sock_forget).
+ * Swapped-out counts leave their socket too: each goes to the caller's
+ * sock_fold (process names learned while the socket lived), else into
+ * sock_retired with its inode let go (WD_SOCK_INO_RETIRED), one entry per
+ * reason, namespace and cgroup. Memory follows those, never the number of
+ * sockets that came and went (a socket-per-request server makes millions).
+ * serve forgets the counts of cgroups whose series retired
+ * (wd_session_sock_forget).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -94,6 +97,22 @@ static void merge(struct sock_list *l)
 	l->n = m + 1;
 }
 
+/* Entries first.. of l: to sock_fold, else kept without their inode. */
+static void let_go(struct wd_session *s, struct sock_list *l, size_t first)
+{
+	size_t m = first;
+
+	for (size_t i = first; i < l->n; i++) {
+		if (s->sock_fold && s->sock_fold(s->sock_fold_ctx, &l->v[i]))
+			continue;
+		l->v[m] = l->v[i];
+		if (l->v[m].key.ino)	/* 0: no socket, kept as such */
+			l->v[m].key.ino = WD_SOCK_INO_RETIRED;
+		m++;
+	}
+	l->n = m;
+}
+
 /*
  * Put the empty spare in place and fold the old hash into sock_retired.
  * On any failure the current hash stays (and fills up, counted, as it
@@ -112,8 +131,7 @@ static int swap_socks(struct wd_session *s, uint64_t *vals, int ncpu)
 		if (bpf_map_delete_elem(old, &r.v[i].key) && errno != ENOENT)
 			err = -errno;
 	wd_gen_retire(&s->socks, old, !err);
-	for (size_t i = s->n_sock_retired; s->socks_by_cgroup && i < r.n; i++)
-		r.v[i].key.ino = 0;
+	let_go(s, &r, s->n_sock_retired);
 	merge(&r);
 	s->sock_retired = r.v;
 	s->n_sock_retired = r.n;

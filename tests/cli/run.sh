@@ -206,7 +206,7 @@ expect_run "--netns /proc/self/ns/uts: not a network namespace, exit 2" 2 \
 
 echo "-- live: lengths as tcpdump's, singular and plural, top fits the terminal"
 NSL=wdcli-live-$$
-ip netns add "$NSL" && ip -n "$NSL" link set lo up
+ip netns add "$NSL" && ip netns exec "$NSL" tests/lib/netns_defaults.sh && ip -n "$NSL" link set lo up
 trap 'ip netns del "$NSL" 2>/dev/null' EXIT
 udp_drops() {	# udp_drops N: N one-byte datagrams to a closed port in $NSL (NO_SOCKET)
 	ip netns exec "$NSL" $PY -c 'import socket, sys
@@ -394,7 +394,7 @@ caps_during() {
 }
 Z=0000000000000000
 SCAN=0000000000080004	# CAP_SYS_PTRACE | CAP_DAC_READ_SEARCH
-ip netns add wdcli-priv-$$
+ip netns add wdcli-priv-$$ && ip netns exec wdcli-priv-$$ tests/lib/netns_defaults.sh
 caps_during "count, attached: no capability left" $Z $Z $Z "$W" count
 caps_during "top, attached: no capability left" $Z $Z $Z "$W" top
 caps_during "count --netns: no capability left" $Z $Z $Z "$W" count --netns wdcli-priv-$$

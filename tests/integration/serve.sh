@@ -175,6 +175,20 @@ check "every thread (the HTTP one too) with CapEff 0" \
 	[ "$(cat /proc/"$MAIN"/task/*/status | awk '$1 == "CapEff:" && $2 != "0000000000000000"' | wc -l)" = 0 ]
 MAIN_PROGS=$(prog_ids "$MAIN")
 check "holds its kfree_skb program" grep -q kfree_skb_ <(for i in $MAIN_PROGS; do bpftool prog show id "$i"; done)
+# KPROG: the id of the program it attached to skb:kfree_skb (kfree_skb_btf or _raw)
+KPROG=$(for i in $MAIN_PROGS; do bpftool prog show id "$i" --json; echo; done | $PY -c '
+import json, sys
+for line in sys.stdin:
+    if line.strip() and json.loads(line).get("name", "").startswith("kfree_skb"):
+        print(json.loads(line)["id"])' | head -n 1)
+# recursion_misses ID: the kernel's count of runs of that program it had to skip
+# (bpftool prints the field only when it is not 0)
+recursion_misses() {
+	bpftool prog show id "$1" --json | $PY -c 'import json, sys
+print(json.load(sys.stdin).get("recursion_misses", 0))'
+}
+# between V LO HI: V is a number from LO to HI
+between() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 
 PPORT=$(free_port)
 PADDR=127.0.0.1:$PPORT
@@ -214,8 +228,27 @@ v=$(promql "sum(whydrop_netns_drops_total{netns=\"$ino\",reason=\"NO_SOCKET\"})"
 check "PromQL: per-netns counter == 46 (got '$v')" [ "$v" = 46 ]
 v=$(promql "sum(whydrop_interface_drops_total{netns=\"$ino\",interface=\"lo\"})")
 check "PromQL: per-interface counter names lo, == 46 (got '$v')" [ "$v" = 46 ]
-check "PromQL: whydrop_build_info == 1" [ "$(promql 'whydrop_build_info{version!="",kernel!=""}')" = 1 ]
-check "PromQL: whydrop_lost_events_total present" [ -n "$(promql whydrop_lost_events_total)" ]
+version=$("$W" --version | awk '{ print $2; exit }')
+attach=$(sed -n 's/.*attached to skb:kfree_skb (\([^)]*\)).*/\1/p' "$TMP/main.err" | head -n 1)
+v=$(promql "whydrop_build_info{version=\"$version\",kernel=\"$(uname -r)\",attach=\"$attach\"}")
+check "PromQL: whydrop_build_info{version=\"$version\" (--version), kernel=\"$(uname -r)\" (uname -r), attach=\"$attach\" (its stderr)} == 1 (got '$v')" \
+	[ "$v" = 1 ]
+# Lost events are the recursion misses of the program it attached, as the kernel counts
+# them: read before and after the page, the page's value must lie between (0 when both are).
+if [ -z "$KPROG" ]; then
+	fail "whydrop_lost_events_total = the program's recursion_misses" "no kfree_skb program among $MAIN_PROGS"
+else
+	m0=$(recursion_misses "$KPROG")
+	v=$(metric "http://$WADDR/metrics" whydrop_lost_events_total)
+	m1=$(recursion_misses "$KPROG")
+	check "whydrop_lost_events_total ($v) = recursion_misses of program $KPROG (bpftool: $m0..$m1)" \
+		between "$v" "$m0" "$m1"
+	# scraped at some moment since it started: from 0 to what the kernel says now
+	v=$(promql whydrop_lost_events_total)
+	m1=$(recursion_misses "$KPROG")
+	check "PromQL: whydrop_lost_events_total ($v), as scraped, within recursion_misses (0..$m1)" \
+		between "$v" 0 "$m1"
+fi
 check "PromQL: whydrop_series_folded == 0 under the cap" \
 	[ "$(promql 'whydrop_series_folded{metric="whydrop_drops_total"}')" = 0 ]
 

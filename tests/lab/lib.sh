@@ -153,6 +153,22 @@ vxlan_b() {
 }
 track_cgroup() { _CGROUPS+=("$1"); }
 
+# memcg_setup: MEMCG, a cgroup v1 memory cgroup whose memory.kmem.tcp.limit_in_bytes (64 KiB)
+# is charged with every socket buffer of the tasks started in it (PROTO_MEM). cgroup v2 has
+# no such limit: its memory.max takes socket memory too, but a charge made in softirq (every
+# received packet) is forced past it (tests/vm proves it on 6.1 and 6.12), so nothing is
+# dropped there; PROTO_MEM.tcp4/.tcp6 make the reason without any cgroup.
+memcg_setup() {
+	local v1=/sys/fs/cgroup/memory
+	[ -f "$v1/memory.kmem.tcp.limit_in_bytes" ] ||
+		skip "no cgroup v1 memory controller with kmem.tcp (cgroup v2's memory.max does not" \
+			"limit receive memory: PROTO_MEM.tcp4 and .tcp6 make this reason on any layout)"
+	MEMCG=$v1/$LAB_ID
+	mkdir "$MEMCG"
+	track_cgroup "$MEMCG"
+	echo 65536 >"$MEMCG/memory.kmem.tcp.limit_in_bytes"
+}
+
 # bpf_obj NAME: compile tests/lab/bpf/NAME.c into $T/NAME.o (needs clang)
 bpf_obj() {
 	command -v clang >/dev/null || skip "clang not installed"
@@ -170,6 +186,9 @@ bpffs() {
 add_ns() {
 	ip netns add "$1"
 	_NSES+=("$1")
+	# the kernel's defaults, never the host's (a new namespace copies some: ip_forward...)
+	ip netns exec "$1" "$REPO_DIR/tests/lib/netns_defaults.sh" ||
+		fail "could not give $1 the kernel's default sysctls"
 	ip netns exec "$1" sh -c '
 		ip link set lo up
 		sysctl -q -w net.ipv6.conf.default.accept_ra=0 net.ipv6.conf.default.router_solicitations=0 \

@@ -1,5 +1,7 @@
 # The frame of a real-kernel test script, shared by tests/system, stress and
-# integration: root or fail, a temp dir, network namespaces with loopback up,
+# integration: root or fail, a temp dir, network namespaces with loopback up and
+# the kernel's defaults for the sysctls tests rely on (tests/lib/netns_defaults.sh:
+# never the host's, which new namespaces copy in part),
 # background processes to stop, mounts to undo, and a teardown that always
 # runs (exit, error, Ctrl-C, SIGTERM).
 #   . tests/lib/harness.sh
@@ -11,6 +13,7 @@
 # shellcheck shell=bash
 # shellcheck source=tests/lib/sysctl.sh
 . "$(dirname "${BASH_SOURCE[0]}")/sysctl.sh"
+HARNESS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 harness_end() {
 	local p m n
@@ -64,6 +67,8 @@ harness_begin() {
 	fi
 	for n in "${HARNESS_NS[@]}"; do
 		ip netns add "$n"
+		ip netns exec "$n" "$HARNESS_DIR/netns_defaults.sh" ||
+			fail "$n: the kernel's defaults set (tests/lib/netns_defaults.sh)"
 		ip -n "$n" link set lo up
 	done
 }

@@ -67,6 +67,7 @@ NSPATH=/proc/$RCVR/ns/net
 # The "container": an unnamed namespace (unshare -n) whose processes live in
 # the docker-shaped cgroup; it sends 5 datagrams to a closed port once told.
 cat >"$TMP/ctr.sh" <<EOF
+sh '$PWD/tests/lib/netns_defaults.sh' || exit 1
 ip link set lo up
 stat -L -c %i /proc/self/ns/net
 while [ ! -e "$TMP/go" ]; do sleep 0.05; done

@@ -7,7 +7,8 @@ DIR/results.log is the VM's second serial port (see guest.sh for the format).
 Prints one table row per check and, last, the plain line "N passed, N failed".
 
 This file: boot, tracefs format and fixtures, reasons --json (BTF, no BTF,
-hidden BTF), catalogue, module BTF, trigger and count checks, main().
+hidden BTF), catalogue, module BTF, trigger and count checks, cgroup v2 memory.max
+against a UDP receiver, main().
 Beside it: vmcheck_common.py (parsing, Table), check_who.py (watch, socket,
 cgroup, call sites, unload), check_dropmon.py (--source dropmon).
 """
@@ -171,6 +172,31 @@ def check_modules(t, rel, kv, sec):
               f"(e.g. {short_list(names, 3)}); unknown before insmod")
 
 
+def check_memcg_v2(t, rel, kv, sec):
+    """cgroup v2's memory.max does not limit a UDP receiver (docs/lab.md, PROTO_MEM)."""
+    label = "cgroup v2 memory.max: receive charges forced past it, no PROTO_MEM"
+    pre = sec.get("pre.memcg_v2")
+    if not pre or pre[1] != 0:
+        t.add(rel, label, False, f"set-up failed: {pre[0].strip()[-200:] if pre else 'not run'!r}")
+        return
+    mem = dict(re.findall(r"memory\.(current|max):(\d+)", sec.get("memcg.memcg_v2", ("", 1))[0]))
+    ev = re.search(r"memory\.events:max (\d+)", sec.get("memcg.memcg_v2", ("", 1))[0])
+    m = re.search(r"received (\d+)", sec.get("sink.memcg_v2", ("", 1))[0])
+    sent, recv = int(kv.get("memcg_v2.sent", "0")), int(m.group(1)) if m else -1
+    drops = kv.get("memcg_v2.proc_drops")
+    seen = sum(trace_counts(sec.get("trace.memcg_v2", ("", 1))[0]).get("PROTO_MEM", {}).values())
+    doc = load_json(sec.get("count.memcg_v2", ("", 1))[0])
+    got = (sum(int(d.get("count", 0)) for d in doc["drops"] if d.get("reason") == "PROTO_MEM")
+           if isinstance(doc, dict) and isinstance(doc.get("drops"), list) else None)
+    cur, cap = int(mem.get("current", 0)), int(mem.get("max", 0))
+    ok = (sent > 0 and recv == sent and drops == "0" and ev is not None and int(ev.group(1)) > 0
+          and cur > cap > 0 and seen == 0 and got == 0 and kv.get("whydrop_rc.memcg_v2") == "0")
+    t.add(rel, label, ok,
+          f"memory.current {cur} > memory.max {cap}, {ev.group(1) if ev else None} max events; "
+          f"sent {sent}, received {recv}, /proc/net/udp drops {drops}, UdpMemErrors "
+          f"+{kv.get('memcg_v2.memerrors')}; PROTO_MEM: tracefs {seen}, whydrop {got}")
+
+
 def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
     kv, sec, scen, mk = parse_results(os.path.join(vdir, "results.log"))
     ok = qrc == 0 and mk["begin"] and mk["end_rc"] == 0
@@ -319,6 +345,7 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
         check_dropmon_more(t, rel, kv, sec, code_of)
         check_callsites(t, rel, kv, sec)
         check_unload(t, rel, kv, sec, code_of)
+        check_memcg_v2(t, rel, kv, sec)
 
 
 def main():

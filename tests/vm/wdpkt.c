@@ -7,7 +7,8 @@
  *   wdpkt tcp SRC DST SPORT DPORT FLAGS COUNT [badsum]   FLAGS: any of SFRPAU
  *   wdpkt udp SRC DST SPORT DPORT COUNT [PAYLOAD_LEN]
  *   wdpkt listen ADDR PORT          TCP listener; "ready" on stdout, then waits
- *   wdpkt udpsink ADDR PORT RCVBUF  UDP socket with SO_RCVBUF=RCVBUF, never read
+ *   wdpkt udpsink ADDR PORT RCVBUF  UDP socket with SO_RCVBUF=RCVBUF (-N:
+ *                                   SO_RCVBUFFORCE=N, past rmem_max), never read
  *                                   until SIGTERM/SIGINT, then drains it and
  *                                   prints "received N"
  *   wdpkt sigdfl CMD [ARG...]       exec CMD with SIGINT/SIGQUIT back to default
@@ -359,8 +360,13 @@ static int cmd_udpsink(int argc, char **argv)
 	sigset_t set = stop_set();
 	int fd = bound_socket(argv[1], argv[2], SOCK_DGRAM);
 	rcvbuf = atoi(argv[3]);
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) < 0)
+	if (rcvbuf < 0) {
+		rcvbuf = -rcvbuf;
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0)
+			die("SO_RCVBUFFORCE");
+	} else if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) < 0) {
 		die("SO_RCVBUF");
+	}
 	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &sl);
 	printf("ready rcvbuf=%d\n", rcvbuf);
 	fflush(stdout);
