@@ -115,15 +115,17 @@ static __always_inline bool same_key(const struct wd_key *a, const struct wd_key
 {
 	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
 
-	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
 }
 
-/* The set of a key: multiply-xor of its three words, top bits. */
+_Static_assert(sizeof(struct wd_key) == 4 * sizeof(__u64), "same_key, run_set: four words");
+
+/* The set of a key: multiply-xor of its four words, top bits. */
 static __always_inline __u32 run_set(const struct wd_key *k)
 {
 	const __u64 *x = (const __u64 *)k;
 	__u64 h = x[0] * 0x9E3779B97F4A7C15ULL ^ x[1] * 0xC2B2AE3D27D4EB4FULL ^
-		  x[2] * 0x165667B19E3779F9ULL;
+		  x[2] * 0x165667B19E3779F9ULL ^ x[3] * 0x27D4EB2F165667C5ULL;
 
 	return (__u32)(h >> 60) & (WD_RUN_SETS - 1);
 }

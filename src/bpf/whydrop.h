@@ -54,15 +54,20 @@ struct wd_cbpf_insn {
 	__u32 k;
 };
 
-/* Key of the exact per-CPU counting map. */
+/*
+ * Key of the exact per-CPU counting map. A network namespace is its cookie
+ * (net->net_cookie, unique for the boot); the inode, which the kernel hands
+ * to the next namespace once this one is gone, only names it (`ip netns
+ * identify`). Both 0: the drop's namespace is unknown. Where the kernel has
+ * no cookie (before 5.14) netns_cookie is 0 and the inode is all there is.
+ */
 struct wd_key {
 	__u32 reason;
-	__u32 netns;		/* inode of the network namespace */
-	__u64 location;		/* return address inside the dropping function */
 	__u32 ifindex;
-	__u16 l3proto;		/* ETH_P_* in host order (skb->protocol) */
-	__u8 l4proto;		/* IPPROTO_* of the first header, 0 if unknown */
-	__u8 pad;
+	__u64 location;		/* return address inside the dropping function */
+	__u64 netns_cookie;	/* net->net_cookie, 0 if the kernel has none */
+	__u32 netns;		/* inode of the network namespace */
+	__u32 pad;
 };
 
 /*
@@ -124,7 +129,8 @@ struct wd_sock {
 
 struct wd_sock_key {
 	__u32 reason;
-	__u32 netns;
+	__u32 netns;		/* inode of the network namespace, as in wd_key */
+	__u64 netns_cookie;
 	__u64 ino;
 	__u64 cgroup_id;
 };
@@ -140,6 +146,7 @@ struct wd_sock_key {
 struct wd_event {
 	__u64 ts_ns;		/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	__u64 location;
+	__u64 netns_cookie;	/* as in wd_key */
 	__u32 reason;
 	__u32 netns;
 	__u32 ifindex;

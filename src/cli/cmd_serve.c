@@ -61,7 +61,7 @@ static int serve(struct serve *sv, struct wd_opts *o, uid_t uid, gid_t gid)
 	if (status)
 		return status;
 	if (sv->so.per_if)	/* while namespaces can still be entered */
-		wd_ifnames_open(&sv->s.ifnames, sv->s.netns_ino ? sv->s.netns_path : NULL);
+		wd_ifnames_open(&sv->s.ifnames, sv->s.netns.inode ? sv->s.netns_path : NULL);
 	status = 1;
 	if (wd_serve_drop_privileges(sv, uid, gid))
 		goto out;

@@ -120,7 +120,8 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 	bool btf = fl != WD_RAW_TP;
 	int status;
 
-	skel->rodata->filter_netns = s->netns_ino;
+	skel->rodata->filter_netns = s->netns.inode;
+	skel->rodata->filter_netns_cookie = s->netns.cookie;
 	skel->rodata->filter_ifindex = s->ifindex;
 	/* --rate 0 is no limit, as tcpdump users expect; the kernel side's 0 is "no records". */
 	if (details) {

@@ -193,10 +193,7 @@ static bool filter_matches(const struct wd_dm_events *e, const struct wd_dm_pack
 static void on_packet(struct wd_dm_events *e, const struct wd_dm_packet *p)
 {
 	int l3 = wd_dm_l3_offset(p->payload, p->payload_len, p->proto);
-	const uint8_t *net = l3 >= 0 ? p->payload + l3 : NULL;
-	size_t caplen = net ? p->payload_len - (size_t)l3 : 0;
-	struct wd_key key = { .location = p->pc, .ifindex = p->ifindex, .l3proto = p->proto };
-	struct wd_flow flow;
+	struct wd_key key = { .location = p->pc, .ifindex = p->ifindex };
 	struct wd_event ev;
 	uint32_t code;
 
@@ -208,8 +205,6 @@ static void on_packet(struct wd_dm_events *e, const struct wd_dm_packet *p)
 		e->filtered++;
 		return;
 	}
-	if (net && !wd_decode(net, caplen, p->proto, &flow) && flow.has_l4)
-		key.l4proto = flow.l4;
 	if (p->has_orig_len && p->orig_len > p->payload_len)
 		e->truncated++;
 	pthread_mutex_lock(&e->lock);

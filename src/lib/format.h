@@ -44,7 +44,8 @@ struct wd_drop_view {
 				 * the packet's own length is wd_drop_ip_len() */
 	uint32_t ifindex;
 	const char *ifname;
-	uint32_t netns;
+	uint32_t netns;		/* the namespace's inode */
+	uint64_t netns_cookie;	/* its cookie, 0 if unknown (struct wd_netns_id) */
 	const char *netns_name;	/* `ip netns` name, "host" or "COMM[PID]" */
 	uint32_t cpu;
 	struct wd_sock_view sock;
@@ -121,6 +122,9 @@ struct wd_group_out {
 	const char *reason;	/* NULL in location-only mode */
 	uint32_t code;
 	uint64_t count;
+	/* --group-by netns|interface: the group's namespace, 0 if unknown */
+	uint32_t netns;
+	uint64_t netns_cookie;
 };
 
 struct wd_count_doc {

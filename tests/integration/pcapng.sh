@@ -20,6 +20,10 @@ fi
 ip -n "$NS" addr add 192.0.2.1/32 dev lo
 ip -n "$NS" addr add 2001:db8::1/128 dev lo nodad
 NS_INO=$(stat -L -c %i "/run/netns/$NS")
+# its cookie, as the kernel tells a process inside it (SO_NETNS_COOKIE)
+NS_COOKIE=$(ip netns exec "$NS" $PY -c 'import socket, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+print(struct.unpack("Q", s.getsockopt(socket.SOL_SOCKET, 71, 8))[0])')
 
 # send COUNT 4|6 PORT: one-byte UDP datagrams to a closed port (NO_SOCKET).
 send() {
@@ -104,8 +108,8 @@ check "5 IPv4 to 192.0.2.1 port 9, 29 bytes (captured and original)" \
 	[ "$(grep -c '^192.0.2.1||9|29|29|' "$TMP/fields")" -eq 5 ]
 check "3 IPv6 to 2001:db8::1 port 7, 49 bytes" \
 	[ "$(grep -c '^|2001:db8::1|7|49|49|' "$TMP/fields")" -eq 3 ]
-CRE="reason=NO_SOCKET location=__udp[46]_lib_rcv\+0x[0-9a-f]+ ifname=lo netns=$NS_INO code=[0-9]+ netns_name=$NS"
-check "every comment: reason, location, ifname, netns" \
+CRE="reason=NO_SOCKET location=__udp[46]_lib_rcv\+0x[0-9a-f]+ ifname=lo netns=$NS_INO code=[0-9]+ netns_cookie=$NS_COOKIE netns_name=$NS"
+check "every comment: reason, location, ifname, netns (inode, cookie, name)" \
 	[ "$(cut -d'|' -f6 "$TMP/fields" | grep -Ec "^$CRE\$")" -eq 8 ]
 check "the interface says it is whydrop's" \
 	[ "$(cut -d'|' -f7 "$TMP/fields" | grep -c '^whydrop: kernel drops (skb:kfree_skb)$')" -eq 8 ]

@@ -17,7 +17,8 @@ static struct wd_key key(uint32_t reason, uint64_t location)
 	memset(&k, 0, sizeof(k));
 	k.reason = reason;
 	k.location = location;
-	k.l3proto = 0x0800;
+	k.netns = 4026532238u;
+	k.netns_cookie = 7;
 	return k;
 }
 
@@ -53,6 +54,28 @@ static void test_merge(void)
 
 	wd_keyset_merge(&ks);	/* empty: nothing to do */
 	CHECK_INT(ks.n, 0);
+}
+
+/*
+ * Two namespaces, one after the other, with the inode the kernel reused:
+ * their cookies keep them apart.
+ */
+static void test_reused_inode(void)
+{
+	struct wd_keyset ks = { 0 };
+	struct wd_key a = key(2, 0x100), b = key(2, 0x100);
+
+	b.netns_cookie = 8;
+	wd_keyset_push(&ks, &a, 4);
+	wd_keyset_push(&ks, &b, 5);
+	wd_keyset_push(&ks, &a, 2);
+	wd_keyset_merge(&ks);
+	CHECK_INT(ks.n, 2);
+	CHECK_INT(ks.v[0].key.netns_cookie, 7);
+	CHECK_INT(ks.v[0].count, 6);
+	CHECK_INT(ks.v[1].key.netns_cookie, 8);
+	CHECK_INT(ks.v[1].count, 5);
+	wd_keyset_free(&ks);
 }
 
 /* A run in flight was missed, or a key is gone from this read: no step back. */
@@ -172,4 +195,4 @@ static void test_clamp_overflow(void)
 	wd_keyset_free(&cur);
 }
 
-UNIT_MAIN(test_merge, test_clamp, test_clamp_overflow, test_runs_seqcount)
+UNIT_MAIN(test_merge, test_reused_inode, test_clamp, test_clamp_overflow, test_runs_seqcount)
