@@ -295,6 +295,9 @@ static __always_inline void fill_event(struct wd_event *ev, const struct drop *d
 	ev->netns_cookie = d->key.netns_cookie;
 	ev->ifindex = d->key.ifindex;
 	ev->skb_len = d->len;
+	/* the length when the IP header says 0 (BIG TCP, jumbograms) */
+	ev->wire_len = d->nh ? d->linear + d->nonlinear : 0;
+	ev->pad = 0;
 	ev->cpu = bpf_get_smp_processor_id();
 	ev->l3proto = d->l3proto;
 	ev->flags = flags;
@@ -394,15 +397,24 @@ static __always_inline int counted(const struct drop *d, bool btf)
 	return 0;
 }
 
-/* pcap's len: the IP header's own length (UDP may have pulled its header). */
+/*
+ * pcap's len: the IP header's own length (UDP may have pulled its header).
+ * A length field of 0 cannot say (BIG TCP over IPv4, an IPv6 jumbogram):
+ * there, the skb's bytes from the network header on.
+ */
 static __always_inline __u32 ip_length(const struct drop *d, bool btf)
 {
 	__u8 v = d->linear >= 6 ? pkt_byte(d, 0, btf) >> 4 : 0;
+	__u32 n;
 
-	if (v == 4)
-		return (__u32)pkt_byte(d, 2, btf) << 8 | pkt_byte(d, 3, btf);
-	if (v == 6)
-		return 40 + ((__u32)pkt_byte(d, 4, btf) << 8 | pkt_byte(d, 5, btf));
+	if (v == 4) {
+		n = (__u32)pkt_byte(d, 2, btf) << 8 | pkt_byte(d, 3, btf);
+		return n ? n : d->linear + d->nonlinear;
+	}
+	if (v == 6) {
+		n = (__u32)pkt_byte(d, 4, btf) << 8 | pkt_byte(d, 5, btf);
+		return n ? 40 + n : d->linear + d->nonlinear;
+	}
 	return d->len;
 }
 

@@ -151,11 +151,13 @@ struct wd_event {
 	__u32 netns;
 	__u32 ifindex;
 	__u32 skb_len;
+	__u32 wire_len;		/* bytes from the network header to the end, 0 if unknown */
 	__u32 cpu;
 	__u32 caplen;		/* packet bytes from hdr[0] on, at most WD_COPY_MAX */
 	__u16 l3proto;
 	__u16 flags;		/* WD_EV_* */
 	__s32 stack_id;		/* in the stack map, <0 error, WD_STACK_NONE: off */
+	__u32 pad;
 	char ifname[WD_IFNAME_BYTES];	/* skb->dev's name at the drop, "" if none */
 	struct wd_sock sock;
 	__u8 hdr[WD_HDR_BYTES];	/* the network header on, caplen bytes (here and after) */

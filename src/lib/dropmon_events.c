@@ -167,7 +167,7 @@ static void make_event(struct wd_dm_events *e, const struct wd_dm_packet *p, uin
 	ev->reason = code;
 	ev->ifindex = p->ifindex;
 	if (p->has_orig_len && l3 >= 0 && p->orig_len >= (uint32_t)l3)
-		ev->skb_len = p->orig_len - (uint32_t)l3;
+		ev->skb_len = ev->wire_len = p->orig_len - (uint32_t)l3;
 	ev->l3proto = p->proto;
 	ev->caplen = (uint16_t)(caplen < WD_HDR_BYTES ? caplen : WD_HDR_BYTES);
 	if (ev->caplen)

@@ -26,6 +26,7 @@ void wd_event_view(const struct wd_event *ev, uint64_t mono_to_real_ns, struct w
 	v->code = ev->reason;
 	v->l3proto = ev->l3proto;
 	wd_decode(ev->hdr, ev->caplen, ev->l3proto, &v->flow);
+	wd_flow_wire_len(&v->flow, ev->hdr, ev->caplen, ev->wire_len);
 	v->skb_len = ev->skb_len;
 	v->ifindex = ev->ifindex;
 	v->netns = ev->netns;

@@ -173,8 +173,9 @@ static inline const char *wd_plural(uint64_t n, const char *one, const char *man
 
 /*
  * The IP packet's length from its header, as tcpdump shows it, pcap-filter's
- * len means it and pcapng's original length is: 0 when unknown (not IP, no
- * header bytes, or a GSO packet whose header says 0).
+ * len means it and pcapng's original length is (the skb's length from the
+ * IP header on where the header says 0: BIG TCP, see wd_flow_wire_len); 0
+ * when unknown (not IP, no header bytes).
  */
 uint32_t wd_drop_ip_len(const struct wd_drop_view *v);
 /* "ESTABLISHED" for TCP_ESTABLISHED (1), as the kernel names sk_state */
