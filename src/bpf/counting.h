@@ -55,16 +55,18 @@ static __always_inline void stat_inc(__u32 slot)
 
 static __always_inline bool reason_wanted(__u32 reason)
 {
+	__u32 slot;
 	__u64 word;
 
 	if (!filter_reasons)
 		return true;
-	if (reason >= WD_REASON_BITMAP_WORDS * 64)
+	slot = wd_reason_slot(reason);
+	if (slot >= WD_REASON_SLOTS)
 		return false;
 	/* Mask in asm: clang drops a C mask it can prove redundant, the verifier can't. */
-	word = reason / 64;
+	word = slot / 64;
 	asm volatile("%0 &= %1" : "+r"(word) : "i"(WD_REASON_BITMAP_WORDS - 1));
-	return reason_bits[word] & (1ULL << (reason % 64));
+	return reason_bits[word] & (1ULL << (slot % 64));
 }
 
 struct {
@@ -78,7 +80,7 @@ struct {
 
 static __always_inline void add_to_overflow(const struct wd_key *key, __u64 n)
 {
-	__u32 slot = key->reason < WD_OVERFLOW_SLOTS ? key->reason : WD_OVERFLOW_SLOTS - 1;
+	__u32 slot = wd_reason_slot(key->reason);
 	__u64 *val = bpf_map_lookup_elem(&overflow, &slot);
 
 	if (val)

@@ -13,9 +13,45 @@
 #define WD_RING_BYTES		(1 << 21)	/* ring buffer: records of WD_HDR_BYTES */
 #define WD_RING_BYTES_LONG	(1 << 24)	/* ... of more (record -s > 128) */
 #define WD_IFNAME_BYTES		16	/* IFNAMSIZ */
-#define WD_OVERFLOW_SLOTS	256	/* overflow bucket: one slot per core reason */
-#define WD_REASON_BITMAP_WORDS	8	/* 256 core reasons for the -r filter */
 #define WD_SUBSYS_SHIFT		16	/* SKB_DROP_REASON_SUBSYS_SHIFT */
+
+/*
+ * Reasons by slot, for the -r bitmap and the overflow bucket: a core
+ * reason below WD_CORE_SLOTS is its own slot; a subsystem's (its id, 1 to
+ * WD_SUBSYS_MAX, in the upper 16 bits: openvswitch, mac80211) has
+ * WD_SUBSYS_SLOTS from WD_CORE_SLOTS on. A reason no slot holds (none on
+ * any kernel so far) gets WD_REASON_SLOTS: -r refuses it, and its overflow
+ * slot, the last, is no other reason's.
+ */
+#define WD_CORE_SLOTS		512
+#define WD_SUBSYS_SLOTS		64
+#define WD_SUBSYS_MAX		8
+#define WD_REASON_SLOTS		(WD_CORE_SLOTS + WD_SUBSYS_MAX * WD_SUBSYS_SLOTS)
+#define WD_REASON_BITMAP_WORDS	(WD_REASON_SLOTS / 64)	/* the -r filter */
+#define WD_OVERFLOW_SLOTS	(WD_REASON_SLOTS + 1)	/* the overflow bucket */
+#define WD_REASON_NO_SLOT	0xffffffffu	/* the reason of the last overflow slot */
+
+static inline __u32 wd_reason_slot(__u32 reason)
+{
+	__u32 sub = reason >> WD_SUBSYS_SHIFT, low = reason & 0xffff;
+
+	if (!sub)
+		return reason < WD_CORE_SLOTS ? reason : WD_REASON_SLOTS;
+	if (sub > WD_SUBSYS_MAX || low >= WD_SUBSYS_SLOTS)
+		return WD_REASON_SLOTS;
+	return WD_CORE_SLOTS + (sub - 1) * WD_SUBSYS_SLOTS + low;
+}
+
+/* The reason of an overflow slot: wd_reason_slot() undone. */
+static inline __u32 wd_slot_reason(__u32 slot)
+{
+	if (slot < WD_CORE_SLOTS)
+		return slot;
+	if (slot >= WD_REASON_SLOTS)
+		return WD_REASON_NO_SLOT;
+	slot -= WD_CORE_SLOTS;
+	return (slot / WD_SUBSYS_SLOTS + 1) << WD_SUBSYS_SHIFT | slot % WD_SUBSYS_SLOTS;
+}
 
 #define WD_CBPF_MAX_INSNS	512	/* longest pcap filter program accepted */
 

@@ -121,7 +121,8 @@ const struct wd_option wd_options[] = {
 	  .hint_for = { { C_EXPLAIN, "explain samples its counters for --interval SECS" } } },
 	{ "reason", 'r', "LIST", C_LIVE,
 	  "only these reasons: names as `whydrop reasons` prints them (any case, with or "
-	  "without SKB_DROP_REASON_) or their numbers, comma-separated",
+	  "without SKB_DROP_REASON_; a subsystem's also as SUBSYSTEM:NAME) or their numbers, "
+	  "comma-separated",
 	  .why = TRACING, .complete = "@reasons",
 	  .man = "An unknown name is refused with the closest known one." },
 	{ "netns", 0, "NS", C_LIVE,

@@ -170,6 +170,15 @@ static int load_symbols(struct wd_session *s)
 	return 0;
 }
 
+/* No subsystem reason among the -r bits (their slots follow the core's). */
+static bool subsys_bits_clear(const __u64 *bits)
+{
+	for (size_t w = WD_CORE_SLOTS / 64; w < WD_REASON_BITMAP_WORDS; w++)
+		if (bits[w])
+			return false;
+	return true;
+}
+
 /* drop_monitor instead of BPF; -r is checked before anything starts. */
 static int open_dropmon(struct wd_session *s, const struct wd_opts *o, bool details, bool quiet)
 {
@@ -179,6 +188,12 @@ static int open_dropmon(struct wd_session *s, const struct wd_opts *o, bool deta
 
 	if (o->reasons && !o->dropmon_summary)
 		status = wd_reason_bits(s, o->reasons, bits, &enabled);
+	if (!status && !subsys_bits_clear(bits)) {
+		fprintf(stderr, "whydrop: drop_monitor names a subsystem's reasons (openvswitch, "
+				"mac80211) without their numbers: -r cannot select them with "
+				"--source dropmon; leave them out or use BPF (--source bpf)\n");
+		status = WD_EXIT_USAGE;
+	}
 	if (!status)
 		status = wd_dm_source_open(s, o, details, quiet);
 	if (status)
@@ -403,7 +418,9 @@ static void names(struct wd_session *s, uint32_t code, uint64_t location,
 
 	if (s->dm && wd_dm_source_names(s, code, location, reason, function, loc, len))
 		return;
-	if (!s->dm || !wd_dm_source_subsys(s, code))
+	if (code == WD_REASON_NO_SLOT && !location)
+		snprintf(reason, len, "(reasons beyond the overflow bucket's slots)");
+	else if (!s->dm || !wd_dm_source_subsys(s, code))
 		wd_reason_name(&s->reasons, code, reason, len);
 	if (!location) {
 		snprintf(function, len, "(overflow)");

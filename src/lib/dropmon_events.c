@@ -126,9 +126,11 @@ static uint32_t packet_reason(struct wd_dm_events *e, const struct wd_dm_packet 
 
 static bool reason_selected(const struct wd_dm_events *e, uint32_t code)
 {
+	uint32_t slot = wd_reason_slot(code);
+
 	if (!e->filter_reasons)
 		return true;
-	return code < WD_REASON_BITMAP_WORDS * 64 && (e->reason_bits[code / 64] >> (code % 64) & 1);
+	return slot < WD_REASON_SLOTS && (e->reason_bits[slot / 64] >> (slot % 64) & 1);
 }
 
 static bool rate_allows(struct wd_dm_events *e)
