@@ -260,10 +260,10 @@ echo "-- a long run with churning keys: the counting hash is swapped, nothing ov
 # do. No --netns (the namespaces are many): the expression keeps out drops
 # of tests running beside this one.
 CHURN_F="ip proto 254 and dst host 127.83.12.7"
-for k in $(seq 0 95); do
-	echo "netns add $NS-c$k"
-	HARNESS_NS+=("$NS-c$k")
-done | ip -b -
+CHURN_NS=()
+for k in $(seq 0 95); do CHURN_NS+=("$NS-c$k"); done
+HARNESS_NS+=("${CHURN_NS[@]}")	# torn down with the rest, whatever happens
+printf 'netns add %s\n' "${CHURN_NS[@]}" | ip -b -
 noproto() {	# noproto FIRST N REPEAT: IP_NOPROTO drops in namespaces FIRST..
 	$PY - "$NS-c" "$1" "$2" "$3" <<'PYEOF'
 import ctypes, fcntl, os, socket, struct, sys
