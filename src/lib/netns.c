@@ -238,6 +238,24 @@ static uint64_t cookie_by_entering(int fd)
 	return cookie;
 }
 
+/*
+ * Our own namespace, learnt once. Two live namespaces never share an inode:
+ * a file of the namespace we are in now with its inode is this one.
+ */
+static bool is_self(const struct stat *st, uint64_t *cookie)
+{
+	static struct wd_netns_id self;
+	struct stat now;
+
+	if (!self.inode)
+		self = wd_netns_self();
+	if (stat("/proc/self/ns/net", &now) || (uint32_t)now.st_ino != self.inode ||
+	    now.st_ino != st->st_ino || now.st_dev != st->st_dev)
+		return false;
+	*cookie = self.cookie;
+	return true;
+}
+
 int wd_netns_id_of_fd(int fd, struct wd_netns_id *id)
 {
 	struct stat st;
@@ -251,6 +269,8 @@ int wd_netns_id_of_fd(int fd, struct wd_netns_id *id)
 		return 0;
 	if (ns_get_id_is_cookie() && !ioctl(fd, NS_GET_ID, &v))
 		id->cookie = v;
+	else if (is_self(&st, &v))
+		id->cookie = v;		/* most processes: no setns() for them */
 	else
 		id->cookie = cookie_by_entering(fd);
 	return 0;
