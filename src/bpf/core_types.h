@@ -65,6 +65,11 @@ struct net_device;
 struct net {
 	struct ns_common ns;
 	struct net_device *loopback_dev;
+	/*
+	 * 5.14+: set when the namespace is made. Before, an atomic64_t given
+	 * out on first use: not an integer, so CO-RE finds no such field.
+	 */
+	__u64 net_cookie;
 };
 
 typedef struct {

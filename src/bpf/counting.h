@@ -55,16 +55,18 @@ static __always_inline void stat_inc(__u32 slot)
 
 static __always_inline bool reason_wanted(__u32 reason)
 {
+	__u32 slot;
 	__u64 word;
 
 	if (!filter_reasons)
 		return true;
-	if (reason >= WD_REASON_BITMAP_WORDS * 64)
+	slot = wd_reason_slot(reason);
+	if (slot >= WD_REASON_SLOTS)
 		return false;
 	/* Mask in asm: clang drops a C mask it can prove redundant, the verifier can't. */
-	word = reason / 64;
+	word = slot / 64;
 	asm volatile("%0 &= %1" : "+r"(word) : "i"(WD_REASON_BITMAP_WORDS - 1));
-	return reason_bits[word] & (1ULL << (reason % 64));
+	return reason_bits[word] & (1ULL << (slot % 64));
 }
 
 struct {
@@ -78,7 +80,7 @@ struct {
 
 static __always_inline void add_to_overflow(const struct wd_key *key, __u64 n)
 {
-	__u32 slot = key->reason < WD_OVERFLOW_SLOTS ? key->reason : WD_OVERFLOW_SLOTS - 1;
+	__u32 slot = wd_reason_slot(key->reason);
 	__u64 *val = bpf_map_lookup_elem(&overflow, &slot);
 
 	if (val)
@@ -115,15 +117,17 @@ static __always_inline bool same_key(const struct wd_key *a, const struct wd_key
 {
 	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
 
-	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
 }
 
-/* The set of a key: multiply-xor of its three words, top bits. */
+_Static_assert(sizeof(struct wd_key) == 4 * sizeof(__u64), "same_key, run_set: four words");
+
+/* The set of a key: multiply-xor of its four words, top bits. */
 static __always_inline __u32 run_set(const struct wd_key *k)
 {
 	const __u64 *x = (const __u64 *)k;
 	__u64 h = x[0] * 0x9E3779B97F4A7C15ULL ^ x[1] * 0xC2B2AE3D27D4EB4FULL ^
-		  x[2] * 0x165667B19E3779F9ULL;
+		  x[2] * 0x165667B19E3779F9ULL ^ x[3] * 0x27D4EB2F165667C5ULL;
 
 	return (__u32)(h >> 60) & (WD_RUN_SETS - 1);
 }

@@ -97,8 +97,7 @@ static __always_inline void sock_ids(struct wd_sock_key *key, const struct sock 
 	key->cgroup_id = sock_cgroup(sk);
 }
 
-static __always_inline void sock_count(const struct sock *sk, __u32 reason, __u32 netns,
-				       bool btf)
+static __always_inline void sock_count(const struct sock *sk, const struct wd_key *k, bool btf)
 {
 	struct wd_sock_key key;
 	__u64 one = 1, *val;
@@ -110,8 +109,9 @@ static __always_inline void sock_count(const struct sock *sk, __u32 reason, __u3
 		return;
 	}
 	__builtin_memset(&key, 0, sizeof(key));
-	key.reason = reason;
-	key.netns = netns;
+	key.reason = k->reason;
+	key.netns = k->netns;
+	key.netns_cookie = k->netns_cookie;
 	if (sk)
 		sock_ids(&key, sk, btf);
 	val = bpf_map_lookup_elem(socks, &key);

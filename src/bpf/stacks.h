@@ -55,7 +55,7 @@ static __always_inline void stack_add(const struct wd_stack_key *key)
 		*val += 1;
 		return;
 	}
-	slot = key->reason < WD_OVERFLOW_SLOTS ? key->reason : WD_OVERFLOW_SLOTS - 1;
+	slot = wd_reason_slot(key->reason);
 	val = bpf_map_lookup_elem(&stack_overflow, &slot);
 	if (val)
 		*val += 1;

@@ -32,7 +32,8 @@
 #define WAKEUP_BYTES	(64 * 1024)	/* wake the reader once this much waits */
 
 /* Set by user space before load; the verifier treats them as constants. */
-const volatile __u32 filter_netns;
+const volatile __u32 filter_netns;		/* --netns: its inode, */
+const volatile __u64 filter_netns_cookie;	/* and its cookie where known */
 const volatile __u32 filter_ifindex;
 const volatile __u32 detail_budget;	/* records per second, 0 = none */
 const volatile bool has_filter;		/* a translated pcap filter is loaded */
@@ -91,12 +92,12 @@ struct {
  * key is filled in place (zeroed with the rest), so counting copies nothing.
  */
 struct drop {
-	struct wd_key key;	/* reason, netns, location, ifindex, l3proto, l4proto */
+	struct wd_key key;	/* reason, ifindex, location, netns cookie and inode */
 	__u32 len;
 	__u32 linear;		/* bytes from nh to the end of the linear data */
 	__u32 nonlinear;	/* skb->data_len: bytes in paged data */
 	__u16 caplen;		/* min(linear, WD_HDR_BYTES) */
-	__u16 pad;
+	__u16 l3proto;		/* ETH_P_* in host order (skb->protocol) */
 	void *ctx;		/* the program's context, for the stack */
 	unsigned char *nh;	/* network header, NULL when unknown */
 	struct net_device *dev;	/* NULL when skb->dev is not a device */
@@ -138,19 +139,35 @@ static __always_inline __u8 pkt_byte(const struct drop *d, __u32 off, bool btf)
 
 /* Header offsets are only meaningful for IP packets with a set header. */
 static __always_inline void locate_header(struct drop *d, unsigned char *head,
-					  __u16 nh_off, __u32 tail, bool btf)
+					  __u16 nh_off, __u32 tail)
 {
-	int proto_off = d->key.l3proto == ETH_P_IP ? 9 : 6;
-
-	if (d->key.l3proto != ETH_P_IP && d->key.l3proto != ETH_P_IPV6)
+	if (d->l3proto != ETH_P_IP && d->l3proto != ETH_P_IPV6)
 		return;
 	if (nh_off == (__u16)~0U || !head || tail <= nh_off)
 		return;
 	d->nh = head + nh_off;
 	d->linear = tail - nh_off;
 	d->caplen = d->linear > WD_HDR_BYTES ? WD_HDR_BYTES : d->linear;
-	if (d->linear > proto_off)
-		d->key.l4proto = pkt_byte(d, proto_off, btf);
+}
+
+static __always_inline bool has_netns_cookie(void)
+{
+	return bpf_core_field_exists(struct net, net_cookie);
+}
+
+/* The namespace of the drop: its inode, and its cookie where the kernel has one. */
+static __always_inline void set_netns_btf(struct drop *d, const struct net *net)
+{
+	d->key.netns = net->ns.inum;
+	if (has_netns_cookie())
+		d->key.netns_cookie = net->net_cookie;
+}
+
+static __always_inline void set_netns_raw(struct drop *d, const struct net *net)
+{
+	d->key.netns = BPF_CORE_READ(net, ns.inum);
+	if (has_netns_cookie())
+		d->key.netns_cookie = BPF_CORE_READ(net, net_cookie);
 }
 
 #define SKB_DST_PTRMASK	~1UL
@@ -201,15 +218,16 @@ static __always_inline struct net *device_net_raw(const struct net_device *dev)
  * Before 6.11 a drop after the socket lookup has neither skb->dev (cleared
  * by tcp_v4_rcv) nor rx_sk: the input route's device still tells the netns.
  */
-static __always_inline __u32 netns_from_dst(unsigned long refdst)
+static __always_inline void netns_from_dst(struct drop *d, unsigned long refdst)
 {
 	struct dst_entry *dst = (struct dst_entry *)(refdst & SKB_DST_PTRMASK);
 	struct net *net;
 
 	if (!dst)
-		return 0;
+		return;
 	net = device_net_raw(BPF_CORE_READ(dst, dev));
-	return net ? BPF_CORE_READ(net, ns.inum) : 0;
+	if (net)
+		set_netns_raw(d, net);
 }
 
 /*
@@ -274,10 +292,14 @@ static __always_inline void fill_event(struct wd_event *ev, const struct drop *d
 	ev->location = d->key.location;
 	ev->reason = d->key.reason;
 	ev->netns = d->key.netns;
+	ev->netns_cookie = d->key.netns_cookie;
 	ev->ifindex = d->key.ifindex;
 	ev->skb_len = d->len;
+	/* the length when the IP header says 0 (BIG TCP, jumbograms) */
+	ev->wire_len = d->nh ? d->linear + d->nonlinear : 0;
+	ev->pad = 0;
 	ev->cpu = bpf_get_smp_processor_id();
-	ev->l3proto = d->key.l3proto;
+	ev->l3proto = d->l3proto;
 	ev->flags = flags;
 	/* The name now: the device may be renamed or gone when user space looks. */
 	ev->ifname[0] = '\0';
@@ -370,20 +392,29 @@ static __always_inline int counted(const struct drop *d, bool btf)
 {
 	count_key(&d->key);
 	if (count_by_socket)
-		sock_count(skb_sock(d, btf), d->key.reason, d->key.netns, btf);
+		sock_count(skb_sock(d, btf), &d->key, btf);
 	emit(d, stacks_count(d->ctx, d->key.reason, d->key.location));
 	return 0;
 }
 
-/* pcap's len: the IP header's own length (UDP may have pulled its header). */
+/*
+ * pcap's len: the IP header's own length (UDP may have pulled its header).
+ * A length field of 0 cannot say (BIG TCP over IPv4, an IPv6 jumbogram):
+ * there, the skb's bytes from the network header on.
+ */
 static __always_inline __u32 ip_length(const struct drop *d, bool btf)
 {
 	__u8 v = d->linear >= 6 ? pkt_byte(d, 0, btf) >> 4 : 0;
+	__u32 n;
 
-	if (v == 4)
-		return (__u32)pkt_byte(d, 2, btf) << 8 | pkt_byte(d, 3, btf);
-	if (v == 6)
-		return 40 + ((__u32)pkt_byte(d, 4, btf) << 8 | pkt_byte(d, 5, btf));
+	if (v == 4) {
+		n = (__u32)pkt_byte(d, 2, btf) << 8 | pkt_byte(d, 3, btf);
+		return n ? n : d->linear + d->nonlinear;
+	}
+	if (v == 6) {
+		n = (__u32)pkt_byte(d, 4, btf) << 8 | pkt_byte(d, 5, btf);
+		return n ? 40 + n : d->linear + d->nonlinear;
+	}
 	return d->len;
 }
 
@@ -419,6 +450,9 @@ static __always_inline int run_filter(const struct drop *d, bool btf)
 static __always_inline int handle(const struct drop *d, bool btf)
 {
 	if (filter_netns && d->key.netns != filter_netns)
+		return 0;
+	if (filter_netns_cookie && has_netns_cookie() &&
+	    d->key.netns_cookie != filter_netns_cookie)
 		return 0;
 	if (filter_ifindex && d->key.ifindex != filter_ifindex)
 		return 0;
@@ -462,11 +496,11 @@ int kfree_skb_btf(__u64 *ctx)
 		d.len = skb->len;
 		d.nonlinear = skb->data_len;
 	}
-	d.key.l3proto = bpf_ntohs(skb->protocol);
+	d.l3proto = bpf_ntohs(skb->protocol);
 	if (net) {
 		d.dev = dev;
 		d.key.ifindex = dev->ifindex;
-		d.key.netns = net->ns.inum;
+		set_netns_btf(&d, net);
 	} else {
 		struct sock *sk = skb->sk;
 
@@ -474,11 +508,11 @@ int kfree_skb_btf(__u64 *ctx)
 		if (!sk)
 			sk = d.rx_sk;
 		if (sk)
-			d.key.netns = sk->__sk_common.skc_net.net->ns.inum;
+			set_netns_btf(&d, sk->__sk_common.skc_net.net);
 		else
-			d.key.netns = netns_from_dst(skb->_skb_refdst);
+			netns_from_dst(&d, skb->_skb_refdst);
 	}
-	locate_header(&d, skb->head, skb->network_header, skb->tail, true);
+	locate_header(&d, skb->head, skb->network_header, skb->tail);
 	return handle(&d, true);
 }
 
@@ -500,11 +534,11 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 		d.len = BPF_CORE_READ(skb, len);
 		d.nonlinear = BPF_CORE_READ(skb, data_len);
 	}
-	d.key.l3proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
+	d.l3proto = bpf_ntohs(BPF_CORE_READ(skb, protocol));
 	if (net) {
 		d.dev = dev;
 		d.key.ifindex = BPF_CORE_READ(dev, ifindex);
-		d.key.netns = BPF_CORE_READ(net, ns.inum);
+		set_netns_raw(&d, net);
 	} else {
 		struct sock *sk = BPF_CORE_READ(skb, sk);
 
@@ -512,12 +546,12 @@ int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 		if (!sk)
 			sk = d.rx_sk;
 		if (sk)
-			d.key.netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
+			set_netns_raw(&d, BPF_CORE_READ(sk, __sk_common.skc_net.net));
 		else
-			d.key.netns = netns_from_dst(BPF_CORE_READ(skb, _skb_refdst));
+			netns_from_dst(&d, BPF_CORE_READ(skb, _skb_refdst));
 	}
 	locate_header(&d, BPF_CORE_READ(skb, head), BPF_CORE_READ(skb, network_header),
-		      BPF_CORE_READ(skb, tail), false);
+		      BPF_CORE_READ(skb, tail));
 	return handle(&d, false);
 }
 

@@ -13,9 +13,45 @@
 #define WD_RING_BYTES		(1 << 21)	/* ring buffer: records of WD_HDR_BYTES */
 #define WD_RING_BYTES_LONG	(1 << 24)	/* ... of more (record -s > 128) */
 #define WD_IFNAME_BYTES		16	/* IFNAMSIZ */
-#define WD_OVERFLOW_SLOTS	256	/* overflow bucket: one slot per core reason */
-#define WD_REASON_BITMAP_WORDS	8	/* 256 core reasons for the -r filter */
 #define WD_SUBSYS_SHIFT		16	/* SKB_DROP_REASON_SUBSYS_SHIFT */
+
+/*
+ * Reasons by slot, for the -r bitmap and the overflow bucket: a core
+ * reason below WD_CORE_SLOTS is its own slot; a subsystem's (its id, 1 to
+ * WD_SUBSYS_MAX, in the upper 16 bits: openvswitch, mac80211) has
+ * WD_SUBSYS_SLOTS from WD_CORE_SLOTS on. A reason no slot holds (none on
+ * any kernel so far) gets WD_REASON_SLOTS: -r refuses it, and its overflow
+ * slot, the last, is no other reason's.
+ */
+#define WD_CORE_SLOTS		512
+#define WD_SUBSYS_SLOTS		64
+#define WD_SUBSYS_MAX		8
+#define WD_REASON_SLOTS		(WD_CORE_SLOTS + WD_SUBSYS_MAX * WD_SUBSYS_SLOTS)
+#define WD_REASON_BITMAP_WORDS	(WD_REASON_SLOTS / 64)	/* the -r filter */
+#define WD_OVERFLOW_SLOTS	(WD_REASON_SLOTS + 1)	/* the overflow bucket */
+#define WD_REASON_NO_SLOT	0xffffffffu	/* the reason of the last overflow slot */
+
+static inline __u32 wd_reason_slot(__u32 reason)
+{
+	__u32 sub = reason >> WD_SUBSYS_SHIFT, low = reason & 0xffff;
+
+	if (!sub)
+		return reason < WD_CORE_SLOTS ? reason : WD_REASON_SLOTS;
+	if (sub > WD_SUBSYS_MAX || low >= WD_SUBSYS_SLOTS)
+		return WD_REASON_SLOTS;
+	return WD_CORE_SLOTS + (sub - 1) * WD_SUBSYS_SLOTS + low;
+}
+
+/* The reason of an overflow slot: wd_reason_slot() undone. */
+static inline __u32 wd_slot_reason(__u32 slot)
+{
+	if (slot < WD_CORE_SLOTS)
+		return slot;
+	if (slot >= WD_REASON_SLOTS)
+		return WD_REASON_NO_SLOT;
+	slot -= WD_CORE_SLOTS;
+	return (slot / WD_SUBSYS_SLOTS + 1) << WD_SUBSYS_SHIFT | slot % WD_SUBSYS_SLOTS;
+}
 
 #define WD_CBPF_MAX_INSNS	4096	/* longest pcap filter accepted: BPF_MAXINSNS,
 					   the kernel's own limit for classic BPF */
@@ -55,15 +91,20 @@ struct wd_cbpf_insn {
 	__u32 k;
 };
 
-/* Key of the exact per-CPU counting map. */
+/*
+ * Key of the exact per-CPU counting map. A network namespace is its cookie
+ * (net->net_cookie, unique for the boot); the inode, which the kernel hands
+ * to the next namespace once this one is gone, only names it (`ip netns
+ * identify`). Both 0: the drop's namespace is unknown. Where the kernel has
+ * no cookie (before 5.14) netns_cookie is 0 and the inode is all there is.
+ */
 struct wd_key {
 	__u32 reason;
-	__u32 netns;		/* inode of the network namespace */
-	__u64 location;		/* return address inside the dropping function */
 	__u32 ifindex;
-	__u16 l3proto;		/* ETH_P_* in host order (skb->protocol) */
-	__u8 l4proto;		/* IPPROTO_* of the first header, 0 if unknown */
-	__u8 pad;
+	__u64 location;		/* return address inside the dropping function */
+	__u64 netns_cookie;	/* net->net_cookie, 0 if the kernel has none */
+	__u32 netns;		/* inode of the network namespace */
+	__u32 pad;
 };
 
 /*
@@ -125,7 +166,8 @@ struct wd_sock {
 
 struct wd_sock_key {
 	__u32 reason;
-	__u32 netns;
+	__u32 netns;		/* inode of the network namespace, as in wd_key */
+	__u64 netns_cookie;
 	__u64 ino;
 	__u64 cgroup_id;
 };
@@ -141,15 +183,18 @@ struct wd_sock_key {
 struct wd_event {
 	__u64 ts_ns;		/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	__u64 location;
+	__u64 netns_cookie;	/* as in wd_key */
 	__u32 reason;
 	__u32 netns;
 	__u32 ifindex;
 	__u32 skb_len;
+	__u32 wire_len;		/* bytes from the network header to the end, 0 if unknown */
 	__u32 cpu;
 	__u32 caplen;		/* packet bytes from hdr[0] on, at most WD_COPY_MAX */
 	__u16 l3proto;
 	__u16 flags;		/* WD_EV_* */
 	__s32 stack_id;		/* in the stack map, <0 error, WD_STACK_NONE: off */
+	__u32 pad;
 	char ifname[WD_IFNAME_BYTES];	/* skb->dev's name at the drop, "" if none */
 	struct wd_sock sock;
 	__u8 hdr[WD_HDR_BYTES];	/* the network header on, caplen bytes (here and after) */

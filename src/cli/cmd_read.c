@@ -171,7 +171,8 @@ static int doc_groups(struct summary *s, struct wd_count_doc *doc, struct wd_gro
 		return -ENOMEM;
 	for (size_t i = 0; i < s->groups.n; i++)
 		(*out)[i] = (struct wd_group_out){
-			.group = g[i].group,
+			.group = g[i].group, .netns = g[i].ns.inode,
+			.netns_cookie = g[i].ns.cookie,
 			.reason = g[i].reason[0] ? g[i].reason : NULL,
 			.code = g[i].code,
 			.count = g[i].count,

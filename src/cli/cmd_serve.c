@@ -62,7 +62,7 @@ static int serve(struct serve *sv, struct wd_opts *o, uid_t uid, gid_t gid)
 	if (status)
 		return status;
 	if (sv->so.per_if)	/* while namespaces can still be entered */
-		wd_ifnames_open(&sv->s.ifnames, sv->s.netns_ino ? sv->s.netns_path : NULL);
+		wd_ifnames_open(&sv->s.ifnames, sv->s.netns.inode ? sv->s.netns_path : NULL);
 	/* a released cgroup's name is kept as long as its series may be */
 	sv->s.who.cgroups.keep = sv->so.series_grace;
 	status = 1;
@@ -98,6 +98,7 @@ out:
 int cmd_serve(int argc, char **argv)
 {
 	struct wd_noise nz = { 0 };
+	struct wd_netns_id self;
 	struct serve sv = { 0 };
 	uid_t uid = 0;
 	gid_t gid = 0;
@@ -116,7 +117,8 @@ int cmd_serve(int argc, char **argv)
 	sv.cap_drops.max = sv.cap_hidden.max = sv.cap_if.max = sv.cap_ns.max =
 		sv.cap_cg.max = sv.so.max_series;
 	sv.cgroups.grace = sv.netns.grace = sv.so.series_grace;
-	sv.own_netns = wd_netns_self();
+	self = wd_netns_self();
+	sv.own_netns = wd_serve_ns_id_of(&self);
 	/* the kernel counts by socket; every cgroup is kept, the cap folds */
 	if (sv.so.per_cgroup)
 		o->group_by = WD_GROUP_CGROUP;

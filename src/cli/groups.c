@@ -147,30 +147,29 @@ void wd_groups_refresh(struct wd_groups *g, struct wd_session *s)
 	wd_session_cgroups_read(s);
 }
 
-static void netns_label(struct wd_session *s, uint32_t netns, char *buf, size_t len)
+static void netns_label(struct wd_session *s, const struct wd_netns_id *ns, char *buf,
+			size_t len)
 {
-	const char *name = netns ? wd_netns_name(&s->who.owners, netns) : NULL;
+	const char *name = wd_netns_name(&s->who.owners, ns);
 
 	if (name)
 		snprintf(buf, len, "%s", name);
-	else if (netns)
-		snprintf(buf, len, "netns %u", netns);
 	else
-		snprintf(buf, len, "(netns unknown)");
+		wd_netns_label(ns, buf, len);
 }
 
-static void key_label(struct wd_groups *g, struct wd_session *s, const struct wd_key *k,
-		      char *buf, size_t len)
+static void key_label(struct wd_groups *g, struct wd_session *s, const struct wd_netns_id *id,
+		      const struct wd_key *k, char *buf, size_t len)
 {
 	char ns[128];
 	const char *ifname;
 
-	netns_label(s, k->netns, ns, sizeof(ns));
+	netns_label(s, id, ns, sizeof(ns));
 	if (g->by == WD_GROUP_NETNS) {
 		snprintf(buf, len, "%s", ns);
 		return;
 	}
-	ifname = wd_ifname(&s->ifnames, k->netns, k->ifindex);
+	ifname = wd_ifname(&s->ifnames, id, k->ifindex);
 	if (ifname)
 		snprintf(buf, len, "%s@%s", ifname, ns);
 	else if (k->ifindex)
@@ -207,7 +206,7 @@ static void sock_label(struct wd_groups *g, struct wd_session *s, const struct w
 }
 
 static int add_row(struct wd_group_row **v, size_t *n, size_t *cap, const char *group,
-		   uint32_t reason, uint64_t count)
+		   const struct wd_netns_id *ns, uint32_t reason, uint64_t count)
 {
 	struct wd_group_row *tmp;
 
@@ -216,6 +215,8 @@ static int add_row(struct wd_group_row **v, size_t *n, size_t *cap, const char *
 	tmp = *v;
 	memset(&tmp[*n], 0, sizeof(tmp[*n]));
 	snprintf(tmp[*n].group, sizeof(tmp[*n].group), "%s", group);
+	if (ns)
+		tmp[*n].ns = *ns;
 	tmp[*n].reason = reason;
 	tmp[*n].count = count;
 	(*n)++;
@@ -233,8 +234,10 @@ static int collect_keys(struct wd_groups *g, struct wd_session *s, struct wd_gro
 	if (err)
 		return err;
 	for (size_t i = 0; !err && i < nk; i++) {
-		key_label(g, s, &k[i].key, label, sizeof(label));
-		err = add_row(v, n, cap, label, k[i].key.reason, k[i].count);
+		struct wd_netns_id ns = { k[i].key.netns_cookie, k[i].key.netns };
+
+		key_label(g, s, &ns, &k[i].key, label, sizeof(label));
+		err = add_row(v, n, cap, label, &ns, k[i].key.reason, k[i].count);
 	}
 	free(k);
 	return err;
@@ -250,7 +253,7 @@ static int collect_socks(struct wd_groups *g, struct wd_session *s, struct wd_gr
 
 	/* Before the read: a swap during it moves counts it has read into g->retired. */
 	for (size_t i = 0; !err && i < g->n_retired; i++)
-		err = add_row(v, n, cap, g->retired[i].group, g->retired[i].reason,
+		err = add_row(v, n, cap, g->retired[i].group, NULL, g->retired[i].reason,
 			      g->retired[i].count);
 	if (!err)
 		err = wd_session_sock_totals(s, &t, &nt);
@@ -262,17 +265,25 @@ static int collect_socks(struct wd_groups *g, struct wd_session *s, struct wd_gr
 		if (g->by == WD_GROUP_PROCESS)
 			learn(g, s, t[i].key.ino);
 		sock_label(g, s, &t[i].key, label, sizeof(label));
-		err = add_row(v, n, cap, label, t[i].key.reason, t[i].count);
+		err = add_row(v, n, cap, label, NULL, t[i].key.reason, t[i].count);
 	}
 	forget_idle(g, s);
 	free(t);
 	return err;
 }
 
+/* The group of a row: its label and, by netns or interface, its namespace. */
+static int cmp_group(const struct wd_group_row *a, const struct wd_group_row *b)
+{
+	int c = strcmp(a->group, b->group);
+
+	return c ? c : wd_netns_cmp(&a->ns, &b->ns);
+}
+
 static int cmp_name(const void *x, const void *y)
 {
 	const struct wd_group_row *a = x, *b = y;
-	int c = strcmp(a->group, b->group);
+	int c = cmp_group(a, b);
 
 	if (c)
 		return c;
@@ -282,11 +293,13 @@ static int cmp_name(const void *x, const void *y)
 static int cmp_rows(const void *x, const void *y)
 {
 	const struct wd_group_row *a = x, *b = y;
+	int c;
 
 	if (a->group_total != b->group_total)
 		return a->group_total > b->group_total ? -1 : 1;
-	if (strcmp(a->group, b->group))
-		return strcmp(a->group, b->group);
+	c = cmp_group(a, b);
+	if (c)
+		return c;
 	return a->count > b->count ? -1 : a->count < b->count;
 }
 
@@ -307,7 +320,7 @@ static void normalize(struct wd_group_row *v, size_t *n)
 	for (size_t i = 0; i <= m; i++) {
 		uint64_t total = 0;
 
-		if (i < m && !strcmp(v[i].group, v[first].group))
+		if (i < m && !cmp_group(&v[i], &v[first]))
 			continue;
 		for (size_t j = first; j < i; j++)
 			total += v[j].count;
@@ -326,10 +339,11 @@ static void fold_other(struct wd_groups *g, struct wd_group_row *v, size_t *n)
 	bool folded = false;
 
 	for (size_t i = 0; i < *n; i++) {
-		if (!i || strcmp(v[i].group, v[i - 1].group))
+		if (!i || cmp_group(&v[i], &v[i - 1]))
 			groups++;
 		if (groups > g->max_groups) {
 			snprintf(v[i].group, sizeof(v[i].group), "(other)");
+			memset(&v[i].ns, 0, sizeof(v[i].ns));
 			folded = true;
 		}
 	}
@@ -379,7 +393,8 @@ int wd_groups_doc(struct wd_groups *g, struct wd_session *s, struct wd_count_doc
 	for (size_t i = 0; i < n; i++) {
 		gd->out[i] = (struct wd_group_out){
 			.group = gd->rows[i].group, .code = gd->rows[i].reason,
-			.count = gd->rows[i].count,
+			.count = gd->rows[i].count, .netns = gd->rows[i].ns.inode,
+			.netns_cookie = gd->rows[i].ns.cookie,
 		};
 		if (s->reasons.has_reason)
 			gd->out[i].reason = wd_reason_name(&s->reasons, gd->rows[i].reason,

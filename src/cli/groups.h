@@ -21,6 +21,8 @@ struct wd_known_sock {
 
 struct wd_group_row {
 	char group[256];	/* "blue", "veth0@blue", "docker:0123456789ab", "nginx[42]" */
+	/* netns, interface: the namespace; a group is (group, ns), names may repeat */
+	struct wd_netns_id ns;
 	uint32_t reason;
 	uint64_t count;
 	uint64_t group_total;	/* of every reason in the group, for sorting */

@@ -80,9 +80,10 @@ const struct wd_option wd_options[] = {
 	  .man = "The series beyond it are folded into reason=\"other\" and counted in "
 		 "whydrop_series_folded{metric}." },
 	{ "per-interface", 0, NULL, C_SERVE,
-	  "also whydrop_interface_drops_total{netns,interface,reason}",
+	  "also whydrop_interface_drops_total{netns,netns_cookie,interface,reason}",
 	  .why = "applies to the Prometheus exporter" },
-	{ "per-netns", 0, NULL, C_SERVE, "also whydrop_netns_drops_total{netns,reason}",
+	{ "per-netns", 0, NULL, C_SERVE,
+	  "also whydrop_netns_drops_total{netns,netns_cookie,reason} (inode, cookie)",
 	  .why = "applies to the Prometheus exporter" },
 	{ "netns-names", 0, NULL, C_SERVE,
 	  "a netns_name label beside netns on the two above: --netns as given, else the ip "
@@ -132,7 +133,8 @@ const struct wd_option wd_options[] = {
 	  .hint_for = { { C_EXPLAIN, "explain samples its counters for --interval SECS" } } },
 	{ "reason", 'r', "LIST", C_LIVE,
 	  "only these reasons: names as `whydrop reasons` prints them (any case, with or "
-	  "without SKB_DROP_REASON_) or their numbers, comma-separated",
+	  "without SKB_DROP_REASON_; a subsystem's also as SUBSYSTEM:NAME) or their numbers, "
+	  "comma-separated",
 	  .why = TRACING, .complete = "@reasons",
 	  .man = "An unknown name is refused with the closest known one." },
 	{ "netns", 0, "NS", C_LIVE,

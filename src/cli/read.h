@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "drop_comment.h"
+#include "netns.h"
 #include "opts.h"
 
 /* Rows counted by key: an array and an open-addressing index into it. */
@@ -36,6 +37,7 @@ struct read_row {
 /* --group-by: drops by (who, reason), as count --group-by. */
 struct read_group {
 	char group[512];		/* as long as a cgroup path can be */
+	struct wd_netns_id ns;		/* by netns or interface: the namespace */
 	char reason[128];		/* "" in location-only recordings */
 	uint32_t code;
 	uint64_t count;

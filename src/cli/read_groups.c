@@ -99,14 +99,22 @@ static uint32_t group_hash(const void *p)
 {
 	const struct read_group *g = p;
 
-	return fnv(fnv(2166136261u, g->group), g->reason);
+	return fnv(fnv(2166136261u, g->group), g->reason) ^ (uint32_t)g->ns.cookie ^ g->ns.inode;
+}
+
+/* A group: its label and, by netns or interface, its namespace (names may repeat). */
+static int cmp_group(const struct read_group *x, const struct read_group *y)
+{
+	int c = strcmp(x->group, y->group);
+
+	return c ? c : wd_netns_cmp(&x->ns, &y->ns);
 }
 
 static bool same_group(const void *a, const void *b)
 {
 	const struct read_group *x = a, *y = b;
 
-	return !strcmp(x->group, y->group) && !strcmp(x->reason, y->reason);
+	return !cmp_group(x, y) && !strcmp(x->reason, y->reason);
 }
 
 /* "ifindex=N": the word record writes when the device had no name; 0 if none. */
@@ -118,14 +126,20 @@ static uint32_t comment_ifindex(const char *c)
 	return 0;
 }
 
+static struct wd_netns_id comment_netns(const struct wd_pcapng_meta *m)
+{
+	return (struct wd_netns_id){ m->has_netns_cookie ? m->netns_cookie : 0,
+				     m->has_netns ? m->netns : 0 };
+}
+
 static void netns_label(const struct wd_pcapng_meta *m, char *buf, size_t len)
 {
+	struct wd_netns_id ns = comment_netns(m);
+
 	if (m->has_netns_name)
 		snprintf(buf, len, "%s", m->netns_name);
-	else if (m->has_netns && m->netns)
-		snprintf(buf, len, "netns %u", m->netns);
 	else
-		snprintf(buf, len, "(netns unknown)");
+		wd_netns_label(&ns, buf, len);
 }
 
 static void interface_label(const struct wd_pcapng_meta *m, const char *comment, char *buf,
@@ -177,7 +191,7 @@ static void group_label(const struct wd_pcapng_meta *m, const char *comment,
 static int cmp_group_name(const void *a, const void *b)
 {
 	const struct read_group *x = a, *y = b;
-	int c = strcmp(x->group, y->group);
+	int c = cmp_group(x, y);
 
 	return c ? c : strcmp(x->reason, y->reason);
 }
@@ -185,11 +199,13 @@ static int cmp_group_name(const void *a, const void *b)
 static int cmp_group_size(const void *a, const void *b)
 {
 	const struct read_group *x = a, *y = b;
+	int c;
 
 	if (x->group_total != y->group_total)
 		return x->group_total > y->group_total ? -1 : 1;
-	if (strcmp(x->group, y->group))
-		return strcmp(x->group, y->group);
+	c = cmp_group(x, y);
+	if (c)
+		return c;
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
 	return strcmp(x->reason, y->reason);
@@ -207,7 +223,7 @@ static void order_groups(struct table *t)
 	for (size_t i = 1; i <= t->n; i++) {
 		uint64_t total = 0;
 
-		if (i < t->n && !strcmp(g[i].group, g[first].group))
+		if (i < t->n && !cmp_group(&g[i], &g[first]))
 			continue;
 		for (size_t j = first; j < i; j++)
 			total += g[j].count;
@@ -230,10 +246,12 @@ int wd_read_fold_groups(struct table *t, uint32_t max)
 	for (size_t i = 0; i < t->n; i++) {
 		struct read_group key = g[i], *r;
 
-		if (!i || strcmp(g[i].group, g[i - 1].group))
+		if (!i || cmp_group(&g[i], &g[i - 1]))
 			groups++;
-		if (groups > max)
+		if (groups > max) {
 			snprintf(key.group, sizeof(key.group), "(other)");
+			memset(&key.ns, 0, sizeof(key.ns));
+		}
 		key.count = 0;
 		r = table_get(&o, &key);
 		if (!r) {
@@ -272,6 +290,8 @@ int wd_read_add_group(struct table *t, const struct wd_pcapng_meta *m, const cha
 	struct read_group key = { .code = m->code }, *r;
 
 	group_label(m, comment, by, key.group, sizeof(key.group));
+	if (by == WD_GROUP_NETNS || by == WD_GROUP_INTERFACE)
+		key.ns = comment_netns(m);
 	if (m->has_reason)
 		snprintf(key.reason, sizeof(key.reason), "%s", m->reason);
 	r = table_get(t, &key);

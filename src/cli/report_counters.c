@@ -125,10 +125,11 @@ static int traced_add(struct traced_set *t, struct wd_session *s,
 /*
  * Traced totals by reason and function. Without --netns the program counts
  * every namespace while most counters are whydrop's own namespace's: drops
- * of another namespace than ns (0: any) are marked elsewhere, and only the
- * global counters take them. A drop of unknown namespace (0) counts here.
+ * of another namespace than ns (NULL: any) are marked elsewhere, and only
+ * the global counters take them. A drop of unknown namespace counts here.
  */
-static int read_traced(struct wd_session *s, uint32_t ns, struct traced_set *t)
+static int read_traced(struct wd_session *s, const struct wd_netns_id *ns,
+		       struct traced_set *t)
 {
 	struct wd_key_total *k;
 	size_t n;
@@ -136,8 +137,12 @@ static int read_traced(struct wd_session *s, uint32_t ns, struct traced_set *t)
 
 	if (err)
 		return err;
-	for (size_t i = 0; !err && i < n; i++)
-		err = traced_add(t, s, &k[i], ns && k[i].key.netns && k[i].key.netns != ns);
+	for (size_t i = 0; !err && i < n; i++) {
+		struct wd_netns_id kn = { k[i].key.netns_cookie, k[i].key.netns };
+		bool known = kn.cookie || kn.inode;
+
+		err = traced_add(t, s, &k[i], ns && known && !wd_netns_same(&kn, ns));
+	}
 	free(k);
 	for (size_t i = 0; !err && i < t->n; i++)
 		t->v[i].reason = t->reason[i];
@@ -198,6 +203,7 @@ static int to_rows(const struct wd_recon_row *r, size_t n, struct wd_counter_row
 int wd_counters_build(struct wd_session *s, const struct wd_opts *o,
 			  struct wd_counter_watch *w, struct wd_counter_rows *c)
 {
+	struct wd_netns_id self = wd_netns_self();
 	struct traced_set t = { 0 };
 	struct wd_recon_row *r = NULL;
 	struct wd_recon_opts ro;
@@ -206,7 +212,7 @@ int wd_counters_build(struct wd_session *s, const struct wd_opts *o,
 
 	recon_opts(s, o, &ro);
 	if (s)
-		err = read_traced(s, o->netns ? 0 : wd_netns_self(), &t);
+		err = read_traced(s, o->netns ? NULL : &self, &t);
 	if (!err)
 		err = wd_reconcile(&w->start, &w->now, t.v, t.n, &ro, &r, &n);
 	if (!err)

@@ -86,6 +86,7 @@ void wd_serve_announce(const struct serve *sv, int fd);
 
 /* serve_who.c: a namespace's identity (0: none); its objects judged from the counts. */
 uint64_t wd_serve_ns_id(const struct wd_key *k);
+uint64_t wd_serve_ns_id_of(const struct wd_netns_id *ns);
 int wd_serve_judge_netns(struct serve *sv, const struct wd_key_total *keys, size_t n);
 /* --per-cgroup: the family by cgroup, capped; retired cgroups' counts forgotten. */
 int wd_serve_fill_cgroups(struct serve *sv, struct wd_prom_family *f);

@@ -20,10 +20,10 @@
 #define RULE_LEN		200	/* REASON@FUNCTION of a noise rule */
 
 /* "veth0"; "if7" where the namespace is out of reach; "none" without a device. */
-static void interface_name(struct serve *sv, uint32_t netns, uint32_t ifindex, char *buf,
-			   size_t len)
+static void interface_name(struct serve *sv, const struct wd_netns_id *ns, uint32_t ifindex,
+			   char *buf, size_t len)
 {
-	const char *name = wd_ifname(&sv->s.ifnames, netns, ifindex);
+	const char *name = wd_ifname(&sv->s.ifnames, ns, ifindex);
 
 	if (!ifindex)
 		snprintf(buf, len, "none");
@@ -41,7 +41,7 @@ struct scrape {
 
 struct row_names {
 	char reason[NAME_LEN], subsys[NAME_LEN], function[NAME_LEN], location[NAME_LEN];
-	char netns[16], ifname[IFNAMSIZ + 8], netns_name[64];
+	char netns[16], netns_cookie[24], ifname[IFNAMSIZ + 8], netns_name[64];
 	char rule[RULE_LEN];	/* the noise rule that hides it, "" if none */
 	const char *layer;
 };
@@ -64,6 +64,7 @@ static void resolve(struct serve *sv, const struct wd_key_total *kt, struct row_
 		    bool want_if)
 {
 	struct wd_total t = { kt->key.reason, kt->key.location, kt->count };
+	const struct wd_netns_id ns = { kt->key.netns_cookie, kt->key.netns };
 	const struct wd_cat_entry *e;
 	struct wd_count_row row;
 
@@ -76,26 +77,30 @@ static void resolve(struct serve *sv, const struct wd_key_total *kt, struct row_
 	n->layer = e && e->layer ? e->layer : "unknown";
 	if (!kt->key.location) {	/* overflow bucket: only the reason is known */
 		snprintf(n->netns, sizeof(n->netns), "unknown");
+		snprintf(n->netns_cookie, sizeof(n->netns_cookie), "unknown");
 		snprintf(n->ifname, sizeof(n->ifname), "unknown");
 		snprintf(n->netns_name, sizeof(n->netns_name), "unknown");
 		return;
 	}
 	snprintf(n->netns, sizeof(n->netns), "%u", kt->key.netns);
+	/* the namespace's identity: the kernel gives its inode to later ones */
+	snprintf(n->netns_cookie, sizeof(n->netns_cookie), "%" PRIu64,
+		 (uint64_t)kt->key.netns_cookie);
 	if (sv->so.netns_names) {
-		const char *name = wd_netns_name(&sv->s.who.owners, kt->key.netns);
+		const char *name = wd_netns_name(&sv->s.who.owners, &ns);
 
 		snprintf(n->netns_name, sizeof(n->netns_name), "%s", name ? name : "unknown");
 	}
 	if (want_if)
-		interface_name(sv, kt->key.netns, kt->key.ifindex, n->ifname, sizeof(n->ifname));
+		interface_name(sv, &ns, kt->key.ifindex, n->ifname, sizeof(n->ifname));
 }
 
 static int add_key(struct serve *sv, struct scrape *sc, const struct wd_key_total *kt)
 {
 	struct row_names n;
 	const char *d[] = { n.reason, NULL, n.function, n.rule };
-	const char *i[] = { n.netns, n.ifname, n.reason, n.netns_name };
-	const char *ns[] = { n.netns, n.reason, n.netns_name };
+	const char *i[] = { n.netns, n.netns_cookie, n.ifname, n.reason, n.netns_name };
+	const char *ns[] = { n.netns, n.netns_cookie, n.reason, n.netns_name };
 	bool retired = (sv->so.per_if || sv->so.per_netns) &&
 		       wd_objs_retired(&sv->netns, wd_serve_ns_id(&kt->key));
 	int err;
@@ -262,17 +267,17 @@ static void scrape_init(struct scrape *sc, bool netns_names)
 	};
 	static const struct wd_prom_family by_if = {
 		.name = "whydrop_interface_drops_total", .type = "counter",
-		.help = "Packets the kernel dropped, by network namespace (inode), interface "
-			"and drop reason; exact, expected drops included. A deleted namespace's "
-			"series retire (--series-grace).",
-		.labels = { "netns", "interface", "reason" }, .nlabels = 3,
+		.help = "Packets the kernel dropped, by network namespace (inode, and cookie: "
+			"inodes are reused), interface and drop reason; exact, expected drops "
+			"included. A deleted namespace's series retire (--series-grace).",
+		.labels = { "netns", "netns_cookie", "interface", "reason" }, .nlabels = 4,
 	};
 	static const struct wd_prom_family by_ns = {
 		.name = "whydrop_netns_drops_total", .type = "counter",
-		.help = "Packets the kernel dropped, by network namespace (inode) and drop "
-			"reason; exact, expected drops included. A deleted namespace's series "
-			"retire (--series-grace).",
-		.labels = { "netns", "reason" }, .nlabels = 2,
+		.help = "Packets the kernel dropped, by network namespace (inode, and cookie: "
+			"inodes are reused) and drop reason; exact, expected drops included. A "
+			"deleted namespace's series retire (--series-grace).",
+		.labels = { "netns", "netns_cookie", "reason" }, .nlabels = 3,
 	};
 
 	static const struct wd_prom_family by_cg = {

@@ -16,30 +16,47 @@
 
 #include "serve.h"
 
+#define NS_BY_INODE	(1ULL << 63)
+
 /*
- * A namespace's identity in serve's tables: the counting key's (its inode
- * today; the netns cookie once the key carries it). Only here and in
- * ns_gone() does serve know what it is.
+ * A namespace's identity in serve's tables: its cookie, or on a kernel
+ * without cookies its inode, marked apart. Only here and in ns_gone() does
+ * serve know what it is.
  */
+uint64_t wd_serve_ns_id_of(const struct wd_netns_id *ns)
+{
+	return ns->cookie ? ns->cookie : ns->inode ? NS_BY_INODE | ns->inode : 0;
+}
+
+static struct wd_netns_id ns_of_id(uint64_t id)
+{
+	if (id & NS_BY_INODE)
+		return (struct wd_netns_id){ .inode = (uint32_t)id };
+	return (struct wd_netns_id){ .cookie = id };
+}
+
 uint64_t wd_serve_ns_id(const struct wd_key *k)
 {
-	return k->location ? k->netns : 0;	/* the overflow bucket: no namespace */
+	struct wd_netns_id ns = { .cookie = k->netns_cookie, .inode = k->netns };
+
+	return k->location ? wd_serve_ns_id_of(&ns) : 0;	/* overflow: no namespace */
 }
 
 /*
  * Gone: the last scan of /run/netns and /proc/PID/ns/net did not find it
- * under the name it had when it dropped. The kernel gives a freed
- * namespace's inode to the next namespace at once, which has another name;
- * so a name is taken only from two scans in a row, never from a
- * namespace just made, which may be that next one. Wrongly gone costs
+ * under the name it had when it dropped. Where the kernel has no cookies,
+ * it gives a freed namespace's inode to the next namespace at once, which
+ * has another name; so a name is taken only from two scans in a row, never
+ * from a namespace just made, which may be that next one. Wrongly gone costs
  * little: a silent series retires early, and its next drop brings it back.
  */
 static double ns_gone(void *ctx, struct wd_obj *ob, double now)
 {
 	struct serve *sv = ctx;
 	struct wd_owners *ow = &sv->s.who.owners;
-	const char *found = wd_netns_found(ow, ob->id);
-	const char *before = wd_netns_found_before(ow, ob->id);
+	struct wd_netns_id ns = ns_of_id(ob->id);
+	const char *found = wd_netns_found(ow, &ns);
+	const char *before = wd_netns_found_before(ow, &ns);
 	char *copy;
 
 	if (ob->id == sv->own_netns)	/* ours lives as long as we do */

@@ -84,7 +84,7 @@ static int read_hash(int fd, struct wd_keyset *kv, int ncpu)
 static int read_overflow(int fd, struct wd_keyset *kv, uint64_t *vals, int ncpu)
 {
 	for (uint32_t slot = 0; slot < WD_OVERFLOW_SLOTS; slot++) {
-		struct wd_key key = { .reason = slot };
+		struct wd_key key = { .reason = wd_slot_reason(slot) };
 		uint64_t n;
 
 		if (bpf_map_lookup_elem(fd, &slot, vals))

@@ -43,12 +43,21 @@ int wd_reason_bits(struct wd_session *s, const char *list, volatile __u64 *bits,
 		return WD_EXIT_USAGE;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct wd_reason *r = wd_reason_by_word(&s->reasons, tok);
+		uint32_t code, slot;
 		const char *hint;
 
-		if (r && r->code < WD_REASON_BITMAP_WORDS * 64) {
-			bits[r->code / 64] |= 1ULL << (r->code % 64);
-			continue;
+		if (!wd_reason_code(&s->reasons, tok, &code)) {
+			slot = wd_reason_slot(code);
+			if (slot < WD_REASON_SLOTS) {
+				bits[slot / 64] |= 1ULL << (slot % 64);
+				continue;
+			}
+			fprintf(stderr, "whydrop: -r %s: reason %#x is beyond what whydrop can "
+					"select (%u core reasons, %u subsystems of %u): leave "
+					"it out and read it in the whole count\n", tok, code,
+				WD_CORE_SLOTS, WD_SUBSYS_MAX, WD_SUBSYS_SLOTS);
+			status = WD_EXIT_USAGE;
+			break;
 		}
 		hint = wd_reason_suggest(&s->reasons, tok);
 		fprintf(stderr, "whydrop: unknown drop reason '%s' on this kernel", tok);
@@ -120,7 +129,8 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 	bool btf = fl != WD_RAW_TP;
 	int status;
 
-	skel->rodata->filter_netns = s->netns_ino;
+	skel->rodata->filter_netns = s->netns.inode;
+	skel->rodata->filter_netns_cookie = s->netns.cookie;
 	skel->rodata->filter_ifindex = s->ifindex;
 	/* --rate 0 is no limit, as tcpdump users expect; the kernel side's 0 is "no records". */
 	if (details) {

@@ -6,12 +6,14 @@
  * counted, and the end.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 
 #include "core.h"
@@ -71,6 +73,27 @@ static uint64_t mono_to_real(void)
 	       (uint64_t)m.tv_nsec;
 }
 
+/*
+ * --netns: the namespace by its cookie (learnt from a socket made in it:
+ * we are still privileged), and its inode. The file stays open for the
+ * session, so that even where the kernel has no cookies the inode names
+ * this namespace and no other until the end.
+ */
+static int open_netns(struct wd_session *s, const char *arg, char *err, size_t errlen)
+{
+	uint32_t inode;
+
+	if (wd_netns_resolve(arg, s->netns_path, sizeof(s->netns_path), &inode, err, errlen))
+		return -1;
+	s->netns_fd = open(s->netns_path, O_RDONLY | O_CLOEXEC);
+	if (s->netns_fd < 0 || wd_netns_id_of_fd(s->netns_fd, &s->netns)) {
+		snprintf(err, errlen, "cannot open network namespace %s: %s", s->netns_path,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int resolve_filters(struct wd_session *s, const struct wd_opts *o)
 {
 	char err[1024];
@@ -80,8 +103,7 @@ static int resolve_filters(struct wd_session *s, const struct wd_opts *o)
 		return WD_EXIT_USAGE;
 	}
 
-	if (o->netns && wd_netns_resolve(o->netns, s->netns_path, sizeof(s->netns_path),
-					 &s->netns_ino, err, sizeof(err))) {
+	if (o->netns && open_netns(s, o->netns, err, sizeof(err))) {
 		fprintf(stderr, "whydrop: %s\n", err);
 		return WD_EXIT_USAGE;
 	}
@@ -150,6 +172,15 @@ static int load_symbols(struct wd_session *s)
 	return 0;
 }
 
+/* No subsystem reason among the -r bits (their slots follow the core's). */
+static bool subsys_bits_clear(const __u64 *bits)
+{
+	for (size_t w = WD_CORE_SLOTS / 64; w < WD_REASON_BITMAP_WORDS; w++)
+		if (bits[w])
+			return false;
+	return true;
+}
+
 /* drop_monitor instead of BPF; -r is checked before anything starts. */
 static int open_dropmon(struct wd_session *s, const struct wd_opts *o, bool details, bool quiet)
 {
@@ -159,6 +190,12 @@ static int open_dropmon(struct wd_session *s, const struct wd_opts *o, bool deta
 
 	if (o->reasons && !o->dropmon_summary)
 		status = wd_reason_bits(s, o->reasons, bits, &enabled);
+	if (!status && !subsys_bits_clear(bits)) {
+		fprintf(stderr, "whydrop: drop_monitor names a subsystem's reasons (openvswitch, "
+				"mac80211) without their numbers: -r cannot select them with "
+				"--source dropmon; leave them out or use BPF (--source bpf)\n");
+		status = WD_EXIT_USAGE;
+	}
 	if (!status)
 		status = wd_dm_source_open(s, o, details, quiet);
 	if (status)
@@ -208,6 +245,7 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	s->counts = s->socks = (struct wd_gen){ -1, -1, -1 };
 	s->filter_fd = -1;
 	s->filter_ctx_fd = -1;
+	s->netns_fd = -1;
 	s->verbose = o->verbose;
 	wd_libbpf_log_init(o->verbose);
 	s->on_event = fn;
@@ -255,7 +293,7 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	if (details || o->group_by || o->netns_names) {
 		wd_who_init(&s->who, o->processes);
 		/* --netns: that namespace is called as the user gave it */
-		wd_who_netns_given(&s->who, s->netns_ino, o->netns);
+		wd_who_netns_given(&s->who, &s->netns, o->netns);
 	}
 	/* and namespaces can be entered to name their interfaces later. */
 	if (s->skel && (details || o->group_by == WD_GROUP_INTERFACE))
@@ -283,6 +321,9 @@ void wd_session_close(struct wd_session *s)
 	wd_ifnames_free(&s->ifnames);
 	wd_stack_free(&s->ev_stack);
 	wd_who_free(&s->who);
+	if (s->netns_fd >= 0)
+		close(s->netns_fd);
+	s->netns_fd = -1;
 	free(s->filter);
 	s->filter = NULL;
 }
@@ -418,7 +459,9 @@ static void names(struct wd_session *s, uint32_t code, uint64_t location,
 
 	if (s->dm && wd_dm_source_names(s, code, location, reason, function, loc, len))
 		return;
-	if (!s->dm || !wd_dm_source_subsys(s, code))
+	if (code == WD_REASON_NO_SLOT && !location)
+		snprintf(reason, len, "(reasons beyond the overflow bucket's slots)");
+	else if (!s->dm || !wd_dm_source_subsys(s, code))
 		wd_reason_name(&s->reasons, code, reason, len);
 	if (!location) {
 		snprintf(function, len, "(overflow)");
@@ -432,6 +475,8 @@ static void names(struct wd_session *s, uint32_t code, uint64_t location,
 void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_drop_view *v,
 		     char *reason, char *function, char *location, size_t len)
 {
+	const struct wd_netns_id ns = { .cookie = ev->netns_cookie, .inode = ev->netns };
+
 	/* caplen bytes from hdr[] on: on_ring() and drop_monitor's records see to it */
 	wd_event_view(ev, s->mono_to_real_ns, v);
 	names(s, ev->reason, ev->location, reason, function, location, len);
@@ -441,7 +486,7 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 	/* The record's own name is the one at the drop; else look it up now. */
 	snprintf(s->ev_ifname, sizeof(s->ev_ifname), "%.*s", WD_IFNAME_BYTES, ev->ifname);
 	v->ifname = s->ev_ifname[0] || s->dm ? s->ev_ifname :
-		    wd_ifname(&s->ifnames, ev->netns, ev->ifindex);
+		    wd_ifname(&s->ifnames, &ns, ev->ifindex);
 	if (s->dm) {
 		v->no_code = wd_dm_source_subsys(s, ev->reason) != NULL;
 		wd_dm_source_view(s, v);
@@ -452,7 +497,7 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 		v->stack = (const char *const *)s->ev_stack.frames;
 		v->n_stack = s->ev_stack.n;
 	}
-	wd_who_view(&s->who, ev->netns, &ev->sock, v);
+	wd_who_view(&s->who, &ns, &ev->sock, v);
 }
 
 void wd_session_row(struct wd_session *s, const struct wd_total *t, struct wd_count_row *row,

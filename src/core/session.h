@@ -74,7 +74,12 @@ struct wd_session {
 	void *sock_fold_ctx;
 	char ev_ifname[WD_IFNAME_BYTES + 1];	/* of the last wd_session_view */
 	struct wd_stack ev_stack;		/* of the last wd_session_view */
-	uint32_t netns_ino;
+	/*
+	 * --netns: the namespace (netns.inode 0: none), held open by netns_fd
+	 * for the session: its inode cannot go to another namespace meanwhile.
+	 */
+	struct wd_netns_id netns;
+	int netns_fd;
 	uint32_t ifindex;
 	char netns_path[300];
 	struct wd_netns_name netns_name;	/* --netns: is it still named so? */

@@ -51,7 +51,8 @@ static int read_counts(struct wd_session *s, struct vec *v, uint64_t *vals, int 
 			continue;
 		n = wd_cpu_sum(vals, ncpu);
 		if (n)
-			err = push(v, (struct wd_stack_total){ slot, WD_STACK_NONE, 0, n });
+			err = push(v, (struct wd_stack_total){ wd_slot_reason(slot), WD_STACK_NONE,
+							       0, n });
 	}
 	return err;
 }

@@ -140,6 +140,16 @@ int wd_decode(const uint8_t *data, size_t len, uint16_t l3proto, struct wd_flow 
 	return -1;
 }
 
+void wd_flow_wire_len(struct wd_flow *f, const uint8_t *data, size_t len, uint32_t wire_len)
+{
+	if (!wire_len || !f->family)
+		return;
+	if (f->family == 4 && len >= 4 && !get16(data + 2))
+		f->ip_len = wire_len;
+	else if (f->family == 6 && len >= 6 && !get16(data + 4))
+		f->ip_len = wire_len;
+}
+
 const char *wd_l4_name(uint8_t proto, char *buf, size_t len)
 {
 	switch (proto) {

@@ -25,7 +25,7 @@ struct wd_flow {
 	bool has_tcp_flags;
 	char tcp_flags[12];	/* tcpdump letters: "S", "S.", "FP." */
 	bool fragment;		/* not the first fragment: no L4 header */
-	uint32_t ip_len;	/* length from the IP header */
+	uint32_t ip_len;	/* length from the IP header (see wd_flow_wire_len) */
 };
 
 /*
@@ -34,6 +34,13 @@ struct wd_flow {
  * Returns 0 if an IP header was decoded, -1 otherwise.
  */
 int wd_decode(const uint8_t *data, size_t len, uint16_t l3proto, struct wd_flow *f);
+/*
+ * An IPv4 total length or IPv6 payload length of 0 cannot say how long the
+ * packet is (BIG TCP over IPv4, an IPv6 jumbogram; or no IPv6 payload at
+ * all): there, ip_len becomes wire_len, the packet's bytes from its network
+ * header to its end as the kernel held them, when known (not 0).
+ */
+void wd_flow_wire_len(struct wd_flow *f, const uint8_t *data, size_t len, uint32_t wire_len);
 /* "tcp", "udp", "icmp", "icmpv6", ... or the number in buf. */
 const char *wd_l4_name(uint8_t proto, char *buf, size_t len);
 /* "ipv4", "ipv6", "arp", or "0x88b5". */

@@ -76,6 +76,8 @@ void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len)
 		append(buf, len, &used, " netns=%u", v->netns);
 	if (v->reason && !v->no_code)
 		append(buf, len, &used, " code=%u", v->code);
+	if (v->netns_cookie)
+		append(buf, len, &used, " netns_cookie=%" PRIu64, v->netns_cookie);
 	if (v->netns_name)
 		append_word(buf, len, &used, "netns_name", v->netns_name);
 	if (v->hw_trap)
@@ -206,6 +208,8 @@ static void parse_who_word(const char *w, size_t klen, const char *val, size_t v
 
 	if (KEY("netns_name"))
 		take_word(m->netns_name, sizeof(m->netns_name), val, vlen, &m->has_netns_name);
+	else if (KEY("netns_cookie") && !m->has_netns_cookie)
+		m->has_netns_cookie = parse_u64(val, vlen, 19, &m->netns_cookie);
 	else if (KEY("sock") && vlen == 7 && !memcmp(val, "unknown", 7))
 		m->sock_unknown = true;
 	else if (KEY("sock") && !m->has_sock)

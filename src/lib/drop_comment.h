@@ -15,6 +15,7 @@
 
 /*
  * "reason=NO_SOCKET location=tcp_v4_rcv+0x99 ifname=lo netns=4026531840 code=3",
+ * the namespace's cookie "netns_cookie=1" (where known: inodes are reused),
  * then what is known of who: "netns_name=blue sock=42569 lport=9999 rport=0
  * state=CLOSE pid=20898 comm=wd-rcvr cgroup=/who.slice
  * workload=docker:0123456789ab" (or "sock=unknown"); spaces, '%' and
@@ -31,6 +32,8 @@ struct wd_pcapng_meta {
 	char ifname[32];
 	uint32_t code;
 	uint32_t netns;
+	bool has_netns_cookie;
+	uint64_t netns_cookie;
 	/* who: the namespace's name and the socket's owner */
 	bool has_netns_name, has_sock, sock_unknown, has_lport, has_pid, has_comm;
 	bool has_cgroup, has_workload, has_rport, has_state;

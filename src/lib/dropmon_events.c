@@ -126,9 +126,11 @@ static uint32_t packet_reason(struct wd_dm_events *e, const struct wd_dm_packet 
 
 static bool reason_selected(const struct wd_dm_events *e, uint32_t code)
 {
+	uint32_t slot = wd_reason_slot(code);
+
 	if (!e->filter_reasons)
 		return true;
-	return code < WD_REASON_BITMAP_WORDS * 64 && (e->reason_bits[code / 64] >> (code % 64) & 1);
+	return slot < WD_REASON_SLOTS && (e->reason_bits[slot / 64] >> (slot % 64) & 1);
 }
 
 static bool rate_allows(struct wd_dm_events *e)
@@ -167,7 +169,7 @@ static void make_event(struct wd_dm_events *e, const struct wd_dm_packet *p, uin
 	ev->reason = code;
 	ev->ifindex = p->ifindex;
 	if (p->has_orig_len && l3 >= 0 && p->orig_len >= (uint32_t)l3)
-		ev->skb_len = p->orig_len - (uint32_t)l3;
+		ev->skb_len = ev->wire_len = p->orig_len - (uint32_t)l3;
 	ev->l3proto = p->proto;
 	ev->caplen = (uint16_t)(caplen < WD_HDR_BYTES ? caplen : WD_HDR_BYTES);
 	if (ev->caplen)
@@ -193,10 +195,7 @@ static bool filter_matches(const struct wd_dm_events *e, const struct wd_dm_pack
 static void on_packet(struct wd_dm_events *e, const struct wd_dm_packet *p)
 {
 	int l3 = wd_dm_l3_offset(p->payload, p->payload_len, p->proto);
-	const uint8_t *net = l3 >= 0 ? p->payload + l3 : NULL;
-	size_t caplen = net ? p->payload_len - (size_t)l3 : 0;
-	struct wd_key key = { .location = p->pc, .ifindex = p->ifindex, .l3proto = p->proto };
-	struct wd_flow flow;
+	struct wd_key key = { .location = p->pc, .ifindex = p->ifindex };
 	struct wd_event ev;
 	uint32_t code;
 
@@ -208,8 +207,6 @@ static void on_packet(struct wd_dm_events *e, const struct wd_dm_packet *p)
 		e->filtered++;
 		return;
 	}
-	if (net && !wd_decode(net, caplen, p->proto, &flow) && flow.has_l4)
-		key.l4proto = flow.l4;
 	if (p->has_orig_len && p->orig_len > p->payload_len)
 		e->truncated++;
 	pthread_mutex_lock(&e->lock);

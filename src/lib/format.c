@@ -26,9 +26,11 @@ void wd_event_view(const struct wd_event *ev, uint64_t mono_to_real_ns, struct w
 	v->code = ev->reason;
 	v->l3proto = ev->l3proto;
 	wd_decode(ev->hdr, ev->caplen, ev->l3proto, &v->flow);
+	wd_flow_wire_len(&v->flow, ev->hdr, ev->caplen, ev->wire_len);
 	v->skb_len = ev->skb_len;
 	v->ifindex = ev->ifindex;
 	v->netns = ev->netns;
+	v->netns_cookie = ev->netns_cookie;
 	v->cpu = ev->cpu;
 }
 
@@ -257,6 +259,8 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 		wd_json_str(&j, "ifname", d->ifname);
 	if (d->netns)
 		wd_json_uint(&j, "netns", d->netns);
+	if (d->netns_cookie)
+		wd_json_uint(&j, "netns_cookie", d->netns_cookie);
 	if (d->netns_name)
 		wd_json_str(&j, "netns_name", d->netns_name);
 	print_sock_json(&j, &d->sock);
@@ -438,6 +442,10 @@ static void print_groups_json(struct wd_json *j, const struct wd_count_doc *doc)
 			wd_json_uint(j, "code", g->code);
 		}
 		wd_json_uint(j, "count", g->count);
+		if (g->netns)
+			wd_json_uint(j, "netns", g->netns);
+		if (g->netns_cookie)
+			wd_json_uint(j, "netns_cookie", g->netns_cookie);
 		wd_json_close(j, '}');
 	}
 	wd_json_close(j, ']');

@@ -45,7 +45,8 @@ struct wd_drop_view {
 				 * the packet's own length is wd_drop_ip_len() */
 	uint32_t ifindex;
 	const char *ifname;
-	uint32_t netns;
+	uint32_t netns;		/* the namespace's inode */
+	uint64_t netns_cookie;	/* its cookie, 0 if unknown (struct wd_netns_id) */
 	const char *netns_name;	/* `ip netns` name, "host" or "COMM[PID]" */
 	uint32_t cpu;
 	struct wd_sock_view sock;
@@ -124,6 +125,9 @@ struct wd_group_out {
 	const char *reason;	/* NULL in location-only mode */
 	uint32_t code;
 	uint64_t count;
+	/* --group-by netns|interface: the group's namespace, 0 if unknown */
+	uint32_t netns;
+	uint64_t netns_cookie;
 };
 
 struct wd_count_doc {
@@ -173,8 +177,9 @@ static inline const char *wd_plural(uint64_t n, const char *one, const char *man
 
 /*
  * The IP packet's length from its header, as tcpdump shows it, pcap-filter's
- * len means it and pcapng's original length is: 0 when unknown (not IP, no
- * header bytes, or a GSO packet whose header says 0).
+ * len means it and pcapng's original length is (the skb's length from the
+ * IP header on where the header says 0: BIG TCP, see wd_flow_wire_len); 0
+ * when unknown (not IP, no header bytes).
  */
 uint32_t wd_drop_ip_len(const struct wd_drop_view *v);
 /* "ESTABLISHED" for TCP_ESTABLISHED (1), as the kernel names sk_state */

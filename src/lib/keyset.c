@@ -41,19 +41,13 @@ void wd_keyset_merge(struct wd_keyset *ks)
 	ks->n = out + 1;
 }
 
-/* The overflow bucket's slot of a reason (src/bpf/counting.h). */
-static uint32_t overflow_slot(uint32_t reason)
-{
-	return reason < WD_OVERFLOW_SLOTS ? reason : WD_OVERFLOW_SLOTS - 1;
-}
-
 /* Overflow counts by slot: the keys with location 0. */
 static void overflow_counts(const struct wd_key_total *v, size_t n, uint64_t *out)
 {
 	memset(out, 0, WD_OVERFLOW_SLOTS * sizeof(*out));
 	for (size_t i = 0; i < n; i++)
 		if (!v[i].key.location)
-			out[overflow_slot(v[i].key.reason)] += v[i].count;
+			out[wd_reason_slot(v[i].key.reason)] += v[i].count;
 }
 
 int wd_keyset_clamp(struct wd_keyset *cur, const struct wd_key_total *prev, size_t n_prev)
@@ -82,7 +76,7 @@ int wd_keyset_clamp(struct wd_keyset *cur, const struct wd_key_total *prev, size
 			 * run moved into its reason's overflow bucket, which
 			 * grew and now holds it (keeping it would count twice).
 			 */
-			uint32_t slot = overflow_slot(prev[j].key.reason);
+			uint32_t slot = wd_reason_slot(prev[j].key.reason);
 
 			if (!prev[j].key.location || ovf_cur[slot] <= ovf_prev[slot])
 				err = wd_keyset_push(&res, &prev[j].key, prev[j].count);

@@ -18,6 +18,13 @@
 
 #include "netns.h"
 
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE	71
+#endif
+#ifndef NS_GET_ID
+#define NS_GET_ID	_IOR(NSIO, 0xd, uint64_t)	/* 6.18: the namespace's id */
+#endif
+
 /*
  * Any file can be stat()ed: only an nsfs file of a network namespace is one.
  * NS_GET_NSTYPE (4.11) says which kind; before it, nsfs is all there is.
@@ -102,13 +109,6 @@ enum wd_netns_change wd_netns_name_check(struct wd_netns_name *n)
 	return WD_NETNS_OTHER;
 }
 
-uint32_t wd_netns_self(void)
-{
-	struct stat st;
-
-	return stat("/proc/self/ns/net", &st) ? 0 : (uint32_t)st.st_ino;
-}
-
 int wd_netns_enter_fd(int ns_fd, int *saved)
 {
 	int e;
@@ -147,6 +147,182 @@ int wd_netns_leave(int saved)
 	return ret;
 }
 
+bool wd_netns_same(const struct wd_netns_id *a, const struct wd_netns_id *b)
+{
+	if (a->cookie || b->cookie)
+		return a->cookie == b->cookie;
+	return a->inode && a->inode == b->inode;
+}
+
+int wd_netns_cmp(const struct wd_netns_id *a, const struct wd_netns_id *b)
+{
+	if (a->cookie != b->cookie)
+		return a->cookie < b->cookie ? -1 : 1;
+	if (a->inode != b->inode)
+		return a->inode < b->inode ? -1 : 1;
+	return 0;
+}
+
+void wd_netns_label(const struct wd_netns_id *id, char *buf, size_t len)
+{
+	if (!id->inode && !id->cookie)
+		snprintf(buf, len, "(netns unknown)");
+	else if (id->cookie)
+		snprintf(buf, len, "netns %u (cookie %llu)", id->inode,
+			 (unsigned long long)id->cookie);
+	else
+		snprintf(buf, len, "netns %u", id->inode);
+}
+
+uint64_t wd_netns_sock_cookie(int sock)
+{
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+
+	if (getsockopt(sock, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) || len != sizeof(cookie))
+		return 0;
+	return cookie;
+}
+
+/* A socket made in our own namespace: its cookie (0 if the kernel has none). */
+static uint64_t self_cookie(void)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	uint64_t cookie;
+
+	if (fd < 0)
+		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	cookie = wd_netns_sock_cookie(fd);
+	close(fd);
+	return cookie;
+}
+
+struct wd_netns_id wd_netns_self(void)
+{
+	struct wd_netns_id id = { 0 };
+	struct stat st;
+
+	if (!stat("/proc/self/ns/net", &st))
+		id.inode = (uint32_t)st.st_ino;
+	id.cookie = self_cookie();
+	return id;
+}
+
+/* Does this kernel give namespaces cookies (5.14+)? Asked once. */
+static bool have_cookies(void)
+{
+	static int answer = -1;
+
+	if (answer < 0)
+		answer = self_cookie() != 0;
+	return answer;
+}
+
+/*
+ * Is NS_GET_ID the network namespace cookie? So on 6.18, where namespaces
+ * share one id space: asked once, of our own namespace, against a socket's.
+ */
+static bool ns_get_id_is_cookie(void)
+{
+	static int answer = -1;
+	uint64_t id = 0, cookie;
+	int fd;
+
+	if (answer >= 0)
+		return answer;
+	answer = 0;
+	cookie = have_cookies() ? self_cookie() : 0;
+	fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && cookie && !ioctl(fd, NS_GET_ID, &id) && id == cookie)
+		answer = 1;
+	if (fd >= 0)
+		close(fd);
+	return answer;
+}
+
+/* A socket made inside the namespace open at ns_fd; -1 if it cannot enter. */
+static int sock_in(int ns_fd)
+{
+	int saved, fd;
+
+	if (wd_netns_enter_fd(ns_fd, &saved))
+		return -1;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (wd_netns_leave(saved)) {
+		perror("whydrop: cannot return to the original network namespace");
+		exit(1);
+	}
+	return fd;
+}
+
+/* A socket made inside the namespace of fd: its cookie; 0 if it cannot enter. */
+static uint64_t cookie_by_entering(int fd)
+{
+	int sock = sock_in(fd);
+	uint64_t cookie = 0;
+
+	if (sock >= 0) {
+		cookie = wd_netns_sock_cookie(sock);
+		close(sock);
+	}
+	return cookie;
+}
+
+/*
+ * Our own namespace, learnt once. Two live namespaces never share an inode:
+ * a file of the namespace we are in now with its inode is this one.
+ */
+static bool is_self(const struct stat *st, uint64_t *cookie)
+{
+	static struct wd_netns_id self;
+	struct stat now;
+
+	if (!self.inode)
+		self = wd_netns_self();
+	if (stat("/proc/self/ns/net", &now) || (uint32_t)now.st_ino != self.inode ||
+	    now.st_ino != st->st_ino || now.st_dev != st->st_dev)
+		return false;
+	*cookie = self.cookie;
+	return true;
+}
+
+int wd_netns_id_of_fd(int fd, struct wd_netns_id *id)
+{
+	struct stat st;
+	uint64_t v = 0;
+
+	memset(id, 0, sizeof(*id));
+	if (fstat(fd, &st))
+		return -1;
+	id->inode = (uint32_t)st.st_ino;
+	if (!have_cookies())
+		return 0;
+	if (ns_get_id_is_cookie() && !ioctl(fd, NS_GET_ID, &v))
+		id->cookie = v;
+	else if (is_self(&st, &v))
+		id->cookie = v;		/* most processes: no setns() for them */
+	else
+		id->cookie = cookie_by_entering(fd);
+	return 0;
+}
+
+int wd_netns_id_of_path(const char *path, struct wd_netns_id *id)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret, e;
+
+	if (fd < 0) {
+		memset(id, 0, sizeof(*id));
+		return -1;
+	}
+	ret = wd_netns_id_of_fd(fd, id);
+	e = errno;
+	close(fd);
+	errno = e;
+	return ret;
+}
+
 int wd_ifindex_in(const char *ns_path, const char *ifname, uint32_t *ifindex)
 {
 	int saved;
@@ -159,31 +335,36 @@ int wd_ifindex_in(const char *ns_path, const char *ifname, uint32_t *ifindex)
 	return *ifindex ? 0 : -1;
 }
 
-static bool have_sock(const struct wd_ifnames *c, uint32_t netns)
+/* Every namespace with a socket here is alive (the socket holds it): inodes are unique. */
+static bool have_sock(const struct wd_ifnames *c, uint32_t inode)
 {
 	for (size_t i = 0; i < c->n; i++)
-		if (c->socks[i].netns == netns)
+		if (c->socks[i].ns.inode == inode)
 			return true;
 	return false;
 }
 
-/* A datagram socket made inside the namespace at @path (NULL: ours). */
+/*
+ * A datagram socket made inside the namespace at @path (NULL: ours). Its
+ * inode from the file opened to enter it, its cookie from the socket: both
+ * of the one namespace, whatever the path names by now.
+ */
 static void add_sock(struct wd_ifnames *c, const char *path)
 {
 	struct wd_ns_sock *tmp;
 	struct stat st;
-	int saved = -1, fd;
+	int ns_fd, fd;
 
-	if (c->n >= WD_IFNAMES_MAX_NS || stat(path ? path : "/proc/self/ns/net", &st) ||
-	    have_sock(c, (uint32_t)st.st_ino))
+	if (c->n >= WD_IFNAMES_MAX_NS)
 		return;
-	if (path && wd_netns_enter(path, &saved))
+	ns_fd = open(path ? path : "/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (ns_fd < 0)
 		return;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (path && wd_netns_leave(saved)) {
-		perror("whydrop: cannot return to the original network namespace");
-		exit(1);
-	}
+	if (fstat(ns_fd, &st) || have_sock(c, (uint32_t)st.st_ino))
+		fd = -1;
+	else
+		fd = path ? sock_in(ns_fd) : socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	close(ns_fd);
 	if (fd < 0)
 		return;
 	tmp = realloc(c->socks, (c->n + 1) * sizeof(*tmp));
@@ -192,7 +373,10 @@ static void add_sock(struct wd_ifnames *c, const char *path)
 		return;
 	}
 	c->socks = tmp;
-	c->socks[c->n++] = (struct wd_ns_sock){ .netns = (uint32_t)st.st_ino, .fd = fd };
+	c->socks[c->n++] = (struct wd_ns_sock){
+		.ns = { .cookie = wd_netns_sock_cookie(fd), .inode = (uint32_t)st.st_ino },
+		.fd = fd,
+	};
 }
 
 size_t wd_ifnames_open(struct wd_ifnames *c, const char *ns_path)
@@ -216,14 +400,15 @@ size_t wd_ifnames_open(struct wd_ifnames *c, const char *ns_path)
 	return c->n;
 }
 
-const char *wd_ifname(struct wd_ifnames *c, uint32_t netns, uint32_t ifindex)
+const char *wd_ifname(struct wd_ifnames *c, const struct wd_netns_id *ns, uint32_t ifindex)
 {
 	struct ifreq ifr = { .ifr_ifindex = (int)ifindex };
 
 	if (!ifindex)
 		return NULL;
 	for (size_t i = 0; i < c->n; i++) {
-		if (c->socks[i].netns != netns || ioctl(c->socks[i].fd, SIOCGIFNAME, &ifr))
+		if (!wd_netns_same(&c->socks[i].ns, ns) ||
+		    ioctl(c->socks[i].fd, SIOCGIFNAME, &ifr))
 			continue;
 		snprintf(c->name, sizeof(c->name), "%.*s", IFNAMSIZ, ifr.ifr_name);
 		return c->name;

@@ -11,6 +11,41 @@
 #define WD_NETNS_RUN_DIR "/run/netns"
 
 /*
+ * A network namespace as the kernel knows it. Its identity is the cookie
+ * (net->net_cookie, 5.14+: unique for the boot, what the BPF program keys
+ * counts by); the nsfs inode is what `ip netns identify` and `ls -l
+ * /proc/PID/ns/net` show, and the kernel gives it to a later namespace once
+ * this one is gone. cookie 0: unknown, or a kernel without cookies, where
+ * the inode is all there is. Both 0: the namespace is unknown.
+ */
+struct wd_netns_id {
+	uint64_t cookie;
+	uint32_t inode;
+};
+
+/*
+ * The same namespace? By cookie; by inode only where neither has a cookie
+ * (a kernel without them). An id whose cookie could not be learnt is never
+ * the same as one with a cookie: an inode may have been reused.
+ */
+bool wd_netns_same(const struct wd_netns_id *a, const struct wd_netns_id *b);
+/* An order for tables: by cookie, then inode. */
+int wd_netns_cmp(const struct wd_netns_id *a, const struct wd_netns_id *b);
+/* A namespace without a name: "netns 4026532238 (cookie 183)", "netns 4026532238". */
+void wd_netns_label(const struct wd_netns_id *id, char *buf, size_t len);
+/* The cookie of a socket's namespace (SO_NETNS_COOKIE, 5.14+); 0 if the kernel has none. */
+uint64_t wd_netns_sock_cookie(int sock);
+/*
+ * The namespace an nsfs file descriptor refers to: its inode, and its
+ * cookie where it can be learnt: NS_GET_ID where that is the cookie (6.18+,
+ * checked once against our own namespace), else from a socket made inside
+ * it (needs CAP_SYS_ADMIN). 0, or -1 with errno set if fd is no namespace.
+ */
+int wd_netns_id_of_fd(int fd, struct wd_netns_id *id);
+/* The same for a path (/run/netns/blue, /proc/PID/ns/net). */
+int wd_netns_id_of_path(const char *path, struct wd_netns_id *id);
+
+/*
  * "blue" (an `ip netns` name) or a path such as /proc/1234/ns/net to the
  * namespace's nsfs path in path_out and its inode in *inode.
  */
@@ -50,13 +85,13 @@ int wd_netns_name_init(struct wd_netns_name *n, const char *path);
 /* A change since init, reported once; WD_NETNS_SAME after that. */
 enum wd_netns_change wd_netns_name_check(struct wd_netns_name *n);
 
-/* Inode of the caller's own network namespace. */
-uint32_t wd_netns_self(void);
+/* The caller's own network namespace. */
+struct wd_netns_id wd_netns_self(void);
 /* ifindex of ifname inside the namespace at ns_path (NULL: our own). */
 int wd_ifindex_in(const char *ns_path, const char *ifname, uint32_t *ifindex);
 
 /*
- * Interface names by (netns inode, ifindex) without privileges: a socket
+ * Interface names by (netns, ifindex) without privileges: a socket
  * opened inside each namespace while whydrop could still enter it, then
  * SIOCGIFNAME on it, which needs no capability and no setns(). Names are
  * looked up when asked, so a renamed interface shows its name of now.
@@ -64,7 +99,7 @@ int wd_ifindex_in(const char *ns_path, const char *ifname, uint32_t *ifindex);
 #define WD_IFNAMES_MAX_NS	256	/* namespaces given a socket at start */
 
 struct wd_ns_sock {
-	uint32_t netns;
+	struct wd_netns_id ns;
 	int fd;
 };
 
@@ -81,7 +116,7 @@ struct wd_ifnames {
  */
 size_t wd_ifnames_open(struct wd_ifnames *c, const char *ns_path);
 /* Name of ifindex in netns (valid until the next call), NULL when unknown. */
-const char *wd_ifname(struct wd_ifnames *c, uint32_t netns, uint32_t ifindex);
+const char *wd_ifname(struct wd_ifnames *c, const struct wd_netns_id *ns, uint32_t ifindex);
 void wd_ifnames_free(struct wd_ifnames *c);
 
 #endif /* WD_NETNS_H */

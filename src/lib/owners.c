@@ -21,6 +21,7 @@ void wd_owners_init(struct wd_owners *o, const char *proc, const char *run_netns
 	memset(o, 0, sizeof(*o));
 	o->proc = proc ? proc : "/proc";
 	o->run_netns = run_netns ? run_netns : "/run/netns";
+	o->netns_id = wd_netns_id_of_path;
 }
 
 void wd_owners_free(struct wd_owners *o)
@@ -45,6 +46,8 @@ static int cmp_entry(const void *a, const void *b)
 
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
+	if (x->by_inode != y->by_inode)
+		return x->by_inode ? 1 : -1;
 	if (x->ino != y->ino)
 		return x->ino < y->ino ? -1 : 1;
 	if (x->rank != y->rank)
@@ -54,9 +57,10 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static struct wd_owner_entry *find(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino)
+static struct wd_owner_entry *find(struct wd_owners *o, enum wd_owner_kind kind, bool by_inode,
+				    uint64_t ino)
 {
-	struct wd_owner_entry key = { .ino = ino, .kind = kind }, *lo = o->v;
+	struct wd_owner_entry key = { .ino = ino, .kind = kind, .by_inode = by_inode }, *lo = o->v;
 	size_t n = o->n;
 
 	/* lower bound: the entries are unique after the scan's sort */
@@ -70,12 +74,12 @@ static struct wd_owner_entry *find(struct wd_owners *o, enum wd_owner_kind kind,
 			n = half;
 		}
 	}
-	if (lo < o->v + o->n && lo->kind == kind && lo->ino == ino)
+	if (lo < o->v + o->n && lo->kind == kind && lo->by_inode == by_inode && lo->ino == ino)
 		return lo;
 	return NULL;
 }
 
-static void offer(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino,
+static void offer(struct wd_owners *o, enum wd_owner_kind kind, bool by_inode, uint64_t ino,
 		  enum wd_netns_rank rank, pid_t pid, const char *name)
 {
 	struct wd_owner_entry *tmp;
@@ -83,7 +87,8 @@ static void offer(struct wd_owners *o, enum wd_owner_kind kind, uint64_t ino,
 	if (wd_grow(&o->v, &o->cap, o->n, sizeof(*o->v), 256))
 		return;
 	tmp = o->v;
-	tmp[o->n] = (struct wd_owner_entry){ .ino = ino, .kind = kind, .rank = rank, .pid = pid };
+	tmp[o->n] = (struct wd_owner_entry){ .ino = ino, .kind = kind, .by_inode = by_inode,
+					     .rank = rank, .pid = pid };
 	snprintf(tmp[o->n].name, sizeof(tmp[o->n].name), "%s", name);
 	o->n++;
 }
@@ -97,7 +102,8 @@ static size_t settle_entries(struct wd_owner_entry *v, size_t n)
 		return 0;	/* nothing found: v may be NULL, no qsort of it */
 	qsort(v, n, sizeof(*v), cmp_entry);
 	for (size_t r = 0; r < n; r++) {
-		if (w && v[w - 1].kind == v[r].kind && v[w - 1].ino == v[r].ino)
+		if (w && v[w - 1].kind == v[r].kind && v[w - 1].by_inode == v[r].by_inode &&
+		    v[w - 1].ino == v[r].ino)
 			continue;
 		v[w++] = v[r];
 	}
@@ -138,11 +144,21 @@ static void keep_found(struct wd_owners *o, size_t first)
 	o->n_found = settle_entries(o->found, o->n_found);
 }
 
+/* A namespace's name, under its cookie if known, else under its inode. */
+static void offer_netns(struct wd_owners *o, const struct wd_netns_id *ns,
+			enum wd_netns_rank rank, pid_t pid, const char *name)
+{
+	if (ns->cookie)
+		offer(o, WD_OWNER_NETNS, false, ns->cookie, rank, pid, name);
+	else if (ns->inode)
+		offer(o, WD_OWNER_NETNS, true, ns->inode, rank, pid, name);
+}
+
 static void scan_run_netns(struct wd_owners *o)
 {
+	struct wd_netns_id ns;
 	char path[512];
 	struct dirent *de;
-	struct stat st;
 	DIR *d = opendir(o->run_netns);
 
 	if (!d)
@@ -151,8 +167,8 @@ static void scan_run_netns(struct wd_owners *o)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", o->run_netns, de->d_name);
-		if (!stat(path, &st))
-			offer(o, WD_OWNER_NETNS, st.st_ino, WD_NETNS_IP_NETNS, 0, de->d_name);
+		if (!o->netns_id(path, &ns))
+			offer_netns(o, &ns, WD_NETNS_IP_NETNS, 0, de->d_name);
 	}
 	closedir(d);
 }
@@ -208,7 +224,7 @@ static void scan_fds(struct wd_owners *o, pid_t pid, const char *comm)
 			continue;
 		link[n] = '\0';
 		if (socket_link(link, &ino))
-			offer(o, WD_OWNER_SOCKET, ino, 0, pid, comm);
+			offer(o, WD_OWNER_SOCKET, false, ino, 0, pid, comm);
 	}
 	closedir(d);
 }
@@ -251,16 +267,16 @@ static bool read_workload(const char *proc, pid_t pid, char *name, size_t len)
 	return found;
 }
 
-static void scan_process(struct wd_owners *o, pid_t pid, uint64_t host_ns)
+static void scan_process(struct wd_owners *o, pid_t pid, const struct wd_netns_id *host_ns)
 {
 	char path[512], comm[WD_COMM_LEN + 1], name[64];
 	enum wd_netns_rank rank = WD_NETNS_PROCESS;
-	struct stat st;
+	struct wd_netns_id ns;
 
 	read_comm(o->proc, pid, comm, sizeof(comm));
 	snprintf(path, sizeof(path), "%s/%d/ns/net", o->proc, (int)pid);
-	if (!stat(path, &st)) {
-		if (st.st_ino == host_ns) {
+	if (!o->netns_id(path, &ns)) {
+		if (wd_netns_same(&ns, host_ns)) {
 			rank = WD_NETNS_HOST;
 			snprintf(name, sizeof(name), "host");
 		} else if (read_workload(o->proc, pid, name, sizeof(name))) {
@@ -269,7 +285,7 @@ static void scan_process(struct wd_owners *o, pid_t pid, uint64_t host_ns)
 			snprintf(name, sizeof(name), "%s[%d]", comm, (int)pid);
 		}
 		/* "host" gets pid 0: it never changes, whichever process was seen. */
-		offer(o, WD_OWNER_NETNS, st.st_ino, rank, rank == WD_NETNS_HOST ? 0 : pid, name);
+		offer_netns(o, &ns, rank, rank == WD_NETNS_HOST ? 0 : pid, name);
 	}
 	scan_fds(o, pid, comm);
 }
@@ -284,10 +300,9 @@ static double now_s(void)
 
 void wd_owners_scan(struct wd_owners *o)
 {
+	struct wd_netns_id host_ns;
 	char path[512];
 	struct dirent *de;
-	struct stat st;
-	uint64_t host_ns = 0;
 	size_t first = o->n;
 	DIR *d;
 
@@ -301,13 +316,12 @@ void wd_owners_scan(struct wd_owners *o)
 	 */
 	scan_run_netns(o);
 	snprintf(path, sizeof(path), "%s/1/ns/net", o->proc);
-	if (!stat(path, &st))
-		host_ns = st.st_ino;
+	o->netns_id(path, &host_ns);
 	d = opendir(o->proc);
 	while (d && (de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		scan_process(o, (pid_t)atoi(de->d_name), host_ns);
+		scan_process(o, (pid_t)atoi(de->d_name), &host_ns);
 	}
 	if (d)
 		closedir(d);
@@ -318,37 +332,39 @@ void wd_owners_scan(struct wd_owners *o)
 }
 
 static struct wd_owner_entry *lookup(struct wd_owners *o, enum wd_owner_kind kind,
-				     uint64_t ino)
+				     bool by_inode, uint64_t ino)
 {
-	struct wd_owner_entry *e = find(o, kind, ino);
+	struct wd_owner_entry *e = find(o, kind, by_inode, ino);
 
 	if (e || !ino)
 		return e;
 	if (o->scans && now_s() - o->last_scan < RESCAN_S)
 		return NULL;
 	wd_owners_scan(o);
-	return find(o, kind, ino);
+	return find(o, kind, by_inode, ino);
 }
 
-void wd_owners_name_netns(struct wd_owners *o, uint64_t ino, const char *name)
+void wd_owners_name_netns(struct wd_owners *o, const struct wd_netns_id *ns, const char *name)
 {
 	/* a name cut short would be a wrong name: the others are right */
-	if (!ino || !name || !name[0] || strlen(name) >= sizeof(o->v->name))
+	if (!name || !name[0] || strlen(name) >= sizeof(o->v->name))
 		return;
-	offer(o, WD_OWNER_NETNS, ino, WD_NETNS_GIVEN, 0, name);
+	offer_netns(o, ns, WD_NETNS_GIVEN, 0, name);
 	settle(o);
 }
 
-const char *wd_netns_name(struct wd_owners *o, uint32_t ino)
+/* By cookie; by inode only for an id without one (a kernel without cookies). */
+const char *wd_netns_name(struct wd_owners *o, const struct wd_netns_id *ns)
 {
-	struct wd_owner_entry *e = lookup(o, WD_OWNER_NETNS, ino);
+	struct wd_owner_entry *e = ns->cookie ? lookup(o, WD_OWNER_NETNS, false, ns->cookie) :
+				   lookup(o, WD_OWNER_NETNS, true, ns->inode);
 
 	return e ? e->name : NULL;
 }
 
 const struct wd_owner_entry *wd_socket_owner(struct wd_owners *o, uint64_t ino)
 {
-	return lookup(o, WD_OWNER_SOCKET, ino);
+	return lookup(o, WD_OWNER_SOCKET, false, ino);
 }
 
 void wd_owners_refresh(struct wd_owners *o, double max_age)
@@ -357,16 +373,21 @@ void wd_owners_refresh(struct wd_owners *o, double max_age)
 		wd_owners_scan(o);
 }
 
-static const char *found_in(const struct wd_owner_entry *v, size_t n, uint64_t ino)
+/* Sorted as cmp_entry sorts namespaces: those with a cookie first, then by inode. */
+static const char *found_in(const struct wd_owner_entry *v, size_t n,
+			    const struct wd_netns_id *ns)
 {
+	bool by_inode = !ns->cookie;
+	uint64_t id = by_inode ? ns->inode : ns->cookie;
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		const struct wd_owner_entry *e = &v[mid];
 
-		if (v[mid].ino == ino)
-			return v[mid].name;
-		if (v[mid].ino < ino)
+		if (e->by_inode == by_inode && e->ino == id)
+			return e->name;
+		if (e->by_inode < by_inode || (e->by_inode == by_inode && e->ino < id))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -374,12 +395,12 @@ static const char *found_in(const struct wd_owner_entry *v, size_t n, uint64_t i
 	return NULL;
 }
 
-const char *wd_netns_found(const struct wd_owners *o, uint64_t ino)
+const char *wd_netns_found(const struct wd_owners *o, const struct wd_netns_id *ns)
 {
-	return found_in(o->found, o->n_found, ino);
+	return found_in(o->found, o->n_found, ns);
 }
 
-const char *wd_netns_found_before(const struct wd_owners *o, uint64_t ino)
+const char *wd_netns_found_before(const struct wd_owners *o, const struct wd_netns_id *ns)
 {
-	return found_in(o->found_before, o->n_found_before, ino);
+	return found_in(o->found_before, o->n_found_before, ns);
 }

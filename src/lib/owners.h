@@ -5,7 +5,10 @@
  * pod that lives in it, else a process that lives in it) and a socket's
  * process, found the way `ss -p` does (socket:[inode] links in /proc/PID/fd).
  * Both are caches refreshed by a scan on a miss, at most once a second;
- * a scan adds to what earlier ones found.
+ * a scan adds to what earlier ones found. A namespace is named by its
+ * cookie where the scan could learn it (struct wd_netns_id): a name found
+ * by inode alone is given only to ids without a cookie, since the kernel
+ * reuses inodes.
  */
 #ifndef WD_OWNERS_H
 #define WD_OWNERS_H
@@ -14,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "netns.h"
 
 #define WD_COMM_LEN	16	/* TASK_COMM_LEN */
 
@@ -29,8 +34,9 @@ enum wd_netns_rank {
 };
 
 struct wd_owner_entry {
-	uint64_t ino;		/* netns or socket inode (two file systems) */
+	uint64_t ino;		/* socket inode; netns: its cookie, or inode if by_inode */
 	enum wd_owner_kind kind;
+	bool by_inode;		/* netns: no cookie learnt, only its inode */
 	enum wd_netns_rank rank;
 	pid_t pid;		/* 0 for a given, `ip netns` or "host" name */
 	char name[64];		/* netns: its name; socket: the process's comm */
@@ -48,6 +54,8 @@ struct wd_owners {
 	unsigned int scans;
 	/* called with true before a scan, false after: raise what it needs */
 	void (*around_scan)(bool begin);
+	/* the namespace of an nsfs path: wd_netns_id_of_path, or a fixture's */
+	int (*netns_id)(const char *path, struct wd_netns_id *id);
 };
 
 /* NULL roots mean the real /proc and /run/netns. */
@@ -61,10 +69,10 @@ void wd_owners_free(struct wd_owners *o);
  * ("docker:0123456789ab", "pod UID"); "COMM[PID]" of its lowest pid. NULL if
  * unknown.
  */
-const char *wd_netns_name(struct wd_owners *o, uint32_t ino);
+const char *wd_netns_name(struct wd_owners *o, const struct wd_netns_id *ns);
 
 /* Name a namespace as the user did (--netns): it outranks every other name. */
-void wd_owners_name_netns(struct wd_owners *o, uint64_t ino, const char *name);
+void wd_owners_name_netns(struct wd_owners *o, const struct wd_netns_id *ns, const char *name);
 
 /* The owner of a socket inode: its lowest pid and comm; NULL if unknown. */
 const struct wd_owner_entry *wd_socket_owner(struct wd_owners *o, uint64_t ino);
@@ -80,11 +88,12 @@ void wd_owners_refresh(struct wd_owners *o, double max_age);
  * The name under which the last scan found this namespace (in /run/netns,
  * or as the namespace of a process whose /proc/PID/ns/net it could read:
  * once unprivileged, only its own user's); NULL if it did not. Unlike
- * wd_netns_name(), only what is there now: the kernel gives a freed
- * namespace's inode to the next one, which has another name.
+ * wd_netns_name(), only what is there now. By cookie; by inode where the
+ * kernel gives none (the kernel gives a freed namespace's inode to the
+ * next one, which has another name).
  */
-const char *wd_netns_found(const struct wd_owners *o, uint64_t ino);
+const char *wd_netns_found(const struct wd_owners *o, const struct wd_netns_id *ns);
 /* The same for the scan before the last. */
-const char *wd_netns_found_before(const struct wd_owners *o, uint64_t ino);
+const char *wd_netns_found_before(const struct wd_owners *o, const struct wd_netns_id *ns);
 
 #endif /* WD_OWNERS_H */

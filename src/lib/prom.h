@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WD_PROM_MAX_LABELS	4
+#define WD_PROM_MAX_LABELS	5
 #define WD_PROM_OTHER		"other"	/* every label of the folded series */
 #define WD_PROM_CONTENT_TYPE	"text/plain; version=0.0.4; charset=utf-8"
 

@@ -496,3 +496,47 @@ const char *wd_reason_subsys(struct wd_reasons *r, uint32_t code, char *buf, siz
 	buf[i] = '\0';
 	return buf;
 }
+
+/* A subsystem's reason by "SUBSYS:NAME", "NAME" or number (parsed: num, is_num). */
+static const struct wd_reason *subsys_code(struct wd_reasons *r, struct wd_subsys *s,
+					   const char *word, bool is_num, unsigned long num)
+{
+	size_t n = strlen(s->name);
+
+	if (!s->codes_loaded)
+		load_subsys_codes(r, s);
+	if (!strncasecmp(word, s->name, n) && word[n] == ':')
+		word += n + 1;
+	for (size_t k = 0; k < s->n_codes; k++) {
+		if (is_num ? s->codes[k].code == num : !strcasecmp(s->codes[k].name, word))
+			return &s->codes[k];
+	}
+	return NULL;
+}
+
+int wd_reason_code(struct wd_reasons *r, const char *word, uint32_t *code)
+{
+	const struct wd_reason *c = wd_reason_by_word(r, word);
+	unsigned long num = 0;
+	bool is_num = isdigit((unsigned char)word[0]);
+	char *end;
+
+	if (c) {
+		*code = c->code;
+		return 0;
+	}
+	if (is_num) {
+		errno = 0;
+		num = strtoul(word, &end, strncasecmp(word, "0x", 2) ? 10 : 16);
+		if (*end || errno || num > UINT32_MAX)
+			return -1;
+	}
+	for (size_t i = 0; i < r->n_subsys; i++) {
+		c = subsys_code(r, &r->subsys[i], word, is_num, num);
+		if (c) {
+			*code = c->code;
+			return 0;
+		}
+	}
+	return -1;
+}

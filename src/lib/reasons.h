@@ -68,6 +68,14 @@ const struct wd_reason *wd_reason_by_name(const struct wd_reasons *r, const char
  * this kernel has no such reason.
  */
 const struct wd_reason *wd_reason_by_word(const struct wd_reasons *r, const char *word);
+/*
+ * Any reason as a user gives it: a core one as wd_reason_by_word takes it;
+ * a subsystem's as count prints it ("OPENVSWITCH:OVS_DROP_LAST_ACTION"), as
+ * `whydrop reasons` lists it ("OVS_DROP_LAST_ACTION") or by its number
+ * ("0x30001"); any case. A subsystem's reasons are those of its module's
+ * BTF (the module loaded). 0 with *code set, or -1 if this kernel has none.
+ */
+int wd_reason_code(struct wd_reasons *r, const char *word, uint32_t *code);
 /* Closest known name for a misspelt one, NULL when nothing is close. */
 const char *wd_reason_suggest(const struct wd_reasons *r, const char *name);
 

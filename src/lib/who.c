@@ -19,9 +19,9 @@ void wd_who_free(struct wd_who *w)
 	wd_cgroups_free(&w->cgroups);
 }
 
-void wd_who_netns_given(struct wd_who *w, uint32_t ino, const char *arg)
+void wd_who_netns_given(struct wd_who *w, const struct wd_netns_id *ns, const char *arg)
 {
-	wd_owners_name_netns(&w->owners, ino, arg);
+	wd_owners_name_netns(&w->owners, ns, arg);
 }
 
 static void sock_view(struct wd_who *w, const struct wd_sock *sk, struct wd_sock_view *k)
@@ -56,10 +56,10 @@ static void sock_view(struct wd_who *w, const struct wd_sock *sk, struct wd_sock
 	k->comm = w->comm;
 }
 
-void wd_who_view(struct wd_who *w, uint32_t netns, const struct wd_sock *sk,
+void wd_who_view(struct wd_who *w, const struct wd_netns_id *ns, const struct wd_sock *sk,
 		 struct wd_drop_view *v)
 {
-	const char *name = netns ? wd_netns_name(&w->owners, netns) : NULL;
+	const char *name = wd_netns_name(&w->owners, ns);
 
 	/* Copied: the socket lookup below may rescan and move the name. */
 	v->netns_name = NULL;

@@ -25,12 +25,12 @@ struct wd_who {
 void wd_who_init(struct wd_who *w, bool processes);
 void wd_who_free(struct wd_who *w);
 /*
- * --netns ARG: the namespace (inode ino) is called as the user wrote it, an
- * `ip netns` name or a path, whatever other names it has.
+ * --netns ARG: the namespace ns is called as the user wrote it, an `ip
+ * netns` name or a path, whatever other names it has.
  */
-void wd_who_netns_given(struct wd_who *w, uint32_t ino, const char *arg);
+void wd_who_netns_given(struct wd_who *w, const struct wd_netns_id *ns, const char *arg);
 /* Fill v->netns_name and v->sock; the strings live in w until the next call. */
-void wd_who_view(struct wd_who *w, uint32_t netns, const struct wd_sock *sk,
+void wd_who_view(struct wd_who *w, const struct wd_netns_id *ns, const struct wd_sock *sk,
 		 struct wd_drop_view *v);
 
 #endif /* WD_WHO_H */

@@ -9,6 +9,8 @@
 # (a docker-shaped cgroup made here). More new sockets between two reads
 # than the kernel's by-socket map holds (4096) are reported as lost by
 # count, top and serve; sockets over many reads are retired, none lost.
+# 30 namespaces made and deleted one after another (the kernel reuses their
+# inodes) get a row each, keyed by cookie, equal to their own NoPorts.
 # Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -41,6 +43,12 @@ cleanup_cgroup() {
 	rmdir "$CG_ROOT$CG_REL" "$CG_ROOT/wdwho-$$.slice" 2>/dev/null
 }
 trap 'harness_end; cleanup_cgroup' EXIT
+
+# the namespace's inode and cookie, as the kernel tells them to a process in it
+NS_INO=$(stat -L -c %i "/run/netns/$NS")
+NS_COOKIE=$(ip netns exec "$NS" $PY -c 'import socket, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+print(struct.unpack("Q", s.getsockopt(socket.SOL_SOCKET, 71, 8))[0])')
 
 SENT=60
 # The receiver joins the cgroup before it makes its socket (a socket keeps
@@ -169,6 +177,8 @@ check "watch: ... and the socket's port and inode" \
 	test "$(q "$TMP/wj.out" "all(x['socket']['lport'] == 9999 and x['socket']['ino'] > 0 for x in $RB)")" = True
 check "watch: ... and the netns by name" \
 	test "$(q "$TMP/wj.out" "all(x.get('netns_name') == '$NS' for x in $RB)")" = True
+check "watch: ... by its inode and cookie ($NS_INO, $NS_COOKIE)" \
+	test "$(q "$TMP/wj.out" "all(x.get('netns') == $NS_INO and x.get('netns_cookie') == $NS_COOKIE for x in $RB)")" = True
 check "watch: the 3 NO_SOCKET drops name the netns" \
 	test "$(q "$TMP/wj.out" "sum(x.get('netns_name') == '$NS' for x in $NO)")" -eq 3
 check "watch: ... and no socket (this kernel has rx_sk: there is none)" \
@@ -221,10 +231,10 @@ check "serve --per-cgroup: rcv.scope's $DROPS drops" \
 	grep -qx "whydrop_cgroup_drops_total{cgroup=\"rcv.scope\",reason=\"SOCKET_RCVBUFF\"} $DROPS" "$TMP/metrics"
 check "serve --per-cgroup: socket-less drops as cgroup=\"none\"" \
 	grep -qx 'whydrop_cgroup_drops_total{cgroup="none",reason="NO_SOCKET"} 3' "$TMP/metrics"
-check "serve --netns-names: the netns by name" \
-	grep -qE "^whydrop_netns_drops_total\{netns=\"[0-9]+\",reason=\"NO_SOCKET\",netns_name=\"$NS\"\} 3\$" "$TMP/metrics"
+check "serve --netns-names: the netns by inode, cookie and name" \
+	grep -qx "whydrop_netns_drops_total{netns=\"$NS_INO\",netns_cookie=\"$NS_COOKIE\",reason=\"NO_SOCKET\",netns_name=\"$NS\"} 3" "$TMP/metrics"
 check "serve --netns $NSPATH --netns-names: netns_name is the path" \
-	grep -qE "^whydrop_netns_drops_total\{netns=\"[0-9]+\",reason=\"NO_SOCKET\",netns_name=\"$NSPATH\"\} 3\$" "$TMP/metrics.path"
+	grep -qx "whydrop_netns_drops_total{netns=\"$NS_INO\",netns_cookie=\"$NS_COOKIE\",reason=\"NO_SOCKET\",netns_name=\"$NSPATH\"} 3" "$TMP/metrics.path"
 check "serve --per-cgroup: the by-socket map had room: 0 lost" \
 	grep -qx "whydrop_cgroup_drops_lost_total 0" "$TMP/metrics"
 
@@ -362,6 +372,52 @@ wait "$PID_se"
 rc=$?
 check "serve --per-cgroup, no drop: a page with 0 lost, exit 0" \
 	bash -c "[ $rc -eq 0 ] && grep -qx 'whydrop_cgroup_drops_lost_total 0' '$TMP/metrics.empty'"
+
+echo "-- 30 namespaces one after another: the kernel reuses inodes, counts stay apart"
+# Namespace i takes i NO_SOCKET drops; its cookie (SO_NETNS_COOKIE) and its
+# Udp NoPorts counter are read inside it before it is deleted. A count of
+# every namespace must give each cookie its own row, equal to its NoPorts.
+start cr count --json --group-by netns --max-groups 10000 -r NO_SOCKET
+wait_attached "$TMP/cr.err" || fail "cr attached" "$(cat "$TMP/cr.err")"
+: >"$TMP/reuse.txt"
+for i in $(seq 30); do
+	n=$NS-r$i
+	HARNESS_NS+=("$n")
+	ip netns add "$n" && ip -n "$n" link set lo up
+	ino=$(stat -L -c %i "/run/netns/$n")
+	ip netns exec "$n" $PY -c '
+import socket, struct, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])):
+    s.sendto(b"r", ("127.0.0.1", 9))
+cookie = struct.unpack("Q", s.getsockopt(socket.SOL_SOCKET, 71, 8))[0]
+snmp = [l.split() for l in open("/proc/net/snmp") if l.startswith("Udp:")]
+print(cookie, snmp[1][snmp[0].index("NoPorts")])' "$i" | sed "s/^/$i $ino /" >>"$TMP/reuse.txt"
+	ip netns del "$n"
+	sleep 0.3	# the namespace is freed after a grace period: its inode comes back
+done
+kill -INT "$PID_cr"
+wait "$PID_cr"
+inodes=$(cut -d' ' -f2 "$TMP/reuse.txt" | sort -u | wc -l)
+echo "   30 namespaces had $inodes distinct inodes"
+check "30 namespaces made, each its cookie and NoPorts read" test "$(wc -l <"$TMP/reuse.txt")" -eq 30
+check "each namespace's NoPorts counter says its i drops" \
+	test "$(awk '$1 != $4' "$TMP/reuse.txt" | wc -l)" -eq 0
+if [ "$inodes" -lt 30 ]; then
+	pass "the kernel reused inodes ($inodes for 30 namespaces)"
+else
+	skip "the kernel reused inodes" "none reused this time: the rows below prove less"
+fi
+# rows FILE: "cookie inode count" of each group of the count
+rows() {
+	q "$1" "'\\n'.join('%d %d %d' % (r.get('netns_cookie', 0), r.get('netns', 0), r['count']) for x in L for r in x['groups'])"
+}
+rows "$TMP/cr.out" >"$TMP/rows.txt"
+check "count --group-by netns: one row per namespace, 30 rows for the 30 cookies" \
+	test "$(awk 'NR == FNR { c[$3] = 1; next } ($1 in c)' "$TMP/reuse.txt" "$TMP/rows.txt" | wc -l)" -eq 30
+check "... each row's count is its namespace's NoPorts, and its inode is the namespace's" \
+	test "$(awk 'NR == FNR { want[$3] = $4 " " $2; next } ($1 in want) && want[$1] == $3 " " $2' \
+		"$TMP/reuse.txt" "$TMP/rows.txt" | wc -l)" -eq 30
 
 echo "-- bad input"
 expect_run "--group-by bogus: usage error" 2 "bad --group-by 'bogus'" "$W" count --group-by bogus

@@ -137,5 +137,41 @@ static void test_names(void)
 	CHECK_STR(wd_l3_name(0x88b5, buf, sizeof(buf)), "0x88b5");
 }
 
+/*
+ * BIG TCP: an IPv4 total length of 0, an IPv6 payload length of 0. The header
+ * cannot say; the skb's bytes from the network header on can, when known.
+ */
+static void test_big_tcp(void)
+{
+	uint8_t v4[sizeof(v4_syn)], v6[60] = { 0x60, 0, 0, 0, 0, 0, IPPROTO_TCP, 64 };
+	struct wd_flow f;
+
+	memcpy(v4, v4_syn, sizeof(v4));
+	v4[2] = v4[3] = 0;
+	CHECK_INT(wd_decode(v4, sizeof(v4), WD_ETH_P_IP, &f), 0);
+	CHECK_INT(f.ip_len, 0);
+	wd_flow_wire_len(&f, v4, sizeof(v4), 0);
+	CHECK_INT(f.ip_len, 0);		/* not known: still unknown */
+	wd_flow_wire_len(&f, v4, sizeof(v4), 185000);
+	CHECK_INT(f.ip_len, 185000);
+	/* a length the header says is kept, whatever the skb holds (padding) */
+	CHECK_INT(wd_decode(v4_syn, sizeof(v4_syn), WD_ETH_P_IP, &f), 0);
+	wd_flow_wire_len(&f, v4_syn, sizeof(v4_syn), 46);
+	CHECK_INT(f.ip_len, 40);
+
+	CHECK_INT(wd_decode(v6, sizeof(v6), WD_ETH_P_IPV6, &f), 0);
+	CHECK_INT(f.ip_len, 40);
+	wd_flow_wire_len(&f, v6, sizeof(v6), 185020);
+	CHECK_INT(f.ip_len, 185020);
+	v6[5] = 20;
+	CHECK_INT(wd_decode(v6, sizeof(v6), WD_ETH_P_IPV6, &f), 0);
+	wd_flow_wire_len(&f, v6, sizeof(v6), 185020);
+	CHECK_INT(f.ip_len, 60);
+	/* not IP, or too short to tell: nothing changes */
+	wd_decode(v6, 3, WD_ETH_P_IPV6, &f);
+	wd_flow_wire_len(&f, v6, 3, 100);
+	CHECK_INT(f.ip_len, 0);
+}
+
 UNIT_MAIN(test_ipv4_tcp, test_ipv4_icmp_and_fragments, test_ipv6_exthdr, test_ipv6_hostile,
-	  test_names)
+	  test_names, test_big_tcp)

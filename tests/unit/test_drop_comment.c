@@ -4,6 +4,7 @@
 
 static void test_drop_comment(void)
 {
+	struct wd_pcapng_meta m;
 	struct wd_drop_view v;
 	char buf[256], tiny[12];
 
@@ -27,6 +28,20 @@ static void test_drop_comment(void)
 	wd_pcapng_drop_comment(&v, buf, sizeof(buf));
 	CHECK_STR(buf, "reason=OPENVSWITCH:OVS_DROP_LAST_ACTION "
 		       "location=ovs_dp_process_packet+0x1a code=196609 l3=arp");
+
+	/* the namespace's cookie, where known, after the code; parsed back */
+	udp4_view(&v);
+	v.netns_cookie = 183;
+	wd_pcapng_drop_comment(&v, buf, sizeof(buf));
+	CHECK_STR(buf, "reason=NO_SOCKET location=tcp_v4_rcv+0x99 ifname=veth0 "
+		       "netns=4026531840 code=3 netns_cookie=183");
+	CHECK(wd_pcapng_parse_comment(buf, &m));
+	CHECK(m.has_netns && m.netns == 4026531840u && m.has_netns_cookie);
+	CHECK_INT(m.netns_cookie, 183);
+	CHECK(wd_pcapng_parse_comment("location=f+0x1 netns_cookie=7x", &m));
+	CHECK(!m.has_netns_cookie);
+	CHECK(wd_pcapng_parse_comment("location=f+0x1 netns_cookie=18446744073709551616", &m));
+	CHECK(!m.has_netns_cookie);
 
 	/* a short buffer is cut, terminated */
 	udp4_view(&v);

@@ -65,6 +65,13 @@ static void test_watch_json(void)
 		"\"ifname\": \"veth0\", \"netns\": 4026531840, \"cpu\": 1}\n");
 	free(out);
 
+	/* the namespace's cookie, where known, beside its inode */
+	d.netns_cookie = 183;
+	out = capture(drop_json, &d);
+	CHECK(strstr(out, "\"netns\": 4026531840, \"netns_cookie\": 183, \"cpu\": 1}\n") != NULL);
+	free(out);
+	d.netns_cookie = 0;
+
 	/* Unknown fields are left out, never invented. */
 	d.reason = NULL;
 	d.ifname = NULL;
@@ -173,6 +180,27 @@ static void test_count_json(void)
 	free(out);
 }
 
+/* --group-by netns: each row names its namespace by inode and cookie; (other) by neither. */
+static void test_groups_json(void)
+{
+	struct wd_group_out g[] = {
+		{ "netns 4026532238 (cookie 7)", "NO_SOCKET", 3, 2, 4026532238u, 7 },
+		{ "netns 4026532238 (cookie 9)", "NO_SOCKET", 3, 1, 4026532238u, 9 },
+		{ "(other)", "NO_SOCKET", 3, 5, 0, 0 },
+	};
+	struct wd_count_doc doc = { .kernel = "6.18", .duration_s = 1, .total = 8,
+				    .group_by = "netns", .groups = g, .n_groups = 3 };
+	char *out = capture(count_json, &doc);
+
+	CHECK(strstr(out, "\"groups\": [{\"group\": \"netns 4026532238 (cookie 7)\", "
+			  "\"reason\": \"NO_SOCKET\", \"code\": 3, \"count\": 2, "
+			  "\"netns\": 4026532238, \"netns_cookie\": 7}, ") != NULL);
+	CHECK(strstr(out, "\"count\": 1, \"netns\": 4026532238, \"netns_cookie\": 9}, ") != NULL);
+	CHECK(strstr(out, "{\"group\": \"(other)\", \"reason\": \"NO_SOCKET\", \"code\": 3, "
+			  "\"count\": 5}]") != NULL);
+	free(out);
+}
+
 static void escape_ctl(FILE *f, const void *s) { wd_json_escape(f, s); }
 
 static void test_escape(void)
@@ -244,4 +272,4 @@ static void test_plural(void)
 }
 
 UNIT_MAIN(test_plural, test_watch_json, test_watch_text, test_sock_text, test_count_json,
-	  test_escape, test_escape_utf8)
+	  test_groups_json, test_escape, test_escape_utf8)

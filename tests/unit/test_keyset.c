@@ -17,7 +17,8 @@ static struct wd_key key(uint32_t reason, uint64_t location)
 	memset(&k, 0, sizeof(k));
 	k.reason = reason;
 	k.location = location;
-	k.l3proto = 0x0800;
+	k.netns = 4026532238u;
+	k.netns_cookie = 7;
 	return k;
 }
 
@@ -53,6 +54,96 @@ static void test_merge(void)
 
 	wd_keyset_merge(&ks);	/* empty: nothing to do */
 	CHECK_INT(ks.n, 0);
+}
+
+/*
+ * Two namespaces, one after the other, with the inode the kernel reused:
+ * their cookies keep them apart.
+ */
+static void test_reused_inode(void)
+{
+	struct wd_keyset ks = { 0 };
+	struct wd_key a = key(2, 0x100), b = key(2, 0x100);
+
+	b.netns_cookie = 8;
+	wd_keyset_push(&ks, &a, 4);
+	wd_keyset_push(&ks, &b, 5);
+	wd_keyset_push(&ks, &a, 2);
+	wd_keyset_merge(&ks);
+	CHECK_INT(ks.n, 2);
+	CHECK_INT(ks.v[0].key.netns_cookie, 7);
+	CHECK_INT(ks.v[0].count, 6);
+	CHECK_INT(ks.v[1].key.netns_cookie, 8);
+	CHECK_INT(ks.v[1].count, 5);
+	wd_keyset_free(&ks);
+}
+
+/*
+ * Reasons by slot (the -r bitmap, the overflow bucket): every core reason
+ * below 512 and every subsystem reason of 8 subsystems of 64 has a slot of
+ * its own, and the slot gives the reason back; others share the last one.
+ */
+static void test_reason_slots(void)
+{
+	static bool used[WD_OVERFLOW_SLOTS];
+	uint32_t n = 0;
+
+	for (uint32_t sub = 0; sub <= WD_SUBSYS_MAX; sub++) {
+		for (uint32_t low = 0; low < (sub ? WD_SUBSYS_SLOTS : WD_CORE_SLOTS); low++) {
+			uint32_t code = sub << WD_SUBSYS_SHIFT | low, slot = wd_reason_slot(code);
+
+			UNIT_RECORD(slot < WD_REASON_SLOTS && !used[slot] &&
+				    wd_slot_reason(slot) == code, "%#x: slot %u", code, slot);
+			if (slot < WD_REASON_SLOTS)
+				used[slot] = true;
+			n++;
+		}
+	}
+	CHECK_INT(n, WD_REASON_SLOTS);
+	CHECK_INT(wd_reason_slot(255), 255);
+	CHECK(wd_reason_slot(0x20001) != wd_reason_slot(0x20002));
+	CHECK(wd_reason_slot(0x20001) != wd_reason_slot(255));
+	CHECK_INT(wd_reason_slot(512), WD_REASON_SLOTS);
+	CHECK_INT(wd_reason_slot(0x20040), WD_REASON_SLOTS);
+	CHECK_INT(wd_reason_slot(0x90001), WD_REASON_SLOTS);
+	CHECK_INT(wd_slot_reason(WD_REASON_SLOTS), WD_REASON_NO_SLOT);
+	CHECK_INT(wd_reason_slot(WD_REASON_NO_SLOT), WD_REASON_SLOTS);
+}
+
+static int cmp_total(const void *a, const void *b)
+{
+	return memcmp(&((const struct wd_key_total *)a)->key, &((const struct wd_key_total *)b)->key,
+		      sizeof(struct wd_key));
+}
+
+/*
+ * Overflow rows (location 0) of two subsystem reasons and of reason 255:
+ * three buckets. A run of one that moved into its bucket is not kept twice,
+ * and the others' buckets, which did not grow, do not hide their runs.
+ */
+static void test_clamp_subsys_overflow(void)
+{
+	struct wd_keyset cur = { 0 };
+	struct wd_key_total prev[4];
+	struct wd_key ovs1 = key(0x20001, 0), ovs2 = key(0x20002, 0), r255 = key(255, 0);
+	struct wd_key run2 = key(0x20002, 0x500), run255 = key(255, 0x600);
+
+	prev[0] = (struct wd_key_total){ r255, 1 };
+	prev[1] = (struct wd_key_total){ run255, 5 };
+	prev[2] = (struct wd_key_total){ ovs1, 2 };
+	prev[3] = (struct wd_key_total){ run2, 3 };
+	qsort(prev, 4, sizeof(prev[0]), cmp_total);
+	/* now: 0x20002's run of 3 moved into its bucket (4), the others unchanged */
+	wd_keyset_push(&cur, &r255, 1);
+	wd_keyset_push(&cur, &ovs1, 2);
+	wd_keyset_push(&cur, &ovs2, 4);
+	wd_keyset_merge(&cur);
+	CHECK_INT(wd_keyset_clamp(&cur, prev, 4), 0);
+	CHECK_INT(count_of(&cur, 0x20002, 0), 4);
+	CHECK_INT(count_of(&cur, 0x20002, 0x500), (uint64_t)-1);
+	CHECK_INT(count_of(&cur, 255, 0x600), 5);	/* 255's bucket did not grow */
+	CHECK_INT(count_of(&cur, 0x20001, 0), 2);
+	wd_keyset_free(&cur);
 }
 
 /* A run in flight was missed, or a key is gone from this read: no step back. */
@@ -172,4 +263,4 @@ static void test_clamp_overflow(void)
 	wd_keyset_free(&cur);
 }
 
-UNIT_MAIN(test_merge, test_clamp, test_clamp_overflow, test_runs_seqcount)
+UNIT_MAIN(test_merge, test_reused_inode, test_reason_slots, test_clamp_subsys_overflow, test_clamp, test_clamp_overflow, test_runs_seqcount)

@@ -63,6 +63,10 @@ static uint32_t ino(const char *rel)
 	return stat(path, &st) ? 0 : (uint32_t)st.st_ino;
 }
 
+/* A namespace known by its inode alone: fixture files have no cookie. */
+#define BY_INO(i)	(&(struct wd_netns_id){ .inode = (i) })
+#define ID(rel)		BY_INO(ino(rel))
+
 static void process(const char *pid, const char *comm)
 {
 	char rel[64];
@@ -110,10 +114,10 @@ static void test_owners(void)
 	snprintf(proc, sizeof(proc), "%s/proc", root);
 	snprintf(run, sizeof(run), "%s/netns", root);
 	wd_owners_init(&o, proc, run);
-	CHECK_STR(wd_netns_name(&o, ino("proc/1/ns/net")), "host");
-	CHECK_STR(wd_netns_name(&o, ino("proc/200/ns/net")), "nginx-master[150]");
-	CHECK_STR(wd_netns_name(&o, ino("proc/300/ns/net")), "blue");
-	CHECK_STR(wd_netns_name(&o, ino("netns/red")), "red");
+	CHECK_STR(wd_netns_name(&o, ID("proc/1/ns/net")), "host");
+	CHECK_STR(wd_netns_name(&o, ID("proc/200/ns/net")), "nginx-master[150]");
+	CHECK_STR(wd_netns_name(&o, ID("proc/300/ns/net")), "blue");
+	CHECK_STR(wd_netns_name(&o, ID("netns/red")), "red");
 	CHECK_INT(o.scans, 1);
 	e = wd_socket_owner(&o, 222);
 	CHECK(e && e->pid == 150);
@@ -130,11 +134,11 @@ static void test_owners(void)
 	CHECK_STR(e ? e->name : NULL, "dnsmasq");
 	CHECK_INT(o.scans, 2);
 	CHECK(wd_socket_owner(&o, 0) == NULL);
-	CHECK(wd_netns_name(&o, 12345678) == NULL);
+	CHECK(wd_netns_name(&o, BY_INO(12345678)) == NULL);
 	/* found by the last scan, under which name; a name stays when it is gone */
-	CHECK_STR(wd_netns_found(&o, ino("netns/red")), "red");
-	CHECK_STR(wd_netns_found(&o, ino("proc/300/ns/net")), "blue");
-	CHECK(wd_netns_found(&o, 12345678) == NULL);
+	CHECK_STR(wd_netns_found(&o, ID("netns/red")), "red");
+	CHECK_STR(wd_netns_found(&o, ID("proc/300/ns/net")), "blue");
+	CHECK(wd_netns_found(&o, BY_INO(12345678)) == NULL);
 	{
 		uint32_t red = ino("netns/red"), blue = ino("proc/300/ns/net");
 		char path[512];
@@ -142,20 +146,20 @@ static void test_owners(void)
 		snprintf(path, sizeof(path), "%s/netns/red", root);
 		unlink(path);
 		wd_owners_refresh(&o, 60);	/* scanned less than 60 s ago: not again */
-		CHECK(wd_netns_found(&o, red) != NULL);
+		CHECK(wd_netns_found(&o, BY_INO(red)) != NULL);
 		wd_owners_refresh(&o, 0);
-		CHECK(wd_netns_found(&o, red) == NULL);
-		CHECK_STR(wd_netns_found_before(&o, red), "red");
-		CHECK_STR(wd_netns_name(&o, red), "red");
+		CHECK(wd_netns_found(&o, BY_INO(red)) == NULL);
+		CHECK_STR(wd_netns_found_before(&o, BY_INO(red)), "red");
+		CHECK_STR(wd_netns_name(&o, BY_INO(red)), "red");
 		/* its ip netns name gone, blue is found where pid 300 lives */
 		snprintf(path, sizeof(path), "%s/netns/blue", root);
 		unlink(path);
 		wd_owners_refresh(&o, 0);
-		CHECK_STR(wd_netns_found(&o, blue), "dnsmasq[300]");
-		CHECK_STR(wd_netns_name(&o, blue), "blue");
+		CHECK_STR(wd_netns_found(&o, BY_INO(blue)), "dnsmasq[300]");
+		CHECK_STR(wd_netns_name(&o, BY_INO(blue)), "blue");
 		/* a name given on the command line says nothing of what is there */
-		wd_owners_name_netns(&o, 777, "given");
-		CHECK(wd_netns_found(&o, 777) == NULL);
+		wd_owners_name_netns(&o, BY_INO(777), "given");
+		CHECK(wd_netns_found(&o, BY_INO(777)) == NULL);
 	}
 	wd_owners_free(&o);
 }
@@ -221,34 +225,98 @@ static void test_netns_names(void)
 	host = ino("p2/1/ns/net");
 
 	wd_owners_init(&o, proc, run);
-	CHECK_STR(wd_netns_name(&o, host), "host");
-	CHECK_STR(wd_netns_name(&o, two), "azure");
-	CHECK_STR(wd_netns_name(&o, rev), "black");
-	CHECK_STR(wd_netns_name(&o, ctr), "docker:0123456789ab");
-	CHECK_STR(wd_netns_name(&o, pod), "pod " PUID);
-	CHECK_STR(wd_netns_name(&o, v1), "docker:0123456789ab");
-	CHECK_STR(wd_netns_name(&o, plain), "conmon[50]");
+	CHECK_STR(wd_netns_name(&o, BY_INO(host)), "host");
+	CHECK_STR(wd_netns_name(&o, BY_INO(two)), "azure");
+	CHECK_STR(wd_netns_name(&o, BY_INO(rev)), "black");
+	CHECK_STR(wd_netns_name(&o, BY_INO(ctr)), "docker:0123456789ab");
+	CHECK_STR(wd_netns_name(&o, BY_INO(pod)), "pod " PUID);
+	CHECK_STR(wd_netns_name(&o, BY_INO(v1)), "docker:0123456789ab");
+	CHECK_STR(wd_netns_name(&o, BY_INO(plain)), "conmon[50]");
 
 	/* --netns, as given, wins over every other name, and a rescan keeps it */
-	wd_owners_name_netns(&o, two, "zulu");
-	wd_owners_name_netns(&o, plain, "/proc/50/ns/net");
-	wd_owners_name_netns(&o, ctr, "/run/docker/netns/0b1c");
-	CHECK_STR(wd_netns_name(&o, two), "zulu");
-	CHECK_STR(wd_netns_name(&o, plain), "/proc/50/ns/net");
-	CHECK_STR(wd_netns_name(&o, ctr), "/run/docker/netns/0b1c");
+	wd_owners_name_netns(&o, BY_INO(two), "zulu");
+	wd_owners_name_netns(&o, BY_INO(plain), "/proc/50/ns/net");
+	wd_owners_name_netns(&o, BY_INO(ctr), "/run/docker/netns/0b1c");
+	CHECK_STR(wd_netns_name(&o, BY_INO(two)), "zulu");
+	CHECK_STR(wd_netns_name(&o, BY_INO(plain)), "/proc/50/ns/net");
+	CHECK_STR(wd_netns_name(&o, BY_INO(ctr)), "/run/docker/netns/0b1c");
 	wd_owners_scan(&o);
-	CHECK_STR(wd_netns_name(&o, two), "zulu");
-	CHECK_STR(wd_netns_name(&o, plain), "/proc/50/ns/net");
-	CHECK_STR(wd_netns_name(&o, rev), "black");
+	CHECK_STR(wd_netns_name(&o, BY_INO(two)), "zulu");
+	CHECK_STR(wd_netns_name(&o, BY_INO(plain)), "/proc/50/ns/net");
+	CHECK_STR(wd_netns_name(&o, BY_INO(rev)), "black");
 	/* given for a namespace no scan saw: named all the same, without a scan */
-	wd_owners_name_netns(&o, 987654321, "blue");
+	wd_owners_name_netns(&o, BY_INO(987654321), "blue");
 	CHECK_INT(o.scans, 2);
-	CHECK_STR(wd_netns_name(&o, 987654321), "blue");
+	CHECK_STR(wd_netns_name(&o, BY_INO(987654321)), "blue");
 	CHECK_INT(o.scans, 2);
 	/* a name that does not fit is not cut: the other names stand */
-	wd_owners_name_netns(&o, rev, "/run/netns/a-name-longer-than-sixty-three-bytes-is-not-cut-"
+	wd_owners_name_netns(&o, BY_INO(rev), "/run/netns/a-name-longer-than-sixty-three-bytes-is-not-cut-"
 				      "short");
-	CHECK_STR(wd_netns_name(&o, rev), "black");
+	CHECK_STR(wd_netns_name(&o, BY_INO(rev)), "black");
+	wd_owners_free(&o);
+}
+
+/* Namespaces of the next test: a path's end and the id the kernel would give. */
+static struct {
+	const char *suffix;
+	struct wd_netns_id id;
+} fake[4];
+static size_t n_fake;
+
+static int fake_id(const char *path, struct wd_netns_id *id)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < n_fake; i++) {
+		size_t m = strlen(fake[i].suffix);
+
+		if (n >= m && !strcmp(path + n - m, fake[i].suffix)) {
+			*id = fake[i].id;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The kernel gives a gone namespace's inode to the next one: names go by
+ * cookie, each namespace keeps the name it had, and a name found by inode
+ * alone (its cookie could not be learnt) is never given to an id with one.
+ */
+static void test_reused_inode(void)
+{
+	const struct wd_netns_id old = { 5, 4026532238u }, new = { 6, 4026532238u };
+	char proc[512], run[512], path[600];
+	struct wd_owners o;
+
+	dir("p3");
+	dir("n3");
+	process("p3/1", "systemd\n");
+	put("p3/1/ns/net", "");
+	put("n3/old", "");
+	fake[n_fake++] = (typeof(fake[0])){ "p3/1/ns/net", { 3, 4026531840u } };
+	fake[n_fake++] = (typeof(fake[0])){ "n3/old", old };
+	snprintf(proc, sizeof(proc), "%s/p3", root);
+	snprintf(run, sizeof(run), "%s/n3", root);
+	wd_owners_init(&o, proc, run);
+	o.netns_id = fake_id;
+	CHECK_STR(wd_netns_name(&o, &old), "old");
+	CHECK(wd_netns_name(&o, &new) == NULL);
+	/* ip netns del old; ip netns add new: the same inode, another cookie */
+	snprintf(path, sizeof(path), "%s/n3/old", root);
+	unlink(path);
+	put("n3/new", "");
+	fake[n_fake++] = (typeof(fake[0])){ "n3/new", new };
+	o.last_scan -= 2;
+	CHECK_STR(wd_netns_name(&o, &new), "new");
+	CHECK_STR(wd_netns_name(&o, &old), "old");
+	CHECK(wd_netns_name(&o, BY_INO(4026532238u)) == NULL);
+	/* no cookie learnt (unprivileged, before 6.18): by inode only */
+	put("n3/plain", "");
+	fake[n_fake++] = (typeof(fake[0])){ "n3/plain", { 0, 4026532300u } };
+	wd_owners_scan(&o);
+	CHECK(wd_netns_name(&o, &(struct wd_netns_id){ 9, 4026532300u }) == NULL);
+	CHECK_STR(wd_netns_name(&o, BY_INO(4026532300u)), "plain");
 	wd_owners_free(&o);
 }
 
@@ -258,7 +326,7 @@ static void test_empty(void)
 	struct wd_owners o;
 
 	wd_owners_init(&o, "/nonexistent/proc", "/nonexistent/netns");
-	CHECK(wd_netns_name(&o, 4026531840u) == NULL);
+	CHECK(wd_netns_name(&o, BY_INO(4026531840u)) == NULL);
 	CHECK(wd_socket_owner(&o, 42) == NULL);
 	CHECK_INT(o.scans, 1);
 	wd_owners_free(&o);
@@ -273,4 +341,4 @@ static void cleanup(void)
 		fprintf(stderr, "cannot remove %s\n", root);
 }
 
-UNIT_MAIN(test_owners, test_netns_names, test_empty, cleanup)
+UNIT_MAIN(test_owners, test_netns_names, test_reused_inode, test_empty, cleanup)

@@ -239,6 +239,16 @@ static int fake_module(const char *dir, const char *name, struct btf *base,
 	return err;
 }
 
+/* wd_reason_code: want 0 for "no such reason here". */
+static void expect_code(struct wd_reasons *r, const char *word, uint32_t want)
+{
+	uint32_t code = 0;
+	int ret = wd_reason_code(r, word, &code);
+
+	UNIT_RECORD(want ? !ret && code == want : ret == -1, "%s: %d, %#x (want %#x)", word,
+		    ret, code, want);
+}
+
 static void test_btf_modules(void)
 {
 	static const char *const ovs[] = { "__OVS_DROP_REASON", "OVS_DROP_LAST_ACTION",
@@ -299,6 +309,18 @@ static void test_btf_modules(void)
 				    r.subsys[i].codes[k].name);
 	CHECK_INT(r.subsys[0].n_codes + r.subsys[1].n_codes + r.subsys[2].n_codes,
 		  3 + 0 + 4);
+	expect_code(&r, "OPENVSWITCH:OVS_DROP_LAST_ACTION", SUBSYS_OPENVSWITCH << 16 | 1);
+	expect_code(&r, "openvswitch:ovs_drop_action_error", SUBSYS_OPENVSWITCH << 16 | 2);
+	expect_code(&r, "OVS_DROP_ACTION_ERROR", SUBSYS_OPENVSWITCH << 16 | 2);
+	expect_code(&r, "0x30001", SUBSYS_OPENVSWITCH << 16 | 1);
+	expect_code(&r, "196610", SUBSYS_OPENVSWITCH << 16 | 2);
+	expect_code(&r, "MAC80211_UNUSABLE:RX_DROP_U_REPLAY", SUBSYS_MAC80211_UNUSABLE << 16 | 2);
+	expect_code(&r, "no_socket", 3);
+	expect_code(&r, "3", 3);
+	expect_code(&r, "OPENVSWITCH:OVS_DROP_NOPE", 0);
+	expect_code(&r, "MAC80211_UNUSABLE:OVS_DROP_LAST_ACTION", 0);
+	expect_code(&r, "0x30009", 0);
+	expect_code(&r, "0x30001x", 0);
 	wd_reasons_free(&r);
 
 	/* Module not loaded (no BTF file): the number, nothing invented. */
@@ -308,6 +330,8 @@ static void test_btf_modules(void)
 	CHECK_INT(wd_reasons_from_btf(&r, path), 0);
 	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16 | 1, buf, sizeof(buf)),
 		  "OPENVSWITCH:0x1");
+	expect_code(&r, "OPENVSWITCH:OVS_DROP_LAST_ACTION", 0);
+	expect_code(&r, "0x30001", 0);
 	wd_reasons_free(&r);
 
 	/* A BTF file not named vmlinux has no module BTF beside it. */

@@ -13,6 +13,7 @@ Beside it: vmcheck_common.py (parsing, Table), check_who.py (watch, socket,
 cgroup, call sites, unload), check_dropmon.py (--source dropmon).
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -22,8 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_dropmon import check_dropmon, check_dropmon_more  # noqa: E402
 from check_who import (check_callsites, check_group_cgroup, check_unload,  # noqa: E402
                        check_watch, check_watch_sock)
-from vmcheck_common import (Table, format_reasons, load_json, parse_results,  # noqa: E402
-                            reasons_diff, short_list, trace_counts)
+from vmcheck_common import (Table, format_reasons, json_lines, load_json,  # noqa: E402
+                            parse_results, reasons_diff, short_list, trace_counts)
 
 
 def check_reasons(t, rel, label, text, rc, want, fields, source):
@@ -197,6 +198,59 @@ def check_memcg_v2(t, rel, kv, sec):
           f"+{kv.get('memcg_v2.memerrors')}; PROTO_MEM: tracefs {seen}, whydrop {got}")
 
 
+OVS_REASON = "OPENVSWITCH:OVS_DROP_LAST_ACTION"
+
+
+def ovs_executed(sec, name):
+    """wdovs's own count: the executions the kernel acknowledged, or None."""
+    text, rc = sec.get(name, ("", 1))
+    m = re.search(r"^executed (\d+)$", text, re.M)
+    return int(m.group(1)) if m and rc == 0 else None
+
+
+def check_ovs(t, rel, kv, sec):
+    """openvswitch's datapath drops, selected by -r, counted exactly, named."""
+    if not kv.get("later_wanted") or "openvswitch" not in kv.get("later_wanted").split():
+        return
+    major, minor = (int(x) for x in re.match(r"(\d+)\.(\d+)", rel).groups())
+    if (major, minor) < (6, 6):
+        return  # openvswitch drops without reasons before 6.6
+    if kv.get("ovs_tried") != "1":
+        t.add(rel, "openvswitch drops: -r " + OVS_REASON, False,
+              "not run: no OVS_DROP_LAST_ACTION in `whydrop reasons` with openvswitch loaded")
+        return
+    post = load_json(sec.get("reasons.mod", ("", 1))[0]) or {}
+    ids = [s.get("id") for s in post.get("subsystems", []) if s.get("name") == "OPENVSWITCH"]
+    n = ovs_executed(sec, "ovs.exec")
+    d = load_json(sec.get("ovs.count", ("", 1))[0])
+    err = sec.get("stderr.ovs", ("", 0))[0].strip()[-300:]
+    if not isinstance(d, dict) or not n:
+        t.add(rel, "openvswitch drops: count -r " + OVS_REASON, False,
+              f"wdovs executed {n}; no count JSON; stderr {err!r}")
+    else:
+        rows = d.get("drops", [])
+        got = sum(r.get("count", 0) for r in rows if r.get("reason") == OVS_REASON)
+        ok = (got == n == d.get("total") and ids and
+              all(r.get("subsystem") == "openvswitch" and r.get("code", 0) >> 16 == ids[0]
+                  for r in rows))
+        t.add(rel, "openvswitch drops: count -r " + OVS_REASON, ok,
+              f"{got} counted = {n} the datapath executed and dropped, subsystem "
+              f"openvswitch, code {rows[0].get('code', 0):#x}" if ok else
+              f"counted {got}, total {d.get('total')}, executed {n}, OPENVSWITCH id {ids}; "
+              f"rows {json.dumps(rows)[:300]}")
+    n = ovs_executed(sec, "ovs.exec_watch")
+    lines = json_lines(sec.get("ovs.watch", ("", 1))[0])
+    ok = bool(n) and len(lines) == n and all(x.get("reason") == OVS_REASON for x in lines)
+    t.add(rel, "openvswitch drops: watch -r ovs_drop_last_action (as `reasons` lists it)", ok,
+          f"{len(lines)} records = {n} executed, each {OVS_REASON}" if ok else
+          f"{len(lines)} records, executed {n}; "
+          f"stderr {sec.get('stderr.ovs_watch', ('', 0))[0].strip()[-300:]!r}")
+    text, rc = sec.get("ovs.dropmon", ("", None))
+    ok = rc == 2 and "-r cannot select them with --source dropmon" in text
+    t.add(rel, "openvswitch drops: --source dropmon refuses -r " + OVS_REASON, ok,
+          f"rc {rc}: {text.strip()[-200:]!r}")
+
+
 def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
     kv, sec, scen, mk = parse_results(os.path.join(vdir, "results.log"))
     ok = qrc == 0 and mk["begin"] and mk["end_rc"] == 0
@@ -256,6 +310,7 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
             check_hidden_btf(t, rel, sec, want, fields)
         check_catalogue(t, rel, sec, mode)
         check_modules(t, rel, kv, sec)
+        check_ovs(t, rel, kv, sec)
     if mode != "full":
         return
 

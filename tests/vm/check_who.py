@@ -154,14 +154,18 @@ def check_unload(t, rel, kv, sec, code_of):
     for label, n, fields in (
             ("unload: drops on vb before", 5, dict(
                 reason="NO_SOCKET", l4="udp", src="192.0.2.1", sport=40011, dport=9,
-                ifname="vb")),
+                ifname="vb", netns_name="wdb")),
             ("unload: drops on lo after", 4, dict(
                 reason="NO_SOCKET", l4="udp", src="127.0.0.1", sport=40012, dport=9,
-                ifname="lo"))):
+                ifname="lo", netns_name="wda"))):
+        # every namespace: named from a scan at start that learnt each one's
+        # cookie (by entering it before 6.18), the cookie the program read
         hits = flow_hits(lines, fields)
-        bad = [d for d in hits if d.get("code") != code_of.get("NO_SOCKET")]
+        bad = [d for d in hits if d.get("code") != code_of.get("NO_SOCKET") or
+               not d.get("netns_cookie")]
         ok = len(hits) == n and not bad
         ex = hits[0] if hits else {}
-        t.add(rel, label, ok, f"{len(hits)}x {ex.get('function')} dev {ex.get('ifname')}"
-              if ok else f"{len(hits)} lines (want {n}), {len(bad)} with a wrong code; "
-              f"stderr {err[-200:]!r}")
+        t.add(rel, label, ok, f"{len(hits)}x {ex.get('function')} dev {ex.get('ifname')} "
+              f"netns {ex.get('netns_name')} (cookie {ex.get('netns_cookie')})"
+              if ok else f"{len(hits)} lines (want {n}), {len(bad)} with a wrong code or no "
+              f"cookie; e.g. {json.dumps((lines or [{}])[0])[:300]}; stderr {err[-200:]!r}")

@@ -583,6 +583,37 @@ module_btf() {
 	kv modules_ms $(($(ms) - _t0))
 }
 
+# ---------------------------------------------------------------- openvswitch
+# With openvswitch loaded (module_btf) on a kernel with its drop reasons
+# (6.6+), its datapath drops packets with OPENVSWITCH:OVS_DROP_LAST_ACTION:
+# wdovs makes a datapath and has it execute frames with no action, and says
+# how many the kernel acknowledged. -r selects the reason as count prints it
+# and, for watch, as `whydrop reasons` lists it, in lower case.
+ovs_drops() {
+	grep -q "^openvswitch " /proc/modules || return 0
+	$WD reasons | grep -q " OVS_DROP_LAST_ACTION " || return 0
+	kv ovs_tried 1
+	if wd_start /tmp/ovs.json /tmp/ovs.err $WD count --json \
+		-r OPENVSWITCH:OVS_DROP_LAST_ACTION; then
+		sect ovs.exec wdovs 7
+		usleep 300000
+		wd_stop
+		kv whydrop_rc.ovs $?
+	fi
+	sect ovs.count cat /tmp/ovs.json
+	sect stderr.ovs cat /tmp/ovs.err
+	if wd_start /tmp/ovsw.json /tmp/ovsw.err $WD watch --json -r ovs_drop_last_action; then
+		sect ovs.exec_watch wdovs 3
+		usleep 300000
+		wd_stop
+		kv whydrop_rc.ovs_watch $?
+	fi
+	sect ovs.watch cat /tmp/ovsw.json
+	sect stderr.ovs_watch cat /tmp/ovsw.err
+	# drop_monitor sends such reasons by name alone: refused, not counted as 0
+	sect ovs.dropmon $WD count --source dropmon -r OPENVSWITCH:OVS_DROP_LAST_ACTION -d 0.5
+}
+
 # ---------------------------------------------------------------- main
 # whydrop.mode=modules (run.sh): only the module-BTF check.
 MODE=$(sed -n 's/.*whydrop\.mode=\([a-z]*\).*/\1/p' /proc/cmdline)
@@ -600,6 +631,7 @@ if [ "$MODE" = modules ]; then
 		sect reasons.btf $WD reasons --json
 		sect reasons.nobtf env WHYDROP_NO_BTF=1 $WD reasons --json
 		module_btf
+		ovs_drops
 	fi
 	kv end_ms "$(ms)"
 	exit 0
@@ -711,6 +743,7 @@ if [ $HAVE_WD = 1 ]; then
 	sect unload.watch cat /tmp/m.json
 	sect stderr.unload cat /tmp/m.err
 	module_btf
+	ovs_drops
 fi
 kv end_ms "$(ms)"
 exit 0

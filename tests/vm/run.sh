@@ -209,6 +209,7 @@ build_common() {
 	copy_elf /sbin/tc /usr/sbin/tc "$r"
 	copy_elf /usr/bin/setpriv /usr/bin/setpriv "$r"	# drop_monitor without BPF privileges
 	gcc -static -O2 -Wall -Wextra -Werror -o "$r/bin/wdpkt" "$HERE/wdpkt.c"
+	gcc -static -O2 -Wall -Wextra -Werror -o "$r/bin/wdovs" "$HERE/wdovs.c"
 	if [ "$NO_BINARY" != 1 ]; then
 		copy_elf "$BIN" /bin/whydrop "$r"
 	fi
