@@ -46,7 +46,7 @@ deps:
 deps-test:
 	@scripts/install-deps.sh test
 
-BPF_OBJS   := whydrop whydrop_nobtf
+BPF_OBJS   := whydrop whydrop_nobtf tcp_events
 SKELS      := $(BPF_OBJS:%=$(BUILD)/%.skel.h)
 
 $(BUILD)/%.bpf.o: src/bpf/%.bpf.c $(wildcard src/bpf/*.h)
@@ -63,7 +63,8 @@ $(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h) src/bpf/whydrop.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
 
-$(BUILD)/core/%.o: src/core/%.c $(wildcard src/lib/*.h src/core/*.h) src/bpf/whydrop.h $(SKELS)
+$(BUILD)/core/%.o: src/core/%.c $(wildcard src/lib/*.h src/core/*.h) src/bpf/whydrop.h \
+		src/bpf/tcp_shared.h $(SKELS)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
