@@ -113,6 +113,17 @@ $(FILTER_EQ): $(FE_SRCS) $(wildcard tests/system/filter_equal*.h) \
 		$(BUILD)/libwhydrop.a $(LDLIBS)
 # ---- end of tests/system/filter_equal
 
+# ---- tests/system/tcp_events.sh's driver of src/core/tcp_events.c (the TCP
+# events program, loaded by nothing else yet). Built with unit-bins.
+TCP_DRIVER := $(BUILD)/system/tcp_events_driver
+unit-bins: $(TCP_DRIVER)
+
+$(TCP_DRIVER): tests/system/tcp_events_driver.c $(BUILD)/libwhydrop-core.a $(BUILD)/libwhydrop.a
+	@mkdir -p $(@D)
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(WD_CFLAGS) $(WD_LDFLAGS) -o $@ $< $(BUILD)/libwhydrop-core.a \
+		$(BUILD)/libwhydrop.a $(LDLIBS)
+
 run: deps
 	@$(MAKE) --no-print-directory all
 	@if [ "$$(id -u)" -ne 0 ]; then echo "make run: whydrop attaches BPF programs; run as root (sudo make run)" >&2; exit 1; fi
