@@ -5,8 +5,9 @@
 # Two namespaces joined by a veth, IPv4 and IPv6; every count is compared
 # with the kernel's own: each reset reason this kernel can be made to send
 # (NO_SOCKET, TCP_ABORT_ON_CLOSE, TCP_ABORT_ON_LINGER, TCP_STATE from
-# SO_LINGER 0, TCP_ABORT_ON_DATA, TCP_TIMEWAIT_SOCKET, INVALID_SYN) against
-# the sender's TcpOutRsts and the reason's own counter, the resets received
+# SO_LINGER 0, TCP_ABORT_ON_DATA, TCP_TIMEWAIT_SOCKET, INVALID_SYN,
+# TCP_FLAGS, TCP_KEEPALIVE_TIMEOUT) against the sender's TcpOutRsts and
+# the reason's own counter, the resets received
 # against the peer's TcpEstabResets and the peer application's errors;
 # retransmitted segments against the sender's TcpRetransSegs, with an
 # nftables rule dropping a tenth of the receiver's input, a tbf qdisc
@@ -207,7 +208,7 @@ rst_case timewait A TCP_TIMEWAIT_SOCKET TIME_WAIT - CLOSE_WAIT send_after_eof sh
 
 # INVALID_SYN: a second SYN inside the window of a pending request, from an
 # address nobody answers for (the SYN-ACK goes nowhere); IPv4 only.
-echo "-- INVALID_SYN (crafted SYNs)"
+echo "-- INVALID_SYN and TCP_FLAGS (crafted SYNs, an ACK)"
 drv invalid_syn --netns "/run/netns/$B" --rate 100000 --records
 ip netns exec "$B" "$PY" -c 'import socket, sys, time
 s = socket.socket(); s.bind((sys.argv[1], 5002)); s.listen(8)
@@ -220,20 +221,47 @@ from scapy.all import IP, TCP, conf, send
 conf.verb = 0
 for port in range(40001, 40001 + int(sys.argv[3])):
     for seq in (1000, 1001):
-        send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=port, dport=5002, flags="S", seq=seq))' \
+        send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=port, dport=5002, flags="S", seq=seq))
+# an ACK no pending connection expects: the listener answers TCP_FLAGS
+send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=40100, dport=5002, flags="A", seq=1, ack=1))' \
 	198.51.100.3 "$B4" "$N"
 sleep 0.3
 snap 1
 drv_stop invalid_syn
 n=$(q "$TMP/invalid_syn.json" "rows('sent', 'INVALID_SYN', 'LISTEN', $COOKIE_B)")
 check "invalid_syn: $n resets INVALID_SYN from the listener = $N" test "$n" = "$N"
-check "invalid_syn: = B's TcpOutRsts (+$(dB TcpOutRsts)) and TcpExtEmbryonicRsts (+$(dB TcpExtEmbryonicRsts))" \
+check "invalid_syn: every reset = B's TcpOutRsts (+$(dB TcpOutRsts)); INVALID_SYN = its TcpExtEmbryonicRsts (+$(dB TcpExtEmbryonicRsts))" \
 	test "$(q "$TMP/invalid_syn.json" "rows('sent')")" = "$(dB TcpOutRsts)" \
 	-a "$n" = "$(dB TcpExtEmbryonicRsts)"
+check "tcp_flags: a bare ACK to the listener, 1 reset TCP_FLAGS from it" \
+	test "$(q "$TMP/invalid_syn.json" "rows('sent', 'TCP_FLAGS', 'LISTEN', $COOKIE_B)")" = 1
 check "invalid_syn: its records name the crafted flow, not the listener's" test "$(grep -c \
 	"\"reason\": \"INVALID_SYN\".*\"src\": \"$B4\", \"sport\": 5002, \"dst\": \"198.51.100.3\", \"dport\": 4000" \
 	"$TMP/invalid_syn.err")" = "$N"
 check_isolated invalid_syn "$COOKIE_B"
+
+echo "-- TCP_KEEPALIVE_TIMEOUT: B goes silent under a keepalive of 1 s"
+serve "$B" sink "$B4" 5001 1
+drv keepalive.A --netns "/run/netns/$A" --rate 100000
+snap 0
+coproc KA { ip netns exec "$A" "${PEER[@]}" client keepalive "$B4" 5001 1 2>&1; }
+read -r -t 5 line <&"${KA[0]}"
+ip netns exec "$B" nft -f - <<EOF
+table inet wdtcp$$ {
+	chain in { type filter hook input priority 0; tcp dport 5001 drop; }
+}
+EOF
+echo go >&"${KA[1]}"
+wait "$KA_PID" 2>/dev/null
+kill "$SERVER" 2>/dev/null
+snap 1
+drv_stop keepalive.A
+ip netns exec "$B" nft delete table inet "wdtcp$$"
+check "keepalive: 1 reset TCP_KEEPALIVE_TIMEOUT in ESTABLISHED = A's TcpExtTCPAbortOnTimeout (+$(dA TcpExtTCPAbortOnTimeout))" \
+	test "$(q "$TMP/keepalive.A.json" "rows('sent', 'TCP_KEEPALIVE_TIMEOUT', 'ESTABLISHED', $COOKIE_A)")" = 1 \
+	-a "$(dA TcpExtTCPAbortOnTimeout)" = 1
+check "keepalive: every reset counted = A's TcpOutRsts (+$(dA TcpOutRsts))" \
+	test "$(q "$TMP/keepalive.A.json" "rows('sent')")" = "$(dA TcpOutRsts)"
 
 # ------------------------------------------------------- retransmissions
 

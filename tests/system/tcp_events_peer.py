@@ -106,6 +106,18 @@ def client_one(mode, addr, port, nbytes):
     elif mode == "shut_wr_close":
         s.shutdown(socket.SHUT_WR)
         time.sleep(0.3)		# FIN_WAIT2, then close(): a timewait socket
+    elif mode == "keepalive":
+        # the peer goes silent once we are connected: keepalive gives up
+        for opt, val in ((socket.TCP_KEEPIDLE, 1), (socket.TCP_KEEPINTVL, 1),
+                         (socket.TCP_KEEPCNT, 1)):
+            s.setsockopt(socket.IPPROTO_TCP, opt, val)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        print("connected", flush=True)
+        sys.stdin.readline()
+        try:
+            s.recv(1)
+        except TimeoutError:
+            pass
     elif mode == "stall":
         # told on stdin when to send (the peer drops it) and when to go
         print("connected", flush=True)
