@@ -253,7 +253,10 @@ table inet wdtcp$$ {
 EOF
 echo go >&"${KA[1]}"
 wait "$KA_PID" 2>/dev/null
+# the server's end closes too, and A answers it: let that settle first
 kill "$SERVER" 2>/dev/null
+wait "$SERVER" 2>/dev/null
+sleep 0.3
 snap 1
 drv_stop keepalive.A
 ip netns exec "$B" nft delete table inet "wdtcp$$"
@@ -366,6 +369,7 @@ sleep 1.6	# retransmission timeouts: 0.2, 0.4, 0.8 s
 echo close >&"${CL[1]}"
 wait "$CL_PID" 2>/dev/null
 kill "$SERVER" 2>/dev/null
+wait "$SERVER" 2>/dev/null
 sleep 0.3
 snap 1
 drv_stop unroutable.A
