@@ -46,7 +46,7 @@ deps:
 deps-test:
 	@scripts/install-deps.sh test
 
-BPF_OBJS   := whydrop whydrop_nobtf cgroup_events
+BPF_OBJS   := whydrop whydrop_nobtf cgroup_events tcp_events
 SKELS      := $(BPF_OBJS:%=$(BUILD)/%.skel.h)
 
 $(BUILD)/%.bpf.o: src/bpf/%.bpf.c $(wildcard src/bpf/*.h)
@@ -63,7 +63,8 @@ $(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h) src/bpf/whydrop.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
 
-$(BUILD)/core/%.o: src/core/%.c $(wildcard src/lib/*.h src/core/*.h) src/bpf/whydrop.h $(SKELS)
+$(BUILD)/core/%.o: src/core/%.c $(wildcard src/lib/*.h src/core/*.h) src/bpf/whydrop.h \
+		src/bpf/tcp_shared.h $(SKELS)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
@@ -131,6 +132,17 @@ $(NFTRACE_DRIVE): tests/system/nftrace_drive.c $(BUILD)/system/nftrace_bpf.skel.
 	@echo "  TEST    $@"
 	$(Q)$(CC) $(WD_CFLAGS) -I$(BUILD)/system $(WD_LDFLAGS) -o $@ $< $(BUILD)/libwhydrop.a $(LDLIBS)
 # ---- end of tests/system/nftrace_drive
+
+# ---- tests/system/tcp_events.sh's driver of src/core/tcp_events.c (the TCP
+# events program, loaded by nothing else yet). Built with unit-bins.
+TCP_DRIVER := $(BUILD)/system/tcp_events_driver
+unit-bins: $(TCP_DRIVER)
+
+$(TCP_DRIVER): tests/system/tcp_events_driver.c $(BUILD)/libwhydrop-core.a $(BUILD)/libwhydrop.a
+	@mkdir -p $(@D)
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(WD_CFLAGS) $(WD_LDFLAGS) -o $@ $< $(BUILD)/libwhydrop-core.a \
+		$(BUILD)/libwhydrop.a $(LDLIBS)
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -52,6 +52,10 @@ part "stacks, call sites, noise list (real kernel)" tests/system/stacks.sh build
 part "stacks, call sites, noise list under ASan/UBSan" tests/system/stacks.sh build/asan/whydrop
 part "who a drop hurts: process, cgroup, netns, socket (real kernel)" tests/system/who.sh build/whydrop
 part "who a drop hurts under ASan/UBSan" tests/system/who.sh build/asan/whydrop
+part "TCP resets and retransmissions against the kernel's counters (real kernel)" \
+	tests/system/tcp_events.sh build/system/tcp_events_driver
+part "TCP resets and retransmissions under ASan/UBSan" \
+	tests/system/tcp_events.sh build/asan/system/tcp_events_driver
 part "drop storm, 5 s per command (make stress: 60 s)" tests/stress/run.sh 5 build/whydrop
 part "faults: closed pipe, random signals, SIGKILL, vanished interface, bpftrace" \
 	tests/system/faults.sh build/whydrop

@@ -65,6 +65,10 @@ static int explain_all(const struct explain_opts *o)
 				putchar('\n');
 			wd_catalogue_print(stdout, wd_catalogue_at(i));
 		}
+		for (size_t i = 0; i < wd_rst_catalogue_count(); i++) {
+			putchar('\n');
+			wd_rst_catalogue_print(stdout, wd_rst_catalogue_at(i));
+		}
 		return 0;
 	}
 	wd_json_init(&j, stdout);
@@ -73,6 +77,13 @@ static int explain_all(const struct explain_opts *o)
 	for (size_t i = 0; i < wd_catalogue_count(); i++) {
 		wd_json_open(&j, NULL, '{');
 		wd_catalogue_json_fields(&j, wd_catalogue_at(i));
+		wd_json_close(&j, '}');
+	}
+	wd_json_close(&j, ']');
+	wd_json_open(&j, "resets", '[');
+	for (size_t i = 0; i < wd_rst_catalogue_count(); i++) {
+		wd_json_open(&j, NULL, '{');
+		wd_rst_catalogue_json_fields(&j, wd_rst_catalogue_at(i));
 		wd_json_close(&j, '}');
 	}
 	wd_json_close(&j, ']');
@@ -136,14 +147,23 @@ static int number_to_name(struct explain_ctx *x, char **name)
 
 /* Entries for the names; on an unknown one, print the error and fail. */
 static int resolve(struct explain_ctx *x, char **names, int n,
-		   const struct wd_cat_entry **out, const struct wd_callsite **sites)
+		   const struct wd_cat_entry **out, const struct wd_callsite **sites,
+		   const struct wd_rst_entry **rsts)
 {
 	for (int i = 0; i < n; i++) {
 		const char *hint;
 
+		out[i] = NULL;
+		sites[i] = NULL;
+		rsts[i] = NULL;
+		if (wd_explain_is_rst(names[i])) {
+			rsts[i] = wd_explain_rst_resolve(names[i]);
+			if (!rsts[i])
+				return -1;
+			continue;
+		}
 		if (number_to_name(x, &names[i]))
 			return -1;
-		sites[i] = NULL;
 		out[i] = wd_catalogue_find(names[i]);
 		if (out[i])
 			continue;
@@ -152,12 +172,17 @@ static int resolve(struct explain_ctx *x, char **names, int n,
 		sites[i] = wd_callsite_find(names[i]);
 		if (sites[i])
 			continue;
+		fprintf(stderr, "whydrop: unknown reason or call site '%s'", names[i]);
+		if (wd_rst_catalogue_find(names[i])) {
+			fprintf(stderr, "; the reset reason is 'rst:%s'\n",
+				wd_rst_catalogue_find(names[i])->name);
+			return -1;
+		}
 		hint = wd_catalogue_suggest(names[i]);
 		if (!hint && x->have_reasons)
 			hint = wd_reason_suggest(&x->reasons, names[i]);
 		if (!hint)
 			hint = wd_callsite_suggest(names[i]);
-		fprintf(stderr, "whydrop: unknown reason or call site '%s'", names[i]);
 		if (hint)
 			fprintf(stderr, "; did you mean '%s'?", hint);
 		fputs(" (see `whydrop reasons` and `whydrop explain --callsites`)\n", stderr);
@@ -183,6 +208,7 @@ static void ctx_init(struct explain_ctx *x)
 
 static void ctx_free(struct explain_ctx *x)
 {
+	wd_explain_rst_free(x);
 	if (x->have_reasons)
 		wd_reasons_free(&x->reasons);
 	wd_counters_free(&x->before);
@@ -193,6 +219,7 @@ int cmd_explain(int argc, char **argv)
 {
 	const struct wd_cat_entry *e[MAX_REASONS];
 	const struct wd_callsite *sites[MAX_REASONS];
+	const struct wd_rst_entry *rsts[MAX_REASONS];
 	struct explain_opts o;
 	struct explain_ctx x;
 	struct wd_cli cli;
@@ -221,7 +248,7 @@ int cmd_explain(int argc, char **argv)
 	if (cli.o.verbose && x.have_reasons)
 		wd_reasons_say_source("explain", &x.reasons);
 	status = 2;
-	if (resolve(&x, names, n, e, sites))
+	if (resolve(&x, names, n, e, sites, rsts))
 		goto cleanup;
 	status = 1;
 	if (wd_explain_sample(&x, &o, e, n)) {
@@ -230,13 +257,15 @@ int cmd_explain(int argc, char **argv)
 	}
 	status = 0;
 	if (o.json) {
-		wd_explain_json(&x, e, sites, names, n);
+		wd_explain_json(&x, e, sites, rsts, names, n);
 		goto cleanup;
 	}
 	for (int i = 0; i < n; i++) {
 		if (i)
 			putchar('\n');
-		if (sites[i])
+		if (rsts[i])
+			wd_explain_rst_text(&x, rsts[i]);
+		else if (sites[i])
 			wd_callsite_print(stdout, sites[i]);
 		else
 			wd_explain_text(&x, e[i], names[i]);

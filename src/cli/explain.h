@@ -14,6 +14,8 @@
 #include "catalogue.h"
 #include "counters.h"
 #include "reasons.h"
+#include "rst_catalogue.h"
+#include "tcp_names.h"
 
 enum doc_kind { DOC_NONE, DOC_MARKDOWN, DOC_MAN };
 
@@ -30,6 +32,9 @@ struct explain_ctx {
 	struct wd_counters before, after;
 	double elapsed;
 	char kernel[128];
+	struct wd_tcp_names tcp;	/* reset reasons here, read on first use */
+	int tcp_loaded;		/* 0 not yet, 1 loaded, -1 failed (tcp_err says why) */
+	char tcp_err[256];
 };
 
 /* This kernel's number for the entry (or for name, without one); false if none. */
@@ -40,8 +45,21 @@ int wd_explain_sample(struct explain_ctx *x, const struct explain_opts *o,
 		      const struct wd_cat_entry **e, int n);
 /* One entry (NULL: a reason the catalogue lacks, by name) and its live values. */
 void wd_explain_text(struct explain_ctx *x, const struct wd_cat_entry *e, const char *name);
-/* The one JSON document of the n names: reasons, then call sites. */
+/* The one JSON document of the n names: reasons, call sites, reset reasons. */
 void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
-		     const struct wd_callsite **sites, char **names, int n);
+		     const struct wd_callsite **sites, const struct wd_rst_entry **rsts,
+		     char **names, int n);
+/* A counter now (and its rate over the sample), as text or as a JSON object. */
+void wd_explain_counter_text(const struct explain_ctx *x, const char *name);
+struct wd_json;
+void wd_explain_counter_json(struct wd_json *j, const struct explain_ctx *x, const char *name);
+
+/* explain_rst.c: reset reasons, named rst:NAME. */
+bool wd_explain_is_rst(const char *name);
+/* The entry of rst:NAME; NULL after saying so, with the closest name. */
+const struct wd_rst_entry *wd_explain_rst_resolve(const char *name);
+void wd_explain_rst_text(struct explain_ctx *x, const struct wd_rst_entry *e);
+void wd_explain_rst_json(struct wd_json *j, struct explain_ctx *x, const struct wd_rst_entry *e);
+void wd_explain_rst_free(struct explain_ctx *x);
 
 #endif /* WD_EXPLAIN_H */

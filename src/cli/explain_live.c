@@ -110,7 +110,7 @@ static void print_sysctl(const char *name, const char *value, int err, void *arg
 		printf("    %-44s   (unreadable: %s)\n", name, strerror(-err));
 }
 
-static void text_counter(const struct explain_ctx *x, const char *name)
+void wd_explain_counter_text(const struct explain_ctx *x, const char *name)
 {
 	uint64_t v0, v1;
 
@@ -158,7 +158,7 @@ static void text_live(struct explain_ctx *x, const struct wd_cat_entry *e,
 	else
 		printf("  Counters now:\n");
 	for (const char *const *p = e->counters; *p; p++)
-		text_counter(x, *p);
+		wd_explain_counter_text(x, *p);
 }
 
 void wd_explain_text(struct explain_ctx *x, const struct wd_cat_entry *e,
@@ -191,8 +191,8 @@ static void json_sysctl(const char *name, const char *value, int err, void *arg)
 	wd_json_close(j, '}');
 }
 
-static void json_counter(struct wd_json *j, const struct explain_ctx *x,
-			 const char *name)
+void wd_explain_counter_json(struct wd_json *j, const struct explain_ctx *x,
+			     const char *name)
 {
 	uint64_t v0, v1;
 
@@ -235,13 +235,14 @@ static void json_one(struct wd_json *j, struct explain_ctx *x,
 	wd_json_close(j, ']');
 	wd_json_open(j, "counter_values", '[');
 	for (const char *const *p = e ? e->counters : NULL; p && *p; p++)
-		json_counter(j, x, *p);
+		wd_explain_counter_json(j, x, *p);
 	wd_json_close(j, ']');
 	wd_json_close(j, '}');
 }
 
 void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
-		     const struct wd_callsite **sites, char **names, int n)
+		     const struct wd_callsite **sites, const struct wd_rst_entry **rsts,
+		     char **names, int n)
 {
 	struct wd_json j;
 
@@ -252,7 +253,7 @@ void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
 		wd_json_double(&j, "interval_s", x->elapsed, 3);
 	wd_json_open(&j, "reasons", '[');
 	for (int i = 0; i < n; i++)
-		if (!sites[i])
+		if (!sites[i] && !rsts[i])
 			json_one(&j, x, e[i], names[i]);
 	wd_json_close(&j, ']');
 	wd_json_open(&j, "callsites", '[');
@@ -263,6 +264,11 @@ void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
 		wd_callsite_json_fields(&j, sites[i]);
 		wd_json_close(&j, '}');
 	}
+	wd_json_close(&j, ']');
+	wd_json_open(&j, "resets", '[');
+	for (int i = 0; i < n; i++)
+		if (rsts[i])
+			wd_explain_rst_json(&j, x, rsts[i]);
 	wd_json_close(&j, ']');
 	wd_json_close(&j, '}');
 	putchar('\n');

@@ -157,18 +157,23 @@ static const struct cmd_doc docs[WD_NCMDS] = {
 		"what a reason means, what to check, live counters",
 		"REASON|FUNCTION",
 		"a drop reason (any case, with or without SKB_DROP_REASON_, an old name, or its "
-		"number on this kernel) or a kernel function of the call-site catalogue",
+		"number on this kernel), rst:NAME for a TCP reset reason, or a kernel function "
+		"of the call-site catalogue",
 		"What a drop reason means, where the kernel drops with it, what to check and "
 		"what to do, with live values from this machine: the related sysctls, the MIB "
 		"counters now and their rate over --interval, and the reason's number on this "
 		"kernel. Needs neither root nor BPF; run it under ip netns exec NS for a "
 		"namespace's counters. A name that is no reason is looked up as a kernel "
 		"function in the call-site catalogue: what a drop there means when it comes as "
-		"NOT_SPECIFIED or with a generic reason. An unknown name gets the closest one.\n",
+		"NOT_SPECIFIED or with a generic reason. rst:NAME is why the kernel sent a TCP "
+		"reset (tcp:tcp_send_reset's enum sk_rst_reason, 6.10+: rst:TCP_ABORT_ON_CLOSE, "
+		"rst:NO_SOCKET), apart from the drop reason of the same name. An unknown name "
+		"gets the closest one.\n",
 		"whydrop explain TCP_ZEROWINDOW\n"
 		"whydrop explain no_socket socket_rcvbuff --interval 5\n"
 		"whydrop explain PROTO_MEM --json | jq '.reasons[0].counter_values'\n"
 		"whydrop explain ip6_mc_input\n"
+		"whydrop explain rst:TCP_ABORT_ON_CLOSE\n"
 		"whydrop explain --all --markdown > docs/reasons.md\n",
 	},
 	[WD_CMD_READ] = {

@@ -113,7 +113,7 @@ const struct wd_option wd_options[] = {
 	  "most an hour (1; 0: no rate, just the values now)",
 	  .why = "applies to the catalogue's command",
 	  .hint_for = { { C_LIVE, "stop after a time with -d T" } } },
-	{ "all", 'a', NULL, C_EXPLAIN, "every reason in the catalogue (no live values)",
+	{ "all", 'a', NULL, C_EXPLAIN, "every drop and reset reason in the catalogue (no live values)",
 	  .why = "applies to the catalogue's command" },
 	{ "markdown", 0, NULL, C_EXPLAIN,
 	  "with --all or --callsites: the reference in Markdown (docs/reasons.md, "

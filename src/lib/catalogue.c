@@ -10,6 +10,7 @@
 #include "catalogue.h"
 #include "catalogue_data.h"
 #include "json.h"
+#include "rst_catalogue.h"
 #include "suggest.h"
 
 #define N_ENTRIES	(sizeof(catalogue) / sizeof(catalogue[0]))
@@ -381,6 +382,7 @@ void wd_catalogue_markdown(FILE *f)
 				md_entry(f, &catalogue[i]);
 	}
 	md_renames(f);
+	wd_rst_catalogue_markdown(f);
 }
 
 /* ----------------------------------------------------------------- man */
@@ -452,5 +454,6 @@ void wd_catalogue_man(FILE *f)
 			if (!strcmp(catalogue[i].subsys, subsys_order[s]))
 				man_entry(f, &catalogue[i]);
 	}
+	wd_rst_catalogue_man(f);
 	fputs(WD_MAN_END "\n", f);
 }

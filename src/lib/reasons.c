@@ -540,3 +540,68 @@ int wd_reason_code(struct wd_reasons *r, const char *word, uint32_t *code)
 	}
 	return -1;
 }
+
+/*
+ * The same BTF and tracefs readers for names other than drop reasons (the
+ * TCP reset reasons of src/lib/tcp_names.c). Nothing above calls these.
+ */
+bool wd_btf_has_member(const struct btf *btf, const char *sname, const char *member)
+{
+	return struct_has_member(btf, sname, member);
+}
+
+int wd_btf_enum_names(const struct btf *btf, int id, const char *prefix,
+		      struct wd_reason **v, size_t *n)
+{
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	size_t plen = strlen(prefix);
+	const struct btf_enum *e;
+
+	if (!t || !btf_is_enum(t))
+		return -ENOENT;
+	e = btf_enum(t);
+	for (int i = 0; i < btf_vlen(t); i++, e++) {
+		const char *name = btf__name_by_offset(btf, e->name_off);
+
+		if (strncmp(name, prefix, plen) || !strcmp(name + plen, "MAX"))
+			continue;
+		if (add_reason(v, n, (uint32_t)e->val, name + plen))
+			return -ENOMEM;
+	}
+	if (*n)
+		qsort(*v, *n, sizeof(**v), cmp_code);
+	return 0;
+}
+
+bool wd_format_has_field(const char *text, const char *field)
+{
+	return format_has_field(text, field);
+}
+
+int wd_format_symbols(const char *text, const char *field, struct wd_reason **v, size_t *n)
+{
+	char needle[80], name[128];
+	unsigned long code;
+	const char *p;
+
+	snprintf(needle, sizeof(needle), "__print_symbolic(REC->%s,", field);
+	p = strstr(text, needle);
+	if (!p)
+		return -ENOENT;
+	p += strlen(needle);
+	while ((p = parse_symbol(p, &code, name, sizeof(name)))) {
+		if (!strcmp(name, "MAX") || code > UINT32_MAX)
+			continue;
+		if (add_reason(v, n, (uint32_t)code, name))
+			return -ENOMEM;
+	}
+	if (!*n)
+		return -EINVAL;
+	qsort(*v, *n, sizeof(**v), cmp_code);
+	return 0;
+}
+
+void wd_reason_list_free(struct wd_reason *v, size_t n)
+{
+	free_list(v, n);
+}

@@ -87,4 +87,20 @@ const char *wd_reason_name(struct wd_reasons *r, uint32_t code, char *buf, size_
 /* "core" or the lower-case subsystem name for a code. */
 const char *wd_reason_subsys(struct wd_reasons *r, uint32_t code, char *buf, size_t len);
 
+/*
+ * The readers above, for other enums the kernel names (TCP reset reasons):
+ * whether a BTF struct has a member; the enumerators of the BTF enum of
+ * type id whose names start with prefix (prefix dropped, MAX left out);
+ * whether a tracefs format declares a field; the { N, "NAME" } list of its
+ * __print_symbolic(REC->field, ...) (MAX left out). Lists come sorted by
+ * code. 0, -ENOENT (no such enum or list), -EINVAL (an empty list), -ENOMEM.
+ */
+struct btf;
+bool wd_btf_has_member(const struct btf *btf, const char *sname, const char *member);
+int wd_btf_enum_names(const struct btf *btf, int id, const char *prefix,
+		      struct wd_reason **v, size_t *n);
+bool wd_format_has_field(const char *text, const char *field);
+int wd_format_symbols(const char *text, const char *field, struct wd_reason **v, size_t *n);
+void wd_reason_list_free(struct wd_reason *v, size_t n);
+
 #endif /* WD_REASONS_H */

@@ -83,3 +83,28 @@ int wd_tracefs_format_path(char *buf, size_t len, char *err, size_t errlen)
 			 strerror(errno));
 	return -1;
 }
+
+/*
+ * Path of another tracepoint's file (rel: "events/tcp/tcp_send_reset/format"),
+ * tracefs mounted as above when absent. 0, or -1 with what to do in err.
+ */
+int wd_tracefs_event_path(const char *rel, char *buf, size_t len, char *err, size_t errlen)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+			snprintf(buf, len, "%s/%s", tracefs_dirs[i], rel);
+			if (!access(buf, R_OK))
+				return 0;
+		}
+		if (pass || geteuid() != 0 ||
+		    mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
+			break;
+	}
+	if (!access("/sys/kernel/tracing/events", F_OK) ||
+	    !access("/sys/kernel/debug/tracing/events", F_OK))
+		snprintf(err, errlen, "this kernel has no %s in tracefs", rel);
+	else
+		snprintf(err, errlen, "cannot read %s: tracefs is not mounted or not readable; "
+			 "run as root or `mount -t tracefs nodev /sys/kernel/tracing`", rel);
+	return -1;
+}

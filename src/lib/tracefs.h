@@ -13,6 +13,8 @@
  * message saying what to do in err.
  */
 int wd_tracefs_format_path(char *buf, size_t len, char *err, size_t errlen);
+/* The same for another file under tracefs (rel: "events/tcp/.../format"). */
+int wd_tracefs_event_path(const char *rel, char *buf, size_t len, char *err, size_t errlen);
 /* Whole file as a NUL-terminated string (caller frees), NULL on error. */
 char *wd_read_file(const char *path, size_t max);
 

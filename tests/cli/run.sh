@@ -90,6 +90,22 @@ expect_run "-v in reasons without BTF: from tracefs" 0 '^whydrop reasons: [0-9]+
 expect_run "-v in explain: where the names come from" 0 '^whydrop explain: [0-9]+ reasons from BTF' \
 	"$W" explain -v --interval 0 NO_SOCKET
 
+echo "-- explain rst:NAME: reset reasons apart from drop reasons"
+expect_run "explain rst:TCP_ABORT_ON_CLOSE (any case): the entry and its number here" 0 \
+	'reason number here: [0-9]+ \(0x[0-9a-f]+\), named from BTF' \
+	"$W" explain --interval 0 rst:tcp_abort_on_close
+expect_run "explain rst:... without BTF: named from tcp_send_reset's format" 0 \
+	'reason number here: [0-9]+ \(0x[0-9a-f]+\), named from tracefs' \
+	env WHYDROP_NO_BTF=1 "$W" explain --interval 0 rst:INVALID_SYN
+expect_run "explain rst:misspelt: exit 2, the closest reset reason" 2 \
+	"^whydrop: unknown reset reason 'rst:TCP_ABORT_ON_CLOSEE'; did you mean 'rst:TCP_ABORT_ON_CLOSE'\\?" \
+	"$W" explain rst:TCP_ABORT_ON_CLOSEE
+expect_run "explain a reset reason without rst:: exit 2, its name with the scheme" 2 \
+	"the reset reason is 'rst:TCP_ABORT_ON_CLOSE'" "$W" explain TCP_ABORT_ON_CLOSE
+expect_run "explain --json rst:NO_SOCKET NO_SOCKET: the drop reason and the reset reason apart" 0 \
+	'"reasons": \[\{"name": "NO_SOCKET", "subsystem".*"resets": \[\{"name": "NO_SOCKET", "kind": "rst"' \
+	"$W" explain --json --interval 0 rst:NO_SOCKET NO_SOCKET
+
 echo "-- whydrop EXPRESSION is whydrop top EXPRESSION; a misspelt command is said"
 expect_run "whydrop 'udp port 53' runs top with that filter" 0 '^Summary:' "$W" 'udp port 53' -d 0.3
 expect_run "whydrop udp port 53 (words) runs top" 0 '^Summary:' "$W" udp port 53 -d 0.3

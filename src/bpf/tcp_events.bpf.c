@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * whydrop's TCP events, a program of its own, loaded only when asked
+ * (src/core/tcp_events.c): resets sent (tcp:tcp_send_reset, with the
+ * kernel's enum sk_rst_reason since 6.10) and received
+ * (tcp:tcp_receive_reset), counted exactly per CPU by direction, reason,
+ * TCP state and network namespace; retransmitted segments per flow, counted
+ * as the kernel counts TcpRetransSegs (tcp:tcp_retransmit_skb with the
+ * skb's segment count, tcp:tcp_retransmit_synack one each); and a
+ * rate-limited ring buffer of single events, its losses counted.
+ *
+ * The tracepoints' shapes (reason since 6.10, err since 6.17) come from the
+ * kernel's BTF at load time, never from its version. tp_btf reads the
+ * socket with direct loads; the raw_tp twin does the same through
+ * bpf_probe_read_kernel where tp_btf cannot attach.
+ */
+#include "core_types.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include "tcp_core_types.h"
+#include "tcp_shared.h"
+
+#define AF_INET			2
+#define AF_INET6		10
+#define NSEC_PER_SEC		1000000000ULL
+#define WAKEUP_BYTES		(16 * 1024)
+#define TCPCB_EVER_RETRANS	0x80	/* include/net/tcp.h, TCP_SKB_CB()->sacked */
+#define SKB_DST_PTRMASK		~1UL
+#define NO_HEADER		0xffff	/* an unset skb header offset */
+#define TCP_CLOSE		7	/* include/net/tcp_states.h, as /proc/net/tcp shows it */
+
+/* asm-generic errno values __tcp_retransmit_skb() returns */
+#define EAGAIN			11
+#define ENOMEM			12
+#define EBUSY			16
+#define EINVAL			22
+#define EHOSTUNREACH		113
+
+/* Set by user space before load; the verifier treats them as constants. */
+const volatile __u64 filter_netns_cookie;	/* 0: every namespace */
+const volatile __u32 detail_budget;	/* records per second, 0: none */
+const volatile __u32 jiffies_hz;	/* HZ, 0: unknown */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, WD_TCP_RST_KEYS);
+	__type(key, struct wd_tcp_rst_key);
+	__type(value, __u64);
+} rst_counts SEC(".maps");
+
+/* Resets the hash had no room for: by direction and reason, never lost. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2 * WD_TCP_RST_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} rst_overflow SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, WD_TCP_FLOWS);
+	__type(key, struct wd_tcp_flow);
+	__type(value, __u64);
+} flows SEC(".maps");
+
+/* Retransmitted segments of flows the hash had no room for. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} flow_overflow SEC(".maps");
+
+/*
+ * The socket's total_retrans when this program last saw it retransmit:
+ * the kernel adds to it exactly what it adds to TcpRetransSegs, so the
+ * difference at the next call also counts calls this program did not see.
+ */
+struct {
+	__uint(type, WD_BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, WD_TCP_SOCKETS);
+	__type(key, __u64);		/* the socket's address */
+	__type(value, __u32);
+} retrans_seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, WD_TCP_STAT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} tcp_stats SEC(".maps");
+
+/* Records of this second, for all CPUs: (second << 32) | used. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} tcp_rate SEC(".maps");
+
+/* The second in which this CPU found the budget spent (+1). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} tcp_rate_spent SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, WD_TCP_RING_BYTES);
+} tcp_records SEC(".maps");
+
+/* One field of a kernel object: a direct load in tp_btf, else a probe read. */
+#define RD(btf, p, field)	((btf) ? (p)->field : BPF_CORE_READ(p, field))
+
+static __always_inline void stat_add(__u32 slot, __u64 n)
+{
+	__u64 *v = bpf_map_lookup_elem(&tcp_stats, &slot);
+
+	if (v)
+		*v += n;
+}
+
+static __always_inline bool tp_has_rst_reason(void)
+{
+	return bpf_core_field_exists(struct trace_event_raw_tcp_send_reset, reason);
+}
+
+static __always_inline bool tp_has_retrans_err(void)
+{
+	return bpf_core_field_exists(struct trace_event_raw_tcp_retransmit_skb, err);
+}
+
+/* --------------------------------------------------------------- where */
+
+static __always_inline struct net___wdtcp *sock_net(struct sock___wdtcp *sk, bool btf)
+{
+	return (struct net___wdtcp *)RD(btf, sk, __sk_common.skc_net.net);
+}
+
+/*
+ * A reset sent without a socket: the namespace of the input route's device,
+ * as tcp_v4_send_reset() and tcp_v6_send_reset() take it.
+ */
+static __always_inline struct net___wdtcp *skb_net(struct sk_buff___wdtcp *skb)
+{
+	unsigned long refdst = BPF_CORE_READ(skb, _skb_refdst);
+	struct dst_entry *dst = (struct dst_entry *)(refdst & SKB_DST_PTRMASK);
+
+	if (!dst)
+		return NULL;
+	return (struct net___wdtcp *)BPF_CORE_READ(dst, dev, nd_net.net);
+}
+
+/* Fill the namespace of f; false when the event is not for this reader. */
+static __always_inline bool netns_fill(struct wd_tcp_flow *f, struct net___wdtcp *net, bool btf)
+{
+	if (net) {
+		f->netns_cookie = RD(btf, net, net_cookie);
+		f->netns_ino = RD(btf, net, ns.inum);
+	}
+	return !filter_netns_cookie || f->netns_cookie == filter_netns_cookie;
+}
+
+/* Addresses and ports of a full, request or timewait socket: local first. */
+static __always_inline void flow_from_sock(struct wd_tcp_flow *f, struct sock___wdtcp *sk,
+					   bool btf)
+{
+	__u16 family = RD(btf, sk, __sk_common.skc_family);
+	__be32 a;
+
+	f->family = family;
+	f->sport = RD(btf, sk, __sk_common.skc_num);
+	f->dport = bpf_ntohs(RD(btf, sk, __sk_common.skc_dport));
+	/*
+	 * An active reset comes after TCP_CLOSE gave the port back. inet_sock
+	 * lies beyond the struct sock tp_btf knows: a probe read.
+	 */
+	if (!f->sport && RD(btf, sk, __sk_common.skc_state) == TCP_CLOSE)
+		f->sport = bpf_ntohs(BPF_CORE_READ((struct inet_sock___wdtcp *)sk, inet_sport));
+	if (family == AF_INET6 &&
+	    bpf_core_field_exists(sk->__sk_common.skc_v6_daddr)) {
+		BPF_CORE_READ_INTO(&f->saddr, sk, __sk_common.skc_v6_rcv_saddr);
+		BPF_CORE_READ_INTO(&f->daddr, sk, __sk_common.skc_v6_daddr);
+	} else if (family == AF_INET) {
+		a = RD(btf, sk, __sk_common.skc_rcv_saddr);
+		__builtin_memcpy(f->saddr, &a, 4);
+		a = RD(btf, sk, __sk_common.skc_daddr);
+		__builtin_memcpy(f->daddr, &a, 4);
+	}
+}
+
+/* A reset answering a packet no socket took: the packet's flow, reversed. */
+static __always_inline void flow_from_skb(struct wd_tcp_flow *f, struct sk_buff___wdtcp *skb)
+{
+	unsigned char *head = BPF_CORE_READ(skb, head);
+	__u16 nh = BPF_CORE_READ(skb, network_header);
+	__u16 th = BPF_CORE_READ(skb, transport_header);
+	__be16 ports[2];
+	__u8 v = 0;
+
+	if (!head || nh == NO_HEADER || th == NO_HEADER ||
+	    bpf_probe_read_kernel(&v, 1, head + nh))
+		return;
+	if (v >> 4 == 4) {
+		bpf_probe_read_kernel(f->daddr, 4, head + nh + 12);
+		bpf_probe_read_kernel(f->saddr, 4, head + nh + 16);
+		f->family = AF_INET;
+	} else if (v >> 4 == 6) {
+		bpf_probe_read_kernel(f->daddr, 16, head + nh + 8);
+		bpf_probe_read_kernel(f->saddr, 16, head + nh + 24);
+		f->family = AF_INET6;
+	} else {
+		return;
+	}
+	if (bpf_probe_read_kernel(ports, sizeof(ports), head + th))
+		return;
+	f->dport = bpf_ntohs(ports[0]);
+	f->sport = bpf_ntohs(ports[1]);
+}
+
+/* ------------------------------------------------------------- counting */
+
+/* The exact count: the hash, else the overflow slot of the reason. */
+static __always_inline void count_rst(const struct wd_tcp_rst_key *k)
+{
+	__u64 one = 1, *v = bpf_map_lookup_elem(&rst_counts, k);
+	__u32 slot;
+
+	if (v) {
+		*v += 1;
+		return;
+	}
+	if (!bpf_map_update_elem(&rst_counts, k, &one, BPF_NOEXIST))
+		return;
+	v = bpf_map_lookup_elem(&rst_counts, k);	/* another CPU inserted it */
+	if (v) {
+		*v += 1;
+		return;
+	}
+	slot = k->reason < WD_TCP_RST_SLOTS - 1 ? k->reason : WD_TCP_RST_SLOTS - 1;
+	if (k->dir == WD_TCP_RECEIVED)
+		slot += WD_TCP_RST_SLOTS;
+	v = bpf_map_lookup_elem(&rst_overflow, &slot);
+	if (v)
+		*v += 1;
+	stat_add(WD_TCP_STAT_RST_OVERFLOW, 1);
+}
+
+static __always_inline void count_flow(const struct wd_tcp_flow *f, __u64 segs)
+{
+	__u64 *v = bpf_map_lookup_elem(&flows, f);
+	__u32 zero = 0;
+
+	if (v) {
+		*v += segs;
+		return;
+	}
+	if (!bpf_map_update_elem(&flows, f, &segs, BPF_NOEXIST))
+		return;
+	v = bpf_map_lookup_elem(&flows, f);
+	if (v) {
+		*v += segs;
+		return;
+	}
+	v = bpf_map_lookup_elem(&flow_overflow, &zero);
+	if (v)
+		*v += segs;
+	stat_add(WD_TCP_STAT_FLOW_OVERFLOW, segs);
+}
+
+/* -------------------------------------------------------------- records */
+
+/* The second, from jiffies where HZ is known (cheaper than the precise clock). */
+static __always_inline __u64 this_second(void)
+{
+	if (jiffies_hz)
+		return bpf_jiffies64() / jiffies_hz;
+	return bpf_ktime_get_ns() / NSEC_PER_SEC;
+}
+
+/*
+ * The record budget of all CPUs together, as the drop program keeps it: a
+ * shared (second, used) word taken by compare-and-swap while the budget
+ * lasts; a CPU that finds it spent asks no more until the next second.
+ */
+static __always_inline bool detail_allowed(void)
+{
+	__u64 sec = this_second(), old, new, *word, *spent;
+	__u32 zero = 0;
+
+	if (detail_budget == WD_TCP_NO_LIMIT)
+		return true;
+	spent = bpf_map_lookup_elem(&tcp_rate_spent, &zero);
+	word = bpf_map_lookup_elem(&tcp_rate, &zero);
+	if (!spent || !word || *spent == sec + 1)
+		return false;
+	old = *(volatile __u64 *)word;
+	if (old >> 32 != (__u32)sec)
+		new = (__u64)(__u32)sec << 32 | 1;
+	else if ((__u32)old < detail_budget)
+		new = old + 1;
+	else
+		goto spent;
+	return __sync_val_compare_and_swap(word, old, new) == old;
+spent:
+	*spent = sec + 1;
+	return false;
+}
+
+static __always_inline __u64 wakeup(void)
+{
+	return bpf_ringbuf_query(&tcp_records, BPF_RB_AVAIL_DATA) >= WAKEUP_BYTES ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/* What one record says beside its flow. */
+struct what {
+	__u16 reason;
+	__u8 type;
+	__u8 state;
+	__s32 err;
+	__u32 segs;
+	__u32 flags;
+};
+
+static __always_inline void emit(const struct wd_tcp_flow *f, const struct what *w)
+{
+	struct wd_tcp_event *ev;
+
+	if (!detail_allowed()) {
+		stat_add(WD_TCP_STAT_RATE_LIMITED, 1);
+		return;
+	}
+	ev = bpf_ringbuf_reserve(&tcp_records, sizeof(*ev), 0);
+	if (!ev) {
+		stat_add(WD_TCP_STAT_RING_FULL, 1);
+		return;
+	}
+	ev->ts_ns = bpf_ktime_get_ns();
+	ev->flow = *f;
+	ev->reason = w->reason;
+	ev->type = w->type;
+	ev->state = w->state;
+	ev->err = w->err;
+	ev->segs = w->segs;
+	ev->cpu = bpf_get_smp_processor_id();
+	ev->flags = w->flags;
+	ev->pad = 0;
+	bpf_ringbuf_submit(ev, wakeup());
+	stat_add(WD_TCP_STAT_EMITTED, 1);
+}
+
+/* --------------------------------------------------------------- resets */
+
+static __always_inline int on_send_reset(__u64 *args, bool btf)
+{
+	struct sock___wdtcp *sk = (struct sock___wdtcp *)args[0];
+	struct sk_buff___wdtcp *skb = (struct sk_buff___wdtcp *)args[1];
+	struct wd_tcp_rst_key k = { .reason = WD_TCP_REASON_NONE, .dir = WD_TCP_SENT };
+	struct what w = { .type = WD_TCP_EV_RST_SENT };
+	struct wd_tcp_flow f = {};
+
+	if (tp_has_rst_reason())
+		k.reason = (__u16)args[2];
+	if (sk) {
+		k.state = RD(btf, sk, __sk_common.skc_state);
+		if (!netns_fill(&f, sock_net(sk, btf), btf))
+			return 0;
+	} else if (!netns_fill(&f, skb ? skb_net(skb) : NULL, false)) {
+		return 0;	/* a probe read's pointer: no direct loads */
+	}
+	k.netns_cookie = f.netns_cookie;
+	k.netns_ino = f.netns_ino;
+	count_rst(&k);
+	stat_add(WD_TCP_STAT_RST_SENT, 1);
+	if (!detail_budget)
+		return 0;
+	/* a listener (INVALID_SYN) knows no peer: the packet does */
+	if (sk && RD(btf, sk, __sk_common.skc_dport)) {
+		flow_from_sock(&f, sk, btf);
+	} else if (skb) {
+		flow_from_skb(&f, skb);
+		w.flags = WD_TCP_EVF_FROM_PACKET;
+	}
+	w.reason = k.reason;
+	w.state = k.state;
+	emit(&f, &w);
+	return 0;
+}
+
+/*
+ * tcp_reset(): a reset arrived, or (TCP_ABORT_ON_DATA) this socket aborts
+ * on data after its shutdown and runs the same code before it sends one.
+ */
+static __always_inline int on_receive_reset(__u64 *args, bool btf)
+{
+	struct sock___wdtcp *sk = (struct sock___wdtcp *)args[0];
+	struct wd_tcp_rst_key k = { .reason = WD_TCP_REASON_NONE, .dir = WD_TCP_RECEIVED };
+	struct what w = { .type = WD_TCP_EV_RST_RECEIVED, .reason = WD_TCP_REASON_NONE };
+	struct wd_tcp_flow f = {};
+
+	if (!sk)
+		return 0;
+	k.state = RD(btf, sk, __sk_common.skc_state);
+	if (!netns_fill(&f, sock_net(sk, btf), btf))
+		return 0;
+	k.netns_cookie = f.netns_cookie;
+	k.netns_ino = f.netns_ino;
+	count_rst(&k);
+	stat_add(WD_TCP_STAT_RST_RECEIVED, 1);
+	if (!detail_budget)
+		return 0;
+	flow_from_sock(&f, sk, btf);
+	w.state = k.state;
+	emit(&f, &w);
+	return 0;
+}
+
+/* --------------------------------------------------------- retransmits */
+
+/* tcp_skb_pcount(): the segments TcpRetransSegs adds for this skb. */
+static __always_inline __u32 skb_segs(struct sk_buff___wdtcp *skb)
+{
+	struct tcp_skb_cb *cb = (struct tcp_skb_cb *)__builtin_preserve_access_index(&skb->cb);
+
+	return BPF_CORE_READ(cb, tcp_gso_segs);
+}
+
+/*
+ * Since 6.17 the tracepoint fires whatever __tcp_retransmit_skb() returns.
+ * -EBUSY, -EAGAIN, -ENOMEM, -EINVAL and -EHOSTUNREACH come from its checks
+ * before TcpRetransSegs is added to; any other result is the transmit's,
+ * after it (NET_XMIT_DROP from a qdisc is 1). The transmit can also fail
+ * with the last three: a segment never retransmitted before
+ * (TCPCB_EVER_RETRANS, set after every counted attempt) cannot have got
+ * that far; one that was leaves it open, and is flagged unsure.
+ */
+static __always_inline bool err_after_count(__s32 err, struct sk_buff___wdtcp *skb,
+					    __u32 *flags)
+{
+	struct tcp_skb_cb *cb;
+
+	if (err >= 0)
+		return true;
+	if (err == -EBUSY || err == -EAGAIN)
+		return false;
+	if (err != -ENOMEM && err != -EINVAL && err != -EHOSTUNREACH)
+		return true;
+	cb = (struct tcp_skb_cb *)__builtin_preserve_access_index(&skb->cb);
+	if (BPF_CORE_READ(cb, sacked) & TCPCB_EVER_RETRANS)
+		*flags |= WD_TCP_EVF_UNSURE;
+	return false;
+}
+
+/*
+ * What the kernel added to TcpRetransSegs since this program last saw the
+ * socket retransmit: own (this call's, as classified) plus what calls the
+ * program did not see added. The kernel does not always run tracepoint
+ * programs for every hit (seen on 6.18: none counted as a recursion miss),
+ * and before 6.17 it traces only retransmissions that went out, while
+ * TcpRetransSegs also counts those a qdisc or netfilter then dropped. A
+ * socket seen for the first time, or whose total went back (a reused
+ * address, tcp_disconnect()), counts own alone.
+ */
+static __always_inline __u32 segs_since(struct sock___wdtcp *sk, __u32 own)
+{
+	__u32 now = BPF_CORE_READ((struct tcp_sock___wdtcp *)sk, total_retrans);
+	__u64 key = (__u64)sk;
+	__u32 *last = bpf_map_lookup_elem(&retrans_seen, &key);
+	__u32 n = own;
+
+	if (last && now - *last >= own && now - *last < (1U << 24))
+		n = now - *last;
+	if (last)
+		*last = now;
+	else
+		bpf_map_update_elem(&retrans_seen, &key, &now, BPF_ANY);
+	if (n > own)
+		stat_add(WD_TCP_STAT_RETRANS_CAUGHT_UP, n - own);
+	return n;
+}
+
+static __always_inline int on_retransmit(__u64 *args, bool btf)
+{
+	struct sock___wdtcp *sk = (struct sock___wdtcp *)args[0];
+	struct sk_buff___wdtcp *skb = (struct sk_buff___wdtcp *)args[1];
+	struct what w = { .type = WD_TCP_EV_RETRANS, .reason = WD_TCP_REASON_NONE };
+	struct wd_tcp_flow f = {};
+	__u32 own = 0;
+
+	if (!sk || !skb)
+		return 0;
+	if (tp_has_retrans_err())
+		w.err = (__s32)args[2];
+	if (!netns_fill(&f, sock_net(sk, btf), btf))
+		return 0;
+	stat_add(WD_TCP_STAT_RETRANS_CALLS, 1);
+	flow_from_sock(&f, sk, btf);
+	if (w.err && !err_after_count(w.err, skb, &w.flags)) {
+		w.flags |= WD_TCP_EVF_NOT_COUNTED;
+		stat_add(WD_TCP_STAT_RETRANS_SKIPPED, 1);
+		if (w.flags & WD_TCP_EVF_UNSURE)
+			stat_add(WD_TCP_STAT_RETRANS_UNSURE, 1);
+	} else {
+		own = skb_segs(skb);
+		if (w.err)
+			stat_add(WD_TCP_STAT_RETRANS_FAILED, 1);
+	}
+	w.segs = segs_since(sk, own);
+	if (w.segs) {
+		count_flow(&f, w.segs);
+		stat_add(WD_TCP_STAT_RETRANS_SEGS, w.segs);
+	}
+	if (!detail_budget)
+		return 0;
+	w.state = RD(btf, sk, __sk_common.skc_state);
+	emit(&f, &w);
+	return 0;
+}
+
+/* tcp_rtx_synack(): one segment, traced only once it went out, as counted. */
+static __always_inline int on_synack(__u64 *args, bool btf)
+{
+	struct sock___wdtcp *req = (struct sock___wdtcp *)args[1];
+	struct what w = { .type = WD_TCP_EV_SYNACK, .reason = WD_TCP_REASON_NONE, .segs = 1 };
+	struct wd_tcp_flow f = {};
+
+	if (!req || !netns_fill(&f, sock_net(req, btf), btf))
+		return 0;
+	flow_from_sock(&f, req, btf);
+	count_flow(&f, 1);
+	stat_add(WD_TCP_STAT_RETRANS_SEGS, 1);
+	stat_add(WD_TCP_STAT_SYNACK, 1);
+	if (!detail_budget)
+		return 0;
+	w.state = RD(btf, req, __sk_common.skc_state);
+	emit(&f, &w);
+	return 0;
+}
+
+/* ------------------------------------------------------------ programs */
+
+SEC("tp_btf/tcp_send_reset")
+int rst_sent_btf(__u64 *ctx)
+{
+	return on_send_reset(ctx, true);
+}
+
+SEC("raw_tp/tcp_send_reset")
+int rst_sent_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_send_reset(ctx->args, false);
+}
+
+SEC("tp_btf/tcp_receive_reset")
+int rst_recv_btf(__u64 *ctx)
+{
+	return on_receive_reset(ctx, true);
+}
+
+SEC("raw_tp/tcp_receive_reset")
+int rst_recv_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_receive_reset(ctx->args, false);
+}
+
+SEC("tp_btf/tcp_retransmit_skb")
+int retrans_btf(__u64 *ctx)
+{
+	return on_retransmit(ctx, true);
+}
+
+SEC("raw_tp/tcp_retransmit_skb")
+int retrans_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_retransmit(ctx->args, false);
+}
+
+SEC("tp_btf/tcp_retransmit_synack")
+int synack_btf(__u64 *ctx)
+{
+	return on_synack(ctx, true);
+}
+
+SEC("raw_tp/tcp_retransmit_synack")
+int synack_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_synack(ctx->args, false);
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

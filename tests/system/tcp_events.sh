@@ -1,0 +1,426 @@
+#!/usr/bin/env bash
+# TCP resets and retransmissions on the real kernel, through the reader
+# src/core/tcp_events.c and its driver (tests/system/tcp_events_driver.c,
+# built by `make all unit-bins` into build/system/, or `make asan`).
+# Two namespaces joined by a veth, IPv4 and IPv6; every count is compared
+# with the kernel's own: each reset reason this kernel can be made to send
+# (NO_SOCKET, TCP_ABORT_ON_CLOSE, TCP_ABORT_ON_LINGER, TCP_STATE from
+# SO_LINGER 0, TCP_ABORT_ON_DATA, TCP_TIMEWAIT_SOCKET, INVALID_SYN,
+# TCP_FLAGS, TCP_KEEPALIVE_TIMEOUT) against the sender's TcpOutRsts and
+# the reason's own counter, the resets received
+# against the peer's TcpEstabResets and the peer application's errors;
+# retransmitted segments against the sender's TcpRetransSegs, with an
+# nftables rule dropping a tenth of the receiver's input, a tbf qdisc
+# dropping on the sender's own veth, a route gone under a connection (calls
+# that end before TcpRetransSegs), a flows hash of one entry (the rest in
+# its overflow), and lost SYN-ACKs. Prints the programs' cost per event
+# (bpf_stats, enabled host-wide only while measured).
+#   tests/system/tcp_events.sh [DRIVER]
+# Prints "N passed, N failed[, N skipped]".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/assert.sh
+. tests/lib/harness.sh
+DRV=${1:-build/system/tcp_events_driver}
+A=wdtcpa-$$
+B=wdtcpb-$$
+VA=wta$$
+VB=wtb$$
+A4=198.51.100.1 B4=198.51.100.2 A6=2001:db8:27::1 B6=2001:db8:27::2
+harness_begin tests/system/tcp_events "$A" "$B"
+PEER=("$PY" tests/system/tcp_events_peer.py)
+N=3	# connections per family and scenario
+
+if [ ! -x "$DRV" ]; then
+	fail "$DRV is built" "make all unit-bins (or make asan) builds it"
+	summary
+	exit 1
+fi
+
+ip link add "$VA" netns "$A" type veth peer name "$VB" netns "$B"
+ip -n "$A" addr add "$A4/24" dev "$VA"
+ip -n "$B" addr add "$B4/24" dev "$VB"
+ip -n "$A" addr add "$A6/64" dev "$VA" nodad
+ip -n "$B" addr add "$B6/64" dev "$VB" nodad
+ip -n "$A" link set "$VA" up
+ip -n "$B" link set "$VB" up
+# what the scenarios rely on, inside their namespaces: a closed socket in
+# FIN_WAIT2 becomes a timewait socket at once (fin_timeout <= 60 s), no
+# reset on a full accept queue, SYN cookies never needed
+for ns in "$A" "$B"; do
+	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_fin_timeout=60 \
+		net.ipv4.tcp_abort_on_overflow=0 net.ipv4.tcp_syncookies=1
+done
+COOKIE_A=$(ip netns exec "$A" "${PEER[@]}" cookie)
+COOKIE_B=$(ip netns exec "$B" "${PEER[@]}" cookie)
+ns_cookie() { if [ "$1" = "$A" ]; then echo "$COOKIE_A"; else echo "$COOKIE_B"; fi; }
+
+# ------------------------------------------------------------------ helpers
+
+# mib NS FILE: the namespace's Tcp and TcpExt counters, "NAME VALUE" a line.
+mib() {
+	ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat |
+		awk '$1 ~ /^(Tcp|TcpExt):$/ { if (h[$1]) { for (i = 2; i <= NF; i++)
+			print substr($1, 1, length($1) - 1) h[$1, i], $i; h[$1] = 0 }
+			else { h[$1] = 1; for (i = 2; i <= NF; i++) h[$1, i] = $i } }' >"$2"
+}
+# delta NAME: a counter's change between $TMP/NAME... snapshots FILE0 FILE1
+delta() {
+	awk -v k="$1" 'FNR == NR && $1 == k { a = $2 } FNR != NR && $1 == k { b = $2 }
+		END { print b - a }' "$2" "$3"
+}
+
+# q FILE EXPR: a Python expression over the driver's JSON document d.
+q() {
+	"$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+def rows(direction=None, reason=None, state=None, cookie=None):
+    return sum(r["count"] for r in d["resets"]
+               if (direction is None or r["direction"] == direction)
+               and (reason is None or r.get("reason") == reason)
+               and (state is None or r["state"] == state)
+               and (cookie is None or r["netns_cookie"] == cookie))
+def flows(cookie=None):
+    return sum(f["retransmits"] for f in d["flows"]
+               if cookie is None or f["netns_cookie"] == cookie)
+s = d["stats"]
+print(eval("(" + sys.argv[2] + ")"))' "$1" "$2"
+}
+
+# drv NAME ARGS...: the driver in the background until drv_stop NAME.
+declare -A DPID
+drv() {
+	local name=$1
+	shift
+	"$DRV" "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" &
+	DPID[$name]=$!
+	PIDS+=("${DPID[$name]}")
+	wait_attached "$TMP/$name.err" ||
+		{ fail "$name: attached" "$(head -c 600 "$TMP/$name.err")"; return 1; }
+}
+drv_stop() {
+	kill -INT "${DPID[$1]}" 2>/dev/null
+	wait "${DPID[$1]}"
+}
+
+# serve NS MODE ADDR PORT N: a server in the background, ready on return.
+serve() {
+	rm -f "$TMP/server.out"	# not the last server's "ready"
+	ip netns exec "$1" "${PEER[@]}" server "$2" "$3" "$4" "$5" >"$TMP/server.out" 2>&1 &
+	SERVER=$!
+	PIDS+=("$SERVER")
+	for _ in $(seq 50); do grep -q ready "$TMP/server.out" && return 0; sleep 0.1; done
+	fail "server $2 on $3 ready" "$(cat "$TMP/server.out")"
+}
+# resets seen by the applications themselves, added up in APP_RESETS
+app_resets() { awk '$1 == "resets" { print $2 }' "$1"; }
+
+# snap TAG: counters of both namespaces into $TMP/{A,B}.TAG
+snap() { mib "$A" "$TMP/A.$1"; mib "$B" "$TMP/B.$1"; }
+dA() { delta "$1" "$TMP/A.0" "$TMP/A.1"; }
+dB() { delta "$1" "$TMP/B.0" "$TMP/B.1"; }
+
+# Only its own namespace in a filtered driver's report, and every record
+# taken: emitted = the events counted, nothing rate-limited or lost.
+check_isolated() {
+	local name=$1 cookie=$2 other
+	other=$(q "$TMP/$name.json" "sum(1 for r in d['resets'] if r['netns_cookie'] != $cookie)
+		+ sum(1 for f in d['flows'] if f['netns_cookie'] != $cookie)")
+	check "$name: nothing from outside its namespace" test "$other" = 0
+	check "$name: a record of each event" test "$(q "$TMP/$name.json" \
+		"s['emitted'] == s['rst_sent'] + s['rst_received'] + s['retrans_calls'] + s['synack'] and
+		 d['records']['rst_sent'] == s['rst_sent'] and d['records']['retrans'] == s['retrans_calls']")" = True
+}
+
+# ------------------------------------------------------------ reset scenarios
+
+# rst_case NAME SENDER REASON STATE COUNTER PEER_STATE SMODE CMODE [DRIVER ARGS]
+# The server runs in B, the client in A, N times on IPv4 then IPv6. SENDER
+# (A or B) sends REASON in STATE; COUNTER ("-": none) moves with it; the
+# peer receives them in PEER_STATE ("-": nobody receives them).
+rst_case() {
+	local name=$1 sl=$2 reason=$3 state=$4 counter=$5 pstate=$6 smode=$7 cmode=$8
+	local sender peer pl snd_d rcv_d sent want=$((2 * N)) fam addr app=0 r
+	shift 8
+	if [ "$sl" = A ]; then
+		sender=$A peer=$B pl=B snd_d=dA rcv_d=dB
+	else
+		sender=$B peer=$A pl=A snd_d=dB rcv_d=dA
+	fi
+	drv "$name.A" --netns "/run/netns/$A" --rate 100000 "$@" || return
+	drv "$name.B" --netns "/run/netns/$B" --rate 100000 "$@" || return
+	snap 0
+	for fam in 4 6; do
+		if [ $fam = 4 ]; then addr=$B4; else addr=$B6; fi
+		[ "$smode" != none ] && { serve "$B" "$smode" "$addr" 5001 "$N" || return; }
+		ip netns exec "$A" "${PEER[@]}" client "$cmode" "$addr" 5001 "$N" >"$TMP/client.out" 2>&1
+		[ "$smode" != none ] && wait "$SERVER"
+		# what the peer's own calls saw: the client's when B sends
+		if [ "$pl" = A ]; then
+			r=$(app_resets "$TMP/client.out")
+		else
+			r=$(app_resets "$TMP/server.out")
+		fi
+		app=$((app + ${r:-0}))
+	done
+	sleep 0.3
+	snap 1
+	drv_stop "$name.A"
+	drv_stop "$name.B"
+	local sj=$TMP/$name.$sl.json pj=$TMP/$name.$pl.json rst
+	rst=$($snd_d TcpOutRsts)
+	sent=$(q "$sj" "rows('sent', '$reason', '$state', $(ns_cookie "$sender"))")
+	check "$name: $sent resets $reason in $state = $want sent" test "$sent" = "$want"
+	check "$name: every reset sent counted = the sender's TcpOutRsts (+$rst)" \
+		test "$(q "$sj" "rows('sent')")" = "$rst"
+	[ "$counter" != - ] && check "$name: = the sender's $counter (+$($snd_d "$counter"))" \
+		test "$sent" = "$($snd_d "$counter")"
+	if [ "$pstate" != - ]; then
+		r=$(q "$pj" "rows('received', None, '$pstate', $(ns_cookie "$peer"))")
+		check "$name: the peer received $r in $pstate = the peer application's own resets ($app)" \
+			test "$r" = "$app" -a "$r" = "$want"
+		case $pstate in ESTABLISHED | CLOSE_WAIT)
+			check "$name: = the peer's TcpEstabResets (+$($rcv_d TcpEstabResets))" \
+				test "$r" = "$($rcv_d TcpEstabResets)" ;;
+		esac
+	fi
+	check_isolated "$name.A" "$COOKIE_A"
+	check_isolated "$name.B" "$COOKIE_B"
+}
+
+echo "-- resets sent with their reasons, and received"
+rst_case no_socket B NO_SOCKET - - SYN_SENT none refused
+check "tp_btf flavour attached where it can" grep -q 'attached (tp_btf)' "$TMP/no_socket.A.err"
+rst_case no_socket_raw_tp B NO_SOCKET - - SYN_SENT none refused --raw-tp
+check "raw_tp flavour attached" grep -q 'attached (raw_tp)' "$TMP/no_socket_raw_tp.A.err"
+rst_case abort_on_close B TCP_ABORT_ON_CLOSE CLOSE TcpExtTCPAbortOnClose ESTABLISHED \
+	abort_on_close send_wait
+rst_case abort_on_linger A TCP_ABORT_ON_LINGER CLOSE TcpExtTCPAbortOnLinger CLOSE_WAIT \
+	hold linger2
+# SO_LINGER 0: tcp_disconnect() says TCP_STATE; the kernel counts it in TCPAbortOnData
+rst_case so_linger_0 A TCP_STATE CLOSE TcpExtTCPAbortOnData ESTABLISHED hold linger0
+rst_case abort_on_data A TCP_ABORT_ON_DATA CLOSE TcpExtTCPAbortOnData CLOSE_WAIT \
+	send_after_eof shut_rdwr
+# the aborting socket runs tcp_reset() itself before it sends: a "received" one
+check "abort_on_data: the aborting side's own tcp_reset() counted as received in FIN_WAIT2" \
+	test "$(q "$TMP/abort_on_data.A.json" "rows('received', None, 'FIN_WAIT2', $COOKIE_A)")" = $((2 * N))
+rst_case timewait A TCP_TIMEWAIT_SOCKET TIME_WAIT - CLOSE_WAIT send_after_eof shut_wr_close
+
+# INVALID_SYN: a second SYN inside the window of a pending request, from an
+# address nobody answers for (the SYN-ACK goes nowhere); IPv4 only.
+echo "-- INVALID_SYN and TCP_FLAGS (crafted SYNs, an ACK)"
+drv invalid_syn --netns "/run/netns/$B" --rate 100000 --records
+ip netns exec "$B" "$PY" -c 'import socket, sys, time
+s = socket.socket(); s.bind((sys.argv[1], 5002)); s.listen(8)
+print("ready", flush=True); time.sleep(5)' "$B4" >"$TMP/listener.out" &
+PIDS+=("$!")
+poll_until 5 grep -q ready "$TMP/listener.out"
+snap 0
+ip netns exec "$A" "$PY" -c 'import sys
+from scapy.all import IP, TCP, conf, send
+conf.verb = 0
+for port in range(40001, 40001 + int(sys.argv[3])):
+    for seq in (1000, 1001):
+        send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=port, dport=5002, flags="S", seq=seq))
+# an ACK no pending connection expects: the listener answers TCP_FLAGS
+send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=40100, dport=5002, flags="A", seq=1, ack=1))' \
+	198.51.100.3 "$B4" "$N"
+sleep 0.3
+snap 1
+drv_stop invalid_syn
+n=$(q "$TMP/invalid_syn.json" "rows('sent', 'INVALID_SYN', 'LISTEN', $COOKIE_B)")
+check "invalid_syn: $n resets INVALID_SYN from the listener = $N" test "$n" = "$N"
+check "invalid_syn: every reset = B's TcpOutRsts (+$(dB TcpOutRsts)); INVALID_SYN = its TcpExtEmbryonicRsts (+$(dB TcpExtEmbryonicRsts))" \
+	test "$(q "$TMP/invalid_syn.json" "rows('sent')")" = "$(dB TcpOutRsts)" \
+	-a "$n" = "$(dB TcpExtEmbryonicRsts)"
+check "tcp_flags: a bare ACK to the listener, 1 reset TCP_FLAGS from it" \
+	test "$(q "$TMP/invalid_syn.json" "rows('sent', 'TCP_FLAGS', 'LISTEN', $COOKIE_B)")" = 1
+check "invalid_syn: its records name the crafted flow, not the listener's" test "$(grep -c \
+	"\"reason\": \"INVALID_SYN\".*\"src\": \"$B4\", \"sport\": 5002, \"dst\": \"198.51.100.3\", \"dport\": 4000" \
+	"$TMP/invalid_syn.err")" = "$N"
+check_isolated invalid_syn "$COOKIE_B"
+
+echo "-- TCP_KEEPALIVE_TIMEOUT: B goes silent under a keepalive of 1 s"
+serve "$B" sink "$B4" 5001 1
+drv keepalive.A --netns "/run/netns/$A" --rate 100000
+snap 0
+coproc KA { ip netns exec "$A" "${PEER[@]}" client keepalive "$B4" 5001 1 2>&1; }
+read -r -t 5 line <&"${KA[0]}"
+ip netns exec "$B" nft -f - <<EOF
+table inet wdtcp$$ {
+	chain in { type filter hook input priority 0; tcp dport 5001 drop; }
+}
+EOF
+echo go >&"${KA[1]}"
+wait "$KA_PID" 2>/dev/null
+# the server's end closes too, and A answers it: let that settle first
+kill "$SERVER" 2>/dev/null
+wait "$SERVER" 2>/dev/null
+sleep 0.3
+snap 1
+drv_stop keepalive.A
+ip netns exec "$B" nft delete table inet "wdtcp$$"
+check "keepalive: 1 reset TCP_KEEPALIVE_TIMEOUT in ESTABLISHED = A's TcpExtTCPAbortOnTimeout (+$(dA TcpExtTCPAbortOnTimeout))" \
+	test "$(q "$TMP/keepalive.A.json" "rows('sent', 'TCP_KEEPALIVE_TIMEOUT', 'ESTABLISHED', $COOKIE_A)")" = 1 \
+	-a "$(dA TcpExtTCPAbortOnTimeout)" = 1
+check "keepalive: every reset counted = A's TcpOutRsts (+$(dA TcpOutRsts))" \
+	test "$(q "$TMP/keepalive.A.json" "rows('sent')")" = "$(dA TcpOutRsts)"
+
+# ------------------------------------------------------- retransmissions
+
+# retrans_case NAME CLIENT_ARGS...: a transfer (or what the args say) from
+# A to B with both filtered drivers; then A's and B's retransmitted
+# segments (flows + overflow = all counted) against their TcpRetransSegs.
+retrans_check() {
+	local name=$1 ns=$2 cookie=$3 d=$4 got all
+	got=$(q "$TMP/$name.$ns.json" "flows($cookie) + d['flows_overflow']")
+	all=$(q "$TMP/$name.$ns.json" "s['retrans_segs']")
+	check "$name: $ns's retransmitted segments, flows + overflow ($got) = all counted ($all) = its TcpRetransSegs (+$($d TcpRetransSegs); $(q "$TMP/$name.$ns.json" "s['retrans_caught_up']") caught up)" \
+		test "$got" = "$all" -a "$all" = "$($d TcpRetransSegs)"
+}
+
+bulk() {	# bulk ADDR PORT BYTES: a transfer from A to a sink in B
+	serve "$B" sink "$1" "$2" 1 || return
+	ip netns exec "$A" "${PEER[@]}" client bulk "$1" "$2" 1 "$3" >"$TMP/client.out" 2>&1
+	wait "$SERVER"
+}
+
+echo "-- retransmissions: an nftables rule drops a tenth of B's input"
+ip netns exec "$B" nft -f - <<EOF
+table inet wdtcp$$ {
+	chain in {
+		type filter hook input priority 0; policy accept;
+		tcp dport { 5001, 5003 } numgen random mod 10 == 0 counter drop
+	}
+}
+EOF
+sysctl_global kernel.bpf_stats_enabled=1
+drv nft.A --netns "/run/netns/$A" --rate 100000
+drv nft.B --netns "/run/netns/$B" --rate 100000
+snap 0
+bulk "$B4" 5001 4000000
+bulk "$B6" 5001 4000000
+# and resets, for their programs' cost: 200 SYNs to a closed port
+ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 200 >/dev/null 2>&1
+sleep 0.5
+snap 1
+drv_stop nft.A
+drv_stop nft.B
+sysctl_restore
+dropped=$(ip netns exec "$B" nft list table inet "wdtcp$$" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
+check "nft: the rule dropped packets ($dropped) and A retransmitted (+$(dA TcpRetransSegs))" \
+	test "${dropped:-0}" -gt 0 -a "$(dA TcpRetransSegs)" -gt 0
+retrans_check nft A "$COOKIE_A" dA
+retrans_check nft B "$COOKIE_B" dB
+check "nft: the IPv4 and the IPv6 flow to port 5001, from A's addresses" test "$(q "$TMP/nft.A.json" \
+	"sorted((f['family'], f['src'], f['dst'], f['dport']) for f in d['flows']) ==
+	 [('ipv4', '$A4', '$B4', 5001), ('ipv6', '$A6', '$B6', 5001)]")" = True
+check_isolated nft.A "$COOKIE_A"
+echo "   cost per event of one driver's programs, records on (bpf_stats): $(q "$TMP/nft.A.json" \
+	"', '.join('%s %d runs %.0f ns' % (p['name'], p['run_cnt'], p['run_time_ns'] / p['run_cnt'])
+	 for p in d['programs'] if p['run_cnt'])")"
+
+echo "-- retransmissions: a flows hash of one entry, two flows"
+drv ovf.A --netns "/run/netns/$A" --max-flows 1
+snap 0
+serve "$B" sink "$B4" 5003 1
+ip netns exec "$A" "${PEER[@]}" client bulk "$B4" 5003 1 3000000 >"$TMP/client2.out" 2>&1 &
+C2=$!
+bulk "$B4" 5001 3000000
+wait "$C2"
+sleep 0.5
+snap 1
+drv_stop ovf.A
+retrans_check ovf A "$COOKIE_A" dA
+check "ovf: one flow kept, the other's segments in the overflow ($(q "$TMP/ovf.A.json" "d['flows_overflow']"))" \
+	test "$(q "$TMP/ovf.A.json" "len(d['flows']) == 1 and d['flows_overflow'] > 0 and
+		s['flow_overflow'] == d['flows_overflow']")" = True
+ip netns exec "$B" nft delete table inet "wdtcp$$"
+
+echo "-- retransmissions: a tbf qdisc drops on A's own veth"
+ip netns exec "$A" tc qdisc add dev "$VA" root tbf rate 50mbit burst 16kb limit 20kb
+drv tbf.A --netns "/run/netns/$A"
+snap 0
+bulk "$B4" 5001 4000000
+sleep 0.5
+snap 1
+drv_stop tbf.A
+ip netns exec "$A" tc qdisc del dev "$VA" root
+qdrops=$(ip netns exec "$A" tc -s qdisc show dev "$VA" 2>/dev/null | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -1)
+retrans_check tbf A "$COOKIE_A" dA
+echo "   tbf: $(q "$TMP/tbf.A.json" "s['retrans_failed']") retransmissions failed at the qdisc, counted (as the kernel does)$([ "$(q "$TMP/tbf.A.json" "d['retrans_err']")" = True ] || echo ': none seen, this kernel traces only those that went out')"
+
+echo "-- retransmissions that end before TcpRetransSegs: A's route gone"
+drv unroutable.A --netns "/run/netns/$A" --rate 100000
+snap 0
+serve "$B" sink "$B4" 5001 1
+coproc CL { ip netns exec "$A" "${PEER[@]}" client stall "$B4" 5001 1 2>&1; }
+read -r -t 5 line <&"${CL[0]}"
+check "unroutable: the client connected" test "$line" = connected
+ip netns exec "$B" nft -f - <<EOF
+table inet wdtcp$$ {
+	chain in { type filter hook input priority 0; tcp dport 5001 drop; }
+}
+EOF
+echo go >&"${CL[1]}"
+read -r -t 5 _ <&"${CL[0]}"	# sent, and dropped by B
+ip -n "$A" route del "${B4%.*}.0/24" dev "$VA"
+sleep 1.6	# retransmission timeouts: 0.2, 0.4, 0.8 s
+echo close >&"${CL[1]}"
+wait "$CL_PID" 2>/dev/null
+kill "$SERVER" 2>/dev/null
+wait "$SERVER" 2>/dev/null
+sleep 0.3
+snap 1
+drv_stop unroutable.A
+ip netns exec "$B" nft delete table inet "wdtcp$$"
+ip -n "$A" route add "${B4%.*}.0/24" dev "$VA"
+retrans_check unroutable A "$COOKIE_A" dA
+if [ "$(q "$TMP/unroutable.A.json" "d['retrans_err']")" = True ]; then
+	check "unroutable: calls ended before the counter ($(q "$TMP/unroutable.A.json" "s['retrans_skipped']")), none counted" \
+		test "$(q "$TMP/unroutable.A.json" "s['retrans_skipped'] > 0 and d['records']['segs'] == s['retrans_segs']")" = True
+else
+	skip "unroutable: calls ended before the counter" "this kernel's tcp_retransmit_skb has no err (before 6.17)"
+fi
+
+echo "-- SYN and SYN-ACK retransmissions: A drops SYN-ACKs for 1.5 s"
+serve "$B" sink "$B4" 5001 1
+ip netns exec "$A" nft -f - <<EOF
+table inet wdtcp$$ {
+	chain in { type filter hook input priority 0; tcp flags & (syn | ack) == syn | ack drop; }
+}
+EOF
+drv syn.A --netns "/run/netns/$A"
+drv syn.B --netns "/run/netns/$B"
+snap 0
+ip netns exec "$A" "${PEER[@]}" client bulk "$B4" 5001 1 1000 >"$TMP/client.out" 2>&1 &
+C=$!
+sleep 1.5
+ip netns exec "$A" nft delete table inet "wdtcp$$"
+wait "$C"
+wait "$SERVER"
+sleep 0.3
+snap 1
+drv_stop syn.A
+drv_stop syn.B
+retrans_check syn A "$COOKIE_A" dA
+retrans_check syn B "$COOKIE_B" dB
+check "syn: B retransmitted SYN-ACKs ($(q "$TMP/syn.B.json" "s['synack']")), A its SYN (+$(dA TcpRetransSegs))" \
+	test "$(q "$TMP/syn.B.json" "s['synack']")" -gt 0 -a "$(dA TcpRetransSegs)" -gt 0
+
+echo "-- records over the budget are counted, never silently lost"
+drv rate --netns "/run/netns/$B" --rate 2
+ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5001 40 >/dev/null 2>&1
+drv_stop rate
+check "rate: 40 resets, records shown + over the budget + lost = counted" test "$(q "$TMP/rate.json" \
+	"s['rst_sent'] == 40 and s['emitted'] + s['rate_limited'] + s['ring_full'] == 40 and
+	 s['rate_limited'] > 0 and d['records']['rst_sent'] == s['emitted']")" = True
+
+echo "-- nothing left attached"
+drv last --netns "/run/netns/$A"
+ids=$(prog_ids "${DPID[last]}")
+drv_stop last
+check "the driver's programs ($ids) are gone after it exits" test -n "$ids"
+check "... from the kernel" progs_gone $ids
+
+summary
