@@ -168,20 +168,28 @@ static __always_inline struct net *route_net(unsigned long refdst)
 	return dst ? device_net(BPF_CORE_READ(dst, dev), false) : NULL;
 }
 
-/* The namespace's inode, and its cookie where the kernel has one. */
-static __always_inline void set_netns(struct wd_key *k, const struct net *net, bool btf)
-{
-	k->netns = RD(btf, net, ns.inum);
-	if (has_netns_cookie())
-		k->netns_cookie = RD(btf, net, net_cookie);
-}
-
 /* --netns: by cookie where the kernel has one (an inode can be reused). */
 static __always_inline bool netns_wanted(const struct wd_key *k)
 {
 	if (filter_netns_cookie && has_netns_cookie())
 		return k->netns_cookie == filter_netns_cookie;
 	return !filter_netns || k->netns == filter_netns;
+}
+
+/*
+ * The namespace's cookie where the kernel has one, and its inode; false
+ * when --netns wants another. The cookie decides before the inode, which
+ * only names the namespace, is read.
+ */
+static __always_inline bool set_netns(struct wd_key *k, const struct net *net, bool btf)
+{
+	if (has_netns_cookie()) {
+		k->netns_cookie = RD(btf, net, net_cookie);
+		if (!netns_wanted(k))
+			return false;
+	}
+	k->netns = RD(btf, net, ns.inum);
+	return netns_wanted(k);
 }
 
 /*
@@ -199,21 +207,19 @@ static __always_inline bool where(struct drop *d, bool btf)
 	if (net) {
 		d->dev = dev;
 		d->f.flags |= DROP_DEV;
-		set_netns(&d->f.key, net, btf);
-		return netns_wanted(&d->f.key);
+	} else {
+		sk = RD(btf, skb, sk);
+		if (!sk)
+			sk = d->rx_sk;
+		if (sk)
+			net = RD(btf, sk, __sk_common.skc_net.net);
 	}
-	sk = RD(btf, skb, sk);
-	if (!sk)
-		sk = d->rx_sk;
-	if (sk) {
-		net = RD(btf, sk, __sk_common.skc_net.net);
-		set_netns(&d->f.key, net, btf);
-		return netns_wanted(&d->f.key);
-	}
+	if (net)
+		return set_netns(&d->f.key, net, btf);
 	net = route_net(RD(btf, skb, _skb_refdst));
 	if (net)
-		set_netns(&d->f.key, net, false);
-	return netns_wanted(&d->f.key);
+		return set_netns(&d->f.key, net, false);	/* a number: probe reads */
+	return netns_wanted(&d->f.key);	/* unknown: only without --netns */
 }
 
 /* The device's interface, else the one the packet came in by; false: not -i's. */
@@ -334,7 +340,7 @@ static __always_inline void emit(const struct drop *d, __s32 stack_id, bool btf)
 {
 	struct wd_long_event *le = NULL;
 	struct wd_event *ev;
-	__u32 bytes, n = sizeof(ev->hdr), caplen = d->f.caplen;
+	__u32 bytes, n = WD_HDR_BYTES, caplen = d->f.caplen;
 
 	if (!detail_budget || !record_allowed())
 		return;
@@ -439,16 +445,14 @@ static __always_inline int run_filter(const struct drop *d, bool btf)
 }
 
 /*
- * The tracepoint's arguments: skb, location, reason (5.17+), rx_sk (6.11+).
- * The same in both flavours: a raw_tp context is its array of arguments.
+ * The tracepoint's arguments are skb, location, reason (5.17+) and rx_sk
+ * (6.11+), the same in both flavours: a raw_tp context is its array of
+ * arguments. Here the pointers; the key's two are the drop program's.
  */
 static __always_inline void from_args(struct drop *d, __u64 *args, void *ctx)
 {
 	d->ctx = ctx;
 	d->skb = (struct sk_buff *)args[0];
-	d->f.key.location = args[1];
-	if (tp_has_reason())
-		d->f.key.reason = (__u32)args[2];
 	if (tp_has_rx_sk())
 		d->rx_sk = (struct sock *)args[3];
 }
@@ -458,6 +462,9 @@ static __always_inline int on_drop(__u64 *args, void *ctx, bool btf)
 {
 	struct drop d = {};
 
+	d.f.key.location = args[1];
+	if (tp_has_reason())
+		d.f.key.reason = (__u32)args[2];
 	from_args(&d, args, ctx);
 	if (!reason_wanted(d.f.key.reason) || !where(&d, btf) || !interface(&d, btf))
 		return 0;
