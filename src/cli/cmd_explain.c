@@ -95,6 +95,10 @@ static int explain_callsites(const struct explain_opts *o)
 				putchar('\n');
 			wd_callsite_print(stdout, wd_callsite_at(i));
 		}
+		for (size_t i = 0; i < wd_cause_count(); i++) {
+			putchar('\n');
+			wd_cause_print(stdout, wd_cause_at(i));
+		}
 		return 0;
 	}
 	wd_json_init(&j, stdout);
@@ -103,6 +107,13 @@ static int explain_callsites(const struct explain_opts *o)
 	for (size_t i = 0; i < wd_callsite_count(); i++) {
 		wd_json_open(&j, NULL, '{');
 		wd_callsite_json_fields(&j, wd_callsite_at(i));
+		wd_json_close(&j, '}');
+	}
+	wd_json_close(&j, ']');
+	wd_json_open(&j, "causes", '[');
+	for (size_t i = 0; i < wd_cause_count(); i++) {
+		wd_json_open(&j, NULL, '{');
+		wd_cause_json_fields(&j, wd_cause_at(i));
 		wd_json_close(&j, '}');
 	}
 	wd_json_close(&j, ']');
@@ -134,9 +145,13 @@ static int number_to_name(struct explain_ctx *x, char **name)
 	return -1;
 }
 
-/* Entries for the names; on an unknown one, print the error and fail. */
-static int resolve(struct explain_ctx *x, char **names, int n,
-		   const struct wd_cat_entry **out, const struct wd_callsite **sites)
+/*
+ * Entries for the names: a reason's, or a function's (its call-site entry,
+ * its causes by place, or both: places[i]); on an unknown one, print the
+ * error and fail.
+ */
+static int resolve(struct explain_ctx *x, char **names, int n, const struct wd_cat_entry **out,
+		   const struct wd_callsite **sites, bool *places)
 {
 	for (int i = 0; i < n; i++) {
 		const char *hint;
@@ -144,13 +159,15 @@ static int resolve(struct explain_ctx *x, char **names, int n,
 		if (number_to_name(x, &names[i]))
 			return -1;
 		sites[i] = NULL;
+		places[i] = false;
 		out[i] = wd_catalogue_find(names[i]);
 		if (out[i])
 			continue;
 		if (x->have_reasons && wd_reason_by_name(&x->reasons, names[i]))
 			continue;	/* the kernel knows it, we do not (yet) */
 		sites[i] = wd_callsite_find(names[i]);
-		if (sites[i])
+		places[i] = wd_cause_has_function(names[i]);
+		if (sites[i] || places[i])
 			continue;
 		hint = wd_catalogue_suggest(names[i]);
 		if (!hint && x->have_reasons)
@@ -193,6 +210,7 @@ int cmd_explain(int argc, char **argv)
 {
 	const struct wd_cat_entry *e[MAX_REASONS];
 	const struct wd_callsite *sites[MAX_REASONS];
+	bool places[MAX_REASONS];
 	struct explain_opts o;
 	struct explain_ctx x;
 	struct wd_cli cli;
@@ -221,7 +239,7 @@ int cmd_explain(int argc, char **argv)
 	if (cli.o.verbose && x.have_reasons)
 		wd_reasons_say_source("explain", &x.reasons);
 	status = 2;
-	if (resolve(&x, names, n, e, sites))
+	if (resolve(&x, names, n, e, sites, places))
 		goto cleanup;
 	status = 1;
 	if (wd_explain_sample(&x, &o, e, n)) {
@@ -230,7 +248,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	status = 0;
 	if (o.json) {
-		wd_explain_json(&x, e, sites, names, n);
+		wd_explain_json(&x, e, sites, places, names, n);
 		goto cleanup;
 	}
 	for (int i = 0; i < n; i++) {
@@ -238,7 +256,11 @@ int cmd_explain(int argc, char **argv)
 			putchar('\n');
 		if (sites[i])
 			wd_callsite_print(stdout, sites[i]);
-		else
+		if (sites[i] && places[i])
+			putchar('\n');
+		if (places[i])
+			wd_causes_print_function(stdout, names[i]);
+		if (!sites[i] && !places[i])
 			wd_explain_text(&x, e[i], names[i]);
 	}
 cleanup:

@@ -40,8 +40,8 @@ int wd_explain_sample(struct explain_ctx *x, const struct explain_opts *o,
 		      const struct wd_cat_entry **e, int n);
 /* One entry (NULL: a reason the catalogue lacks, by name) and its live values. */
 void wd_explain_text(struct explain_ctx *x, const struct wd_cat_entry *e, const char *name);
-/* The one JSON document of the n names: reasons, then call sites. */
+/* The one JSON document of the n names: reasons, call sites, then places (causes). */
 void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
-		     const struct wd_callsite **sites, char **names, int n);
+		     const struct wd_callsite **sites, const bool *places, char **names, int n);
 
 #endif /* WD_EXPLAIN_H */

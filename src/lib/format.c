@@ -321,6 +321,8 @@ static void print_counters_json(struct wd_json *j, const struct wd_count_doc *do
 			wd_json_uint(j, "traced", c->traced);
 			wd_json_uint(j, "unexplained", c->unexplained);
 		}
+		if (c->explained)
+			wd_json_bool(j, "explained", true);
 		if (c->compared && c->unexplained && c->explanation)
 			wd_json_str(j, "explanation", c->explanation);
 		if (c->note)
@@ -332,25 +334,42 @@ static void print_counters_json(struct wd_json *j, const struct wd_count_doc *do
 	wd_json_close(j, ']');
 }
 
+/* "cause": what the diagnosis made of a row (diagnose.h). */
+static void print_cause_json(struct wd_json *j, const struct wd_diagnosis *d)
+{
+	wd_json_open(j, "cause", '{');
+	wd_json_str(j, "text", d->text);
+	wd_json_str(j, "confidence", wd_confidence_name(d->confidence));
+	if (d->evidence[0])
+		wd_json_str(j, "evidence", d->evidence);
+	if (d->remedy)
+		wd_json_str(j, "remedy", d->remedy);
+	wd_json_close(j, '}');
+}
+
+static void print_row_json(struct wd_json *j, const struct wd_count_row *r)
+{
+	wd_json_open(j, NULL, '{');
+	if (r->reason) {
+		wd_json_str(j, "reason", r->reason);
+		if (!r->no_code)
+			wd_json_uint(j, "code", r->code);
+		wd_json_str(j, "subsystem", r->subsystem);
+	}
+	wd_json_str(j, "function", r->function);
+	wd_json_str(j, "location", r->location);
+	wd_json_uint(j, "count", r->count);
+	if (r->cause && r->cause->text)
+		print_cause_json(j, r->cause);
+	wd_json_close(j, '}');
+}
+
 static void print_rows_json(struct wd_json *j, const char *key, const struct wd_count_row *rows,
 			    size_t n)
 {
 	wd_json_open(j, key, '[');
-	for (size_t i = 0; i < n; i++) {
-		const struct wd_count_row *r = &rows[i];
-
-		wd_json_open(j, NULL, '{');
-		if (r->reason) {
-			wd_json_str(j, "reason", r->reason);
-			if (!r->no_code)
-				wd_json_uint(j, "code", r->code);
-			wd_json_str(j, "subsystem", r->subsystem);
-		}
-		wd_json_str(j, "function", r->function);
-		wd_json_str(j, "location", r->location);
-		wd_json_uint(j, "count", r->count);
-		wd_json_close(j, '}');
-	}
+	for (size_t i = 0; i < n; i++)
+		print_row_json(j, &rows[i]);
 	wd_json_close(j, ']');
 }
 
@@ -488,8 +507,8 @@ static void print_counter_line(FILE *f, const struct wd_counter_row *c)
 		snprintf(traced, sizeof(traced), "%" PRIu64, c->traced);
 		snprintf(unexp, sizeof(unexp), "%" PRIu64, c->unexplained);
 	}
-	fprintf(f, "%10" PRIu64 "  %-26s %8s %12s  %s", c->delta, c->name, traced, unexp,
-		c->reasons ? c->reasons : "(context)");
+	fprintf(f, "%10" PRIu64 "  %-26s %8s %12s  %s%s", c->delta, c->name, traced, unexp,
+		c->reasons ? c->reasons : "(context)", c->explained ? " (explained)" : "");
 	if (c->note)
 		fprintf(f, "  [%s]", c->note);
 	fputc('\n', f);

@@ -9,6 +9,7 @@
 
 #include "counters.h"
 #include "decode.h"
+#include "diagnose.h"
 
 /* The socket of a drop: none, one the kernel could not tell, or one it named. */
 enum wd_sock_kind {
@@ -69,6 +70,7 @@ struct wd_count_row {
 	const char *hint;
 	uint64_t count;
 	bool no_code;		/* drop_monitor: a name without a number here */
+	const struct wd_diagnosis *cause;	/* why (JSON "cause"), NULL: none */
 };
 
 /* Where the counts came from when not the BPF program (drop_monitor). */
@@ -89,6 +91,7 @@ struct wd_counter_row {
 	uint64_t delta;
 	const char *reasons;	/* matching reasons, "A,B"; NULL: context only */
 	bool compared;		/* traced and unexplained are valid */
+	bool explained;		/* compared, and the traced drops account for all */
 	uint64_t traced;	/* drops traced with the matching reasons */
 	uint64_t unexplained;	/* delta beyond traced: drops with no traced reason */
 	const char *explanation; /* why such drops lack an event (unexplained > 0) */

@@ -66,6 +66,7 @@ expect_run "count --rate: refused, says why" 2 \
 	"^whydrop count: --rate applies to commands that print records \(watch, record\); counting is never rate-limited$" \
 	"$W" count -d 1 --rate 5
 expect_run "top --rate: refused" 2 "^whydrop top: --rate applies to commands that print records" "$W" top -d 1 --rate 5
+
 expect_run "serve --json: refused, says it answers Prometheus" 2 \
 	"^whydrop serve: --json applies to commands with JSON output .*; serve answers in the Prometheus text format" \
 	"$W" serve -d 1 --json
@@ -265,7 +266,7 @@ check "... no line of its frames wider than 60 (widest: $(widest "$TMP_ERR.t60.f
 check "... the row cut in its location, the hint gone" \
 	grep -Eq '^ +[0-9]+ +[0-9.]+  NO_SOCKET +__udp4_lib_[a-z]*$' "$TMP_ERR.t60.frames"
 check "... the summary on exit is whole (hint and all)" \
-	grep -q 'NO_SOCKET .*__udp4_lib_rcv+0x[0-9a-f]* *no socket' "$TMP_ERR.t60"
+	grep -q 'NO_SOCKET .*__udp4_lib_rcv+0x[0-9a-f]* *no UDP socket on this port' "$TMP_ERR.t60"
 top_pty t0 "cols 0 rows 50" "COLUMNS=50"
 check "top in a terminal that tells no width: \$COLUMNS (50; widest: $(widest "$TMP_ERR.t0.frames"))" \
 	sh -c "grep -q ' NO_SOCKET ' '$TMP_ERR.t0.frames' && test $(widest "$TMP_ERR.t0.frames") -le 50"
@@ -274,7 +275,7 @@ check "... and without \$COLUMNS either: 80 (widest: $(widest "$TMP_ERR.t80.fram
 	sh -c "grep -q ' NO_SOCKET ' '$TMP_ERR.t80.frames' && test $(widest "$TMP_ERR.t80.frames") -le 80"
 live tpipe 2 top -d 1.5 --netns "$NSL"
 check "top into a pipe: nothing cut (the row keeps its hint)" \
-	grep -Eq '^ +[0-9]+ +[0-9.]+  NO_SOCKET +__udp4_lib_rcv\+0x[0-9a-f]+ +no socket for the destination port$' \
+	grep -Eq '^ +[0-9]+ +[0-9.]+  NO_SOCKET +__udp4_lib_rcv\+0x[0-9a-f]+ +no UDP socket on this port \(ICMP port unreachable\)$' \
 	"$TMP_ERR.tpipe.out"
 ip netns del "$NSL"
 
