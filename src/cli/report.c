@@ -11,6 +11,7 @@
 
 #include "callsites.h"
 #include "catalogue.h"
+#include "check.h"
 #include "flame_output.h"
 #include "groups.h"
 #include "noise.h"
@@ -352,7 +353,24 @@ static void add_counters(struct wd_session *s, const struct wd_opts *o,
 	}
 }
 
-int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
+/* count --fail-on: which thresholds the document crossed, said on stderr too. */
+static bool check_doc(const struct wd_check *check, struct wd_count_doc *doc,
+		      struct wd_check_result *r)
+{
+	if (!check)
+		return false;
+	wd_check_eval(check, doc, r);
+	doc->check = r;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->o[i].crossed)
+			fprintf(stderr, "whydrop count: --fail-on %s crossed: %" PRIu64 " %s, "
+				"%.1f/s\n", r->o[i].term->text, r->o[i].count,
+				wd_plural(r->o[i].count, "drop", "drops"), r->o[i].rate);
+	return r->crossed;
+}
+
+int wd_report_counts_check(struct wd_session *s, const struct wd_opts *o,
+			   const struct wd_check *check, double duration,
 			   struct wd_counter_watch *w, FILE *f)
 {
 	struct wd_count_doc doc = { .duration_s = duration };
@@ -361,12 +379,14 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 	struct wd_counter_rows c = { 0 };
 	struct wd_count_row *rows = NULL;
 	struct wd_diagnosis *diag = NULL;
+	struct wd_check_result *cr = NULL;
 	struct row_names *names = NULL;
 	struct hidden_parts hp = { 0 };
 	struct stack_parts sp = { 0 };
 	struct wd_total *t = NULL;
 	struct wd_stats st;
 	int err, flame_failed = 0;
+	bool crossed = false;
 	size_t n = 0;
 
 	if (!s)
@@ -381,7 +401,8 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 	}
 	rows = calloc(n ? n : 1, sizeof(*rows));
 	names = calloc(n ? n : 1, sizeof(*names));
-	if (!rows || !names) {
+	cr = check ? calloc(1, sizeof(*cr)) : NULL;
+	if (!rows || !names || (check && !cr)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -421,6 +442,7 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 	if (s->groups && wd_groups_doc(s->groups, s, &doc, &gd))
 		fprintf(stderr, "whydrop: cannot group the counts by %s\n",
 			wd_group_by_name(s->groups->by));
+	crossed = check_doc(check, &doc, cr);
 	if (o->json)
 		wd_print_count_json(f, &doc);
 	else
@@ -440,11 +462,20 @@ out:
 	wd_counter_rows_free(&c);
 	hidden_free(&hp);
 	stack_parts_free(&sp);
+	free(cr);
 	free(diag);
 	free(rows);
 	free(names);
 	free(t);
-	return err || flame_failed ? 1 : 0;
+	if (err || flame_failed)
+		return 1;
+	return crossed ? WD_EXIT_CHECK : 0;
+}
+
+int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
+			   struct wd_counter_watch *w, FILE *f)
+{
+	return wd_report_counts_check(s, o, NULL, duration, w, f);
 }
 
 int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_watch *w,

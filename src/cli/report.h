@@ -12,6 +12,7 @@
 #include "session.h"
 
 struct wd_groups;
+struct wd_check;
 
 /* One-line hint for a reason name, NULL if the catalogue has none. */
 const char *wd_hint(const char *reason);
@@ -55,6 +56,13 @@ void wd_watch_end(struct wd_counter_watch *w);
  * reasons; s NULL: --counters-only.
  */
 int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
+			   struct wd_counter_watch *w, FILE *f);
+/*
+ * The same, then the check of count --fail-on (check.h; NULL: none): 0, 1
+ * after a runtime failure, or WD_EXIT_CHECK when a threshold was crossed.
+ */
+int wd_report_counts_check(struct wd_session *s, const struct wd_opts *o,
+			   const struct wd_check *check, double duration,
 			   struct wd_counter_watch *w, FILE *f);
 /*
  * The cause of a row with the evidence of w's last comparison (top: the

@@ -129,6 +129,8 @@ struct wd_group_out {
 	uint64_t count;
 };
 
+struct wd_check_result;
+
 struct wd_count_doc {
 	const char *kernel;
 	double duration_s;
@@ -166,6 +168,8 @@ struct wd_count_doc {
 	const struct wd_group_out *groups;
 	size_t n_groups;
 	uint64_t groups_lost;	/* by-socket counts the kernel had no room for */
+	/* Additive: count --fail-on (check.h), NULL: no check asked for. */
+	const struct wd_check_result *check;
 };
 
 /* one for 1, many for any other n: "1 drop", "2 drops", "0 drops". */

@@ -37,6 +37,7 @@ value_of() {
 	--source) echo bpf ;;
 	--dropmon-mode) echo packet ;;
 	--listen) echo :1 ;;
+	--fail-on) echo 'NO_SOCKET>0' ;;
 	-s|--snaplen) echo 0 ;;
 	-c|--count|-C|--file-size|-G|--rotate-seconds|-W|--file-count|--rate|--map-size|\
 	--max-groups|--stack-map-size|--dropmon-queue|--max-series) echo 5 ;;
@@ -67,6 +68,38 @@ expect_run "count --rate: refused, says why" 2 \
 	"$W" count -d 1 --rate 5
 expect_run "top --rate: refused" 2 "^whydrop top: --rate applies to commands that print records" "$W" top -d 1 --rate 5
 
+# count --fail-on: thresholds parsed before anything is attached; each mistake one
+# message saying what to write, exit 2 (a crossed threshold is exit 3: tests/integration/counters.sh)
+expect_run "count --fail-on: thresholds of every kind taken" 0 '^Usage: whydrop count' \
+	"$W" count --fail-on ' NO_SOCKET>=1/s, unexpected>0 ,any>5,skb_drop_reason_tcp_csum>0.5/s' -h
+expect_run "--fail-on: a misspelt reason, with the closest" 2 \
+	"^whydrop count: --fail-on: unknown reason 'NO_SOKET'; did you mean 'NO_SOCKET'\?: a reason as .whydrop reasons. names it, unexpected .* or any" \
+	"$W" count -d 1 --fail-on 'NO_SOKET>5'
+expect_run "--fail-on: a reason without a threshold" 2 \
+	"^whydrop count: --fail-on: 'NO_SOCKET' is no threshold: write REASON>N \(a count\) or REASON>N/s \(a rate\)" \
+	"$W" count -d 1 --fail-on NO_SOCKET
+expect_run "--fail-on: < refused, says why" 2 "^whydrop count: --fail-on: 'NO_SOCKET<5': only > and >= compare" \
+	"$W" count -d 1 --fail-on 'NO_SOCKET<5'
+expect_run "--fail-on: a threshold that is no number" 2 \
+	"^whydrop count: --fail-on: 'NO_SOCKET>ten': the threshold must be a number of drops" \
+	"$W" count -d 1 --fail-on 'NO_SOCKET>ten'
+expect_run "--fail-on: a count is whole" 2 "the threshold must be a number of drops \(0, 100\) or a rate" \
+	"$W" count -d 1 --fail-on 'NO_SOCKET>1.5'
+expect_run "--fail-on: empty" 2 "^whydrop count: --fail-on needs at least one threshold" \
+	"$W" count -d 1 --fail-on ''
+expect_run "--fail-on: a trailing comma" 2 "an empty threshold after the last comma" \
+	"$W" count -d 1 --fail-on 'NO_SOCKET>5,'
+expect_run "--fail-on: not with --counters-only" 2 \
+	"^whydrop count: --fail-on checks the traced counts: it does not go with --counters-only" \
+	"$W" count -d 1 --counters-only --fail-on 'any>0'
+expect_run "--fail-on: not with --folded" 2 "does not go with --folded \(no report\)" \
+	"$W" count -d 1 --stacks --folded --fail-on 'any>0'
+expect_run "top --fail-on: refused, points at count" 2 \
+	"^whydrop top: --fail-on applies to the command that counts for a while \(count\); .whydrop count -d T --fail-on SPEC. checks one run" \
+	"$W" top -d 1 --fail-on 'any>0'
+expect_run "serve --fail-on: refused, points at the alerting rules" 2 \
+	"^whydrop serve: --fail-on applies .*; serve's alerts are in contrib/prometheus/whydrop-rules.yml" \
+	"$W" serve --fail-on 'any>0'
 expect_run "serve --json: refused, says it answers Prometheus" 2 \
 	"^whydrop serve: --json applies to commands with JSON output .*; serve answers in the Prometheus text format" \
 	"$W" serve -d 1 --json
