@@ -599,7 +599,7 @@ static const struct wd_cause causes[] = {
 		"(rule counters), `nft list ruleset` on older kernels; `iptables "
 		"-j TRACE` or `nft monitor trace` to find the rule.",
 	.severity = WD_SEV_DEPENDS,
-	.seen = "lab NETFILTER_DROP.legacy4 (6.18: iptables-legacy at "
+	.seen = "lab NETFILTER_DROP.legacy (6.18: iptables-legacy at "
 		"nf_hook_slow+0x7d); VM run on 6.1 (an nftables rule)",
 },
 {

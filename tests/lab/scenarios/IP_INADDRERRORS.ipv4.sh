@@ -1,6 +1,7 @@
 #!/bin/bash
 # Packet for a non-local address (198.51.100.7) while forwarding is off.
 REASON=IP_INADDRERRORS FAMILY=ipv4 FUNCTION=ip_error
+CAUSE="not forwardable"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	send 3 'E/IP(src=A4, dst="198.51.100.7")/UDP(sport=40000, dport=5555)'

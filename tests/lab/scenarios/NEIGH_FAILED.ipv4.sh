@@ -2,6 +2,7 @@
 # The sender routes 198.51.100.0/24 on-link; nobody answers ARP for 198.51.100.5, so the queued
 # datagrams are dropped when resolution fails (1 probe, 100 ms).
 REASON=NEIGH_FAILED FAMILY=ipv4 FUNCTION=neigh_invalidate
+CAUSE="resolution of the next hop failed"
 source "$(dirname "$0")/../lib.sh"
 WATCH=a
 SETTLE=1

@@ -2,6 +2,7 @@
 # unres_qlen_bytes=1 on the sender: each datagram waiting for ND of an unanswered on-link
 # address evicts the previous one: 6 datagrams, 5 evicted (resolution takes 3 s, after the window).
 REASON=NEIGH_QUEUEFULL FAMILY=ipv6 FUNCTION=__neigh_event_send
+CAUSE="waiting for ARP/ND"
 source "$(dirname "$0")/../lib.sh"
 WATCH=a
 setup() {

@@ -6,6 +6,7 @@
 # the expected count is the drops column of /proc/net/udp6 for that socket.
 # No global sysctl is touched.
 REASON=PROTO_MEM FAMILY=ipv6 FUNCTION=__udp_enqueue_schedule_skb
+CAUSE="memory cgroup"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	local mc=/sys/fs/cgroup/memory
