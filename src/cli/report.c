@@ -27,13 +27,6 @@ struct row_names {
 	char reason[NAME_LEN], subsys[NAME_LEN], function[NAME_LEN], location[NAME_LEN];
 };
 
-const char *wd_hint(const char *reason)
-{
-	const struct wd_cat_entry *e = reason ? wd_catalogue_find(reason) : NULL;
-
-	return e ? e->summary : NULL;
-}
-
 const char *wd_hint_at(const char *reason, const char *function)
 {
 	struct wd_diag_row row = { reason, function, 0 };

@@ -14,8 +14,6 @@
 struct wd_groups;
 struct wd_check;
 
-/* One-line hint for a reason name, NULL if the catalogue has none. */
-const char *wd_hint(const char *reason);
 /* What reason means at function, by place alone (diagnose.h); NULL: nothing known. */
 const char *wd_hint_at(const char *reason, const char *function);
 /* --explain: the catalogue entry of every reason in the totals, and each row's cause. */
