@@ -129,8 +129,8 @@ int wd_check_parse(const char *spec, struct wd_check *c, char *err, size_t len)
 		size_t n = strcspn(p, ",");
 
 		if (!n || n >= sizeof(one)) {
-			snprintf(err, len, "--fail-on '%s': %s", spec, n ? "a threshold is too long" :
-				 "an empty threshold between commas");
+			snprintf(err, len, "--fail-on '%s': %s", spec,
+				 n ? "a threshold is too long" : "an empty threshold between commas");
 			return -1;
 		}
 		if (c->n == WD_CHECK_MAX_TERMS) {
@@ -146,8 +146,8 @@ int wd_check_parse(const char *spec, struct wd_check *c, char *err, size_t len)
 		c->n++;
 		p += n;
 		if (*p && !*++p) {
-			snprintf(err, len, "--fail-on '%s': an empty threshold after the last comma",
-				 spec);
+			snprintf(err, len, "--fail-on '%s': an empty threshold after the last "
+				 "comma", spec);
 			return -1;
 		}
 	}

@@ -291,6 +291,7 @@ N=7
 # sets RC (its exit status) and DELTA (the namespace's UdpNoPorts delta)
 check_run() {
 	local name=$1 fmt=$2 spec=$3 before
+	RC=none DELTA=0
 	start "$name" count $fmt --netns "$NS" --fail-on "$spec" || return 1
 	before=$(mib "$NS" UdpNoPorts)
 	udp_closed "$NS" "$N"
@@ -303,7 +304,7 @@ check_run failjson --json "NO_SOCKET>$((N - 1)),NETFILTER_DROP>0"
 echo "   UdpNoPorts +$DELTA (nstat); exit $RC"
 check "--fail-on NO_SOCKET>$((N - 1)): the namespace took $N NO_SOCKET (UdpNoPorts +$DELTA)" \
 	test "$DELTA" -eq "$N"
-check "... exit status 3: the threshold was crossed" test "$RC" -eq 3
+check "... exit status 3: the threshold was crossed" test "$RC" = 3
 check "... whydrop's NO_SOCKET count = UdpNoPorts delta" \
 	test "$(traced "$TMP/failjson.out" NO_SOCKET __udp4_lib_rcv)" = "$DELTA"
 check "... the JSON check: NO_SOCKET>6 crossed with $N drops, NETFILTER_DROP>0 not; the cause said" \

@@ -59,8 +59,8 @@ CMDS = {'send': cmd_send, 'mib': cmd_mib, 'udp-drops': cmd_udp_drops,
         'udp-server': cmd_udp_server, 'tcp-server': cmd_tcp_server, 'forge': cmd_forge,
         'udp-send': cmd_udp_send, 'tcp-connect': cmd_tcp_connect, 'pktsock': cmd_pktsock,
         'tap': cmd_tap, 'tap-drop': cmd_tap_drop, 'unix': cmd_unix, 'listen-overflow': cmd_listen_overflow,
-        'lose-route': cmd_lose_route, 'handshake': cmd_handshake, 'synack': cmd_synack, 'syn-sent': cmd_syn_sent,
-        'cause': cmd_cause, 'ucopy': cmd_ucopy}
+        'lose-route': cmd_lose_route, 'handshake': cmd_handshake, 'synack': cmd_synack, 'syn-sent': cmd_syn_sent}
+CMDS.update({'cause': cmd_cause, 'ucopy': cmd_ucopy})
 
 if __name__ == '__main__':
     if len(sys.argv) < 2 or sys.argv[1] not in CMDS:

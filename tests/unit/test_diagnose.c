@@ -58,7 +58,8 @@ static bool has(const char *s, const char *part)
 	return s && strstr(s, part);
 }
 
-#define CHECK_HAS(s, part) UNIT_RECORD(has(s, part), "\"%s\" lacks \"%s\"", (s) ? (s) : "(null)", part)
+#define CHECK_HAS(s, part) \
+	UNIT_RECORD(has(s, part), "\"%s\" lacks \"%s\"", (s) ? (s) : "(null)", part)
 
 /* The case: 6 packets with TTL 1 on a router. */
 static void test_ttl_expired(void)
@@ -330,9 +331,9 @@ static void test_table(void)
 		for (size_t j = 0; j < i; j++) {
 			const struct wd_cause *o = wd_cause_at(j);
 
-			UNIT_RECORD(strcmp(o->reason, c->reason) || strcmp(o->function, c->function) ||
-				    strcmp(o->text, c->text), "%s at %s: twice", c->reason,
-				    c->function);
+			UNIT_RECORD(strcmp(o->reason, c->reason) ||
+				    strcmp(o->function, c->function) || strcmp(o->text, c->text),
+				    "%s at %s: twice", c->reason, c->function);
 		}
 	}
 	for (size_t i = 0; sys[i]; i++) {

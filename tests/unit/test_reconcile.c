@@ -433,7 +433,7 @@ static void test_paired(void)
 	struct wd_recon_opts o = { .traced = true };
 	const struct wd_traced t[] = {
 		{ "IP_INHDR", "ip6_forward", 6, false },	/* Ip6InHdrErrors, a cause's */
-		{ "TCP_MINTTL", "tcp_v4_rcv", 3, false },	/* TcpExtTCPMinTTLDrop, the reason's */
+		{ "TCP_MINTTL", "tcp_v4_rcv", 3, false },	/* TcpExtTCPMinTTLDrop */
 		{ "UDP_CSUM", "__udp6_lib_rcv", 2, false },	/* Udp6InCsumErrors */
 		{ "UDP_CSUM", "__udp4_lib_rcv", 2, false },	/* UdpInCsumErrors */
 		{ "NOT_SPECIFIED", "inet6_csk_xmit", 4, false },	/* a call site's */
