@@ -119,6 +119,11 @@ int wd_check_parse(const char *spec, struct wd_check *c, char *err, size_t len)
 	size_t off = 0;
 
 	memset(c, 0, sizeof(*c));
+	if (strlen(spec) >= sizeof(buf)) {	/* cut, a threshold would change */
+		snprintf(err, len, "--fail-on: %zu characters, at most %zu", strlen(spec),
+			 sizeof(buf) - 1);
+		return -1;
+	}
 	squeeze(spec, buf, sizeof(buf));
 	if (!*buf) {
 		snprintf(err, len, "--fail-on needs at least one threshold, %s", EXAMPLE);
@@ -140,9 +145,9 @@ int wd_check_parse(const char *spec, struct wd_check *c, char *err, size_t len)
 		snprintf(one, sizeof(one), "%.*s", (int)n, p);
 		if (term(one, &c->t[c->n], err, len))
 			return -1;
-		off += (size_t)snprintf(c->spec + off, off < sizeof(c->spec) ?
-					sizeof(c->spec) - off : 0, "%s%s", c->n ? "," : "",
-					c->t[c->n].text);
+		if (off < sizeof(c->spec))
+			off += (size_t)snprintf(c->spec + off, sizeof(c->spec) - off, "%s%s",
+						c->n ? "," : "", c->t[c->n].text);
 		c->n++;
 		p += n;
 		if (*p && !*++p) {

@@ -35,13 +35,13 @@ struct wd_check_term {
 	bool or_equal;			/* >= rather than > */
 	bool per_second;
 	double limit;
-	char text[128];			/* as it is said back: "NO_SOCKET>100/s" */
+	char text[192];			/* as it is said back: "NO_SOCKET>100/s" */
 };
 
 struct wd_check {
 	struct wd_check_term t[WD_CHECK_MAX_TERMS];
 	size_t n;
-	char spec[512];			/* the terms, comma-separated, as said back */
+	char spec[1536];			/* the terms, comma-separated, as said back */
 };
 
 /* Parse SPEC into c: 0, or -1 with one sentence in err saying what to write. */

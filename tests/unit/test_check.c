@@ -58,6 +58,14 @@ static void test_refused(void)
 	refused("NO_SOCKET>5,", "after the last comma");
 	refused("A>1,A>1,A>1,A>1,A>1,A>1,A>1,A>1,A>1,A>1,A>1,A>1,A>1,A>1,A>1,A>1,A>1",
 		"unknown reason");
+	{
+		char big[1100];
+
+		memset(big, ' ', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		memcpy(big, "NO_SOCKET>10", 12);	/* never cut into NO_SOCKET>1 */
+		refused(big, "at most 1023");
+	}
 	refused("NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1,"
 		"NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1,"
 		"NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1,NO_SOCKET>1", "at most 16");
