@@ -569,7 +569,7 @@ static const struct wd_cause causes[] = {
 		"the rule (docs/firewall.md).",
 	.severity = WD_SEV_DEPENDS,
 	.seen = "lab NETFILTER_DROP.ipv4, .ipv6 (6.18: a rule at nft_do_chain+0x46f, "
-		"a policy at +0x637)",
+		"a policy at +0x637); VM runs on 6.1 and 6.12",
 },
 {
 	.reason = "NETFILTER_DROP", .function = "nft_do_chain",
@@ -589,18 +589,19 @@ static const struct wd_cause causes[] = {
 },
 {
 	.reason = "NETFILTER_DROP", .function = "nf_hook_slow",
-	.text = "a legacy iptables rule (or nftables on older kernels)",
+	.text = "a legacy iptables rule (nftables too, on old kernels)",
 	.meaning = "nf_hook_slow frees what a hook's verdict dropped when the hook "
 		"did not free it itself: a legacy iptables (x_tables) DROP, "
-		"ebtables, arptables, IPVS, and on kernels before nftables freed its "
-		"own drops (6.1) nftables rules too. conntrack's own drops are told "
-		"apart by its counters (the cause below).",
+		"ebtables, arptables, IPVS; and nftables rules on kernels from before "
+		"nftables freed its own drops (2023: Debian's 6.1 and 6.12 and 6.18 "
+		"free them in nft_do_chain). conntrack's own drops are told apart by "
+		"its counters (the cause below).",
 	.remedy = "`iptables-legacy -L -v -n` and `ip6tables-legacy -L -v -n` "
-		"(rule counters), `nft list ruleset` on older kernels; `iptables "
+		"(rule counters), `nft list ruleset` on old kernels; `iptables "
 		"-j TRACE` or `nft monitor trace` to find the rule.",
 	.severity = WD_SEV_DEPENDS,
 	.seen = "lab NETFILTER_DROP.legacy (6.18: iptables-legacy at "
-		"nf_hook_slow+0x7d); VM run on 6.1 (an nftables rule)",
+		"nf_hook_slow+0x7d); VM runs on 6.1 and 6.12: nftables at nft_do_chain",
 },
 {
 	.reason = "NETFILTER_DROP", .function = "nf_hook_slow",
