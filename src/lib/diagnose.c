@@ -41,6 +41,7 @@ struct cand {
 	const struct wd_cat_entry *entry;
 	bool place;		/* an entry for this function (not "*", not the reason's) */
 	bool contradicted;	/* a sysctl it needs has another value */
+	bool shared;		/* exact for the drops of every row it goes with */
 	enum ev ev;
 	char said[SAID_LEN];	/* "IpInHdrErrors +6", what showed it */
 };
@@ -145,17 +146,16 @@ static void add_cause(struct cands *c, const struct wd_cause *e, bool place)
 /* This place's causes, then the reason's causes found by counters, then the call site. */
 static void gather(const char *reason, const char *function, struct cands *c)
 {
-	const struct wd_callsite *site = reason ? wd_callsite_for(reason, function) :
-					 wd_callsite_find(function);
+	const struct wd_callsite *site = wd_callsite_for(reason, function);
 
 	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; reason && function && i < wd_cause_count(); i++) {
+	for (size_t i = 0; function && i < wd_cause_count(); i++) {
 		const struct wd_cause *e = wd_cause_at(i);
 
 		if (same_reason(e->reason, reason) && wd_cause_function_is(e->function, function))
 			add_cause(c, e, true);
 	}
-	for (size_t i = 0; reason && i < wd_cause_count(); i++) {
+	for (size_t i = 0; i < wd_cause_count(); i++) {
 		const struct wd_cause *e = wd_cause_at(i);
 
 		if (same_reason(e->reason, reason) && !strcmp(e->function, "*"))
@@ -301,6 +301,7 @@ static void weigh(const struct wd_diag_ctx *x, const struct wd_diag_row *r, uint
 		if (ev <= c->ev)
 			continue;
 		c->ev = ev;
+		c->shared = ev == EV_EXACT && d != want;
 		if (ev == EV_STILL)
 			snprintf(c->said, sizeof(c->said), "%s did not move", *s);
 		else
@@ -370,6 +371,22 @@ static const struct cand *first(const struct cands *c, enum ev ev, bool place_on
 	return NULL;
 }
 
+static const char *fn_of(const struct wd_diag_row *r)
+{
+	return r->function ? r->function : "an unknown function";
+}
+
+/* "IpInHdrErrors +6, the same as these drops" (or as every row it goes with). */
+static void say_exact(const struct cand *p, uint64_t n, struct wd_diagnosis *d)
+{
+	if (p->shared)
+		snprintf(d->evidence, sizeof(d->evidence), "%s, the same as the drops of every "
+			 "place it goes with (%" PRIu64 " here)", p->said, n);
+	else
+		snprintf(d->evidence, sizeof(d->evidence), "%s, the same as these drops",
+			 p->said);
+}
+
 /* "TTL expired ...: one of 2 causes here" without counters. */
 static void by_place(const struct wd_diag_row *r, const struct cands *c, const char *why,
 		     struct wd_diagnosis *d)
@@ -385,10 +402,10 @@ static void by_place(const struct wd_diag_row *r, const struct cands *c, const c
 	if (c->n_place > 1)
 		snprintf(d->evidence, sizeof(d->evidence), "one of %zu causes of %s at %s%s%s: "
 			 "the counters over the interval tell them apart", c->n_place, r->reason,
-			 r->function, why ? "; " : "", why ? why : "");
+			 fn_of(r), why ? "; " : "", why ? why : "");
 	else
 		snprintf(d->evidence, sizeof(d->evidence), "by place: %s at %s%s%s", r->reason,
-			 r->function, why ? "; " : "", why ? why : "");
+			 fn_of(r), why ? "; " : "", why ? why : "");
 }
 
 /* Steps 1-4 of the file's comment: this place has candidates, counters were read. */
@@ -399,8 +416,7 @@ static void by_counters(const struct wd_diag_row *r, struct cands *c, uint64_t n
 
 	if ((p = first(c, EV_EXACT, false))) {
 		take(d, p, WD_CONF_HIGH);
-		snprintf(d->evidence, sizeof(d->evidence), "%s, the same as these drops",
-			 p->said);
+		say_exact(p, n, d);
 		return;
 	}
 	for (size_t i = 0; i < c->n && !other; i++)
@@ -409,7 +425,7 @@ static void by_counters(const struct wd_diag_row *r, struct cands *c, uint64_t n
 	if ((p = first(c, EV_NONE, true))) {
 		take(d, p, WD_CONF_MEDIUM);
 		snprintf(d->evidence, sizeof(d->evidence), "by place: %s at %s%s%s", r->reason,
-			 r->function, other ? "; " : "", other ? other->said : "");
+			 fn_of(r), other ? "; " : "", other ? other->said : "");
 		return;
 	}
 	if ((p = first(c, EV_MOVED, false))) {
@@ -447,11 +463,11 @@ static void by_reason(const struct wd_diag_row *r, const struct wd_diag_ctx *x, 
 		weigh(x, r, n, &fb);
 	if (fb.ev == EV_EXACT) {
 		d->confidence = WD_CONF_HIGH;
-		snprintf(d->evidence, sizeof(d->evidence), "%s, the same as these drops", fb.said);
+		say_exact(&fb, n, d);
 		return;
 	}
 	snprintf(d->evidence, sizeof(d->evidence), "the reason's general meaning: no entry for "
-		 "%s at %s", r->reason, r->function ? r->function : "an unknown function");
+		 "%s at %s", r->reason, fn_of(r));
 }
 
 void wd_diagnose(const struct wd_diag_row *r, const struct wd_diag_ctx *x,
@@ -461,6 +477,10 @@ void wd_diagnose(const struct wd_diag_row *r, const struct wd_diag_ctx *x,
 	uint64_t n = 0;
 
 	memset(d, 0, sizeof(*d));
+	if (!r->reason) {	/* a kernel without reasons: the place alone */
+		by_reason(r, NULL, 0, d);
+		return;
+	}
 	gather(r->reason, r->function, &c);
 	if (x && x->before && x->after)
 		n = traced_sum(x, r, NULL);

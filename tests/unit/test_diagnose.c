@@ -110,7 +110,8 @@ static void test_shared_counter(void)
 	diag("IP_INHDR", "ip_forward", 6, &s, t, 2, &d);
 	CHECK_HAS(d.text, "TTL expired");
 	CHECK_INT(d.confidence, WD_CONF_HIGH);
-	CHECK_HAS(d.evidence, "IpInHdrErrors +9");
+	CHECK_HAS(d.evidence, "IpInHdrErrors +9, the same as the drops of every place it goes "
+		  "with (6 here)");
 	diag("IP_INHDR", "ip_rcv_core", 3, &s, t, 2, &d);
 	CHECK_HAS(d.text, "invalid IPv4 header");
 	CHECK_INT(d.confidence, WD_CONF_HIGH);
