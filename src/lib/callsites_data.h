@@ -654,7 +654,7 @@ static const struct wd_cause causes[] = {
 		"closed its socket, syslog or metrics sent to a stopped collector.",
 	.remedy = "`ss -lun` in the namespace: is the receiver running, bound to "
 		"this address? Late replies to closed clients need nothing.",
-	.counters = C("UdpNoPorts"),
+	.counters = C("UdpNoPorts", "IcmpOutDestUnreachs"),
 	.sysctls = C("net.ipv4.icmp_ratelimit"),
 	.severity = WD_SEV_BENIGN,
 	.seen = "system tests and VM runs (6.1, 6.12, 6.18); tests/integration/counters.sh",
@@ -665,7 +665,7 @@ static const struct wd_cause causes[] = {
 	.meaning = "The IPv6 twin: a UDP datagram for a port no socket is bound "
 		"to; ICMPv6 port unreachable goes back, Udp6NoPorts moves.",
 	.remedy = "`ss -lun6` in the namespace: the receiver and its bind address.",
-	.counters = C("Udp6NoPorts"),
+	.counters = C("Udp6NoPorts", "Icmp6OutDestUnreachs"),
 	.severity = WD_SEV_BENIGN,
 	.seen = "system tests (6.18), VM runs",
 },
