@@ -71,7 +71,8 @@ int cmd_count(int argc, char **argv)
 		}
 	}
 	wd_report_detach(&s, &w);
-	status = wd_report_counts_watch(&s, o, wd_now() - t0, &w, stdout);
+	status = wd_report_counts_check(&s, o, cli.has_check ? &cli.check : NULL,
+					wd_now() - t0, &w, stdout);
 	wd_report_end(&s, &w, &g);
 out:
 	wd_flame_out_close(&flame);

@@ -169,8 +169,10 @@ static void draw_dropmon_losses(struct top *t, struct wd_session *s)
 		wd_plural(l.overruns, "time", "times"), l.summary_full ? ", summaries were full" : "");
 }
 
-static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size_t n, double now)
+static void draw(struct top *t, struct wd_session *s, const struct wd_counter_watch *w,
+		 struct wd_total *cur, size_t n, double now)
 {
+	struct wd_diagnosis d;
 	double dt = now - t->t_prev;
 	char reason[160], subsys[160], function[160], location[160], ts[16];
 	struct wd_count_row row;
@@ -196,7 +198,8 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
 		}
 		if (++shown > TOP_ROWS)
 			continue;
-		hint = wd_hint_at(reason, function);
+		/* the counters of the second before tell causes apart */
+		hint = wd_report_hint(w, row.reason, function, cur[i].count, &d);
 		fprintf(t->out, "%10" PRIu64 " %9.1f  %-26s %-34s %s\n", cur[i].count,
 			dt > 0 ? delta / dt : 0.0, row.reason ? row.reason : "-", location,
 			hint ? hint : "");
@@ -315,7 +318,7 @@ int cmd_top(int argc, char **argv)
 		if (wd_session_totals(&s, &cur, &n))
 			continue;
 		begin_frame(&t);
-		draw(&t, &s, cur, n, now);
+		draw(&t, &s, &w, cur, n, now);
 		if (s.groups)
 			wd_groups_print_live(&g, &s, t.out);
 		if (w.ok)

@@ -11,6 +11,7 @@
 
 #include "callsites.h"
 #include "catalogue.h"
+#include "check.h"
 #include "flame_output.h"
 #include "groups.h"
 #include "noise.h"
@@ -26,44 +27,101 @@ struct row_names {
 	char reason[NAME_LEN], subsys[NAME_LEN], function[NAME_LEN], location[NAME_LEN];
 };
 
-const char *wd_hint(const char *reason)
-{
-	const struct wd_cat_entry *e = reason ? wd_catalogue_find(reason) : NULL;
-
-	return e ? e->summary : NULL;
-}
-
 const char *wd_hint_at(const char *reason, const char *function)
 {
-	const struct wd_callsite *c = wd_callsite_for(reason, function);
+	struct wd_diag_row row = { reason, function, 0 };
+	struct wd_diagnosis d;
 
-	return c ? c->summary : wd_hint(reason);
+	wd_diagnose(&row, NULL, &d);
+	return d.text;	/* static text of the catalogue */
 }
 
-static bool seen_before(const struct wd_total *t, size_t i)
+static bool seen_before(const struct wd_count_row *r, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (t[j].reason == t[i].reason)
+		if (r[j].code == r[i].code && !r[j].reason == !r[i].reason &&
+		    (!r[i].reason || !strcmp(r[j].reason, r[i].reason)))
 			return true;
 	return false;
 }
 
-void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n, FILE *f)
+/* "  Here: 6 at ip_forward+0x2c0: TTL expired ... (high: IpInHdrErrors +6, ...)" */
+static void explain_rows(const struct wd_count_row *r, size_t n, size_t i, FILE *f)
 {
-	char name[NAME_LEN];
+	char buf[768];
 
+	for (size_t k = i; k < n; k++) {
+		const struct wd_diagnosis *d = r[k].cause;
+
+		if (r[k].code != r[i].code || !d || !d->text)
+			continue;
+		snprintf(buf, sizeof(buf), "%" PRIu64 " at %s: %s (%s: %s)", r[k].count,
+			 r[k].location, d->text, wd_confidence_name(d->confidence), d->evidence);
+		wd_catalogue_field(f, "Here:", buf);
+		if (d->remedy && d->remedy != (d->entry ? d->entry->action : NULL))
+			wd_catalogue_field(f, "Do:", d->remedy);
+	}
+}
+
+static void explain_doc(const struct wd_count_row *r, size_t n, FILE *f)
+{
 	for (size_t i = 0; i < n; i++) {
 		const struct wd_cat_entry *e;
 
-		if (seen_before(t, i))
+		if (seen_before(r, i))
 			continue;
-		e = wd_catalogue_find(wd_reason_name(&s->reasons, t[i].reason, name, sizeof(name)));
+		e = r[i].reason ? wd_catalogue_find(r[i].reason) : NULL;
 		fputc('\n', f);
 		if (e)
 			wd_catalogue_print(f, e);
 		else
-			fprintf(f, "%s: not in whydrop's catalogue (a newer kernel?)\n", name);
+			fprintf(f, "%s: not in whydrop's catalogue (a newer kernel?)\n",
+				r[i].reason ? r[i].reason : r[i].location);
+		explain_rows(r, n, i, f);
 	}
+}
+
+/* Every row's cause, with the evidence of the counters when there is some. */
+static int diagnose_rows(struct wd_count_row *rows, size_t n, const struct wd_counter_watch *w,
+			 struct wd_diagnosis **out);
+
+void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n, FILE *f)
+{
+	struct wd_count_row *rows = calloc(n ? n : 1, sizeof(*rows));
+	struct row_names *names = calloc(n ? n : 1, sizeof(*names));
+	struct wd_diagnosis *d = NULL;
+
+	if (!rows || !names)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		wd_session_row(s, &t[i], &rows[i], names[i].reason, names[i].subsys,
+			       names[i].function, names[i].location, NAME_LEN);
+	if (!diagnose_rows(rows, n, NULL, &d))
+		explain_doc(rows, n, f);
+out:
+	free(d);
+	free(rows);
+	free(names);
+}
+
+static int diagnose_rows(struct wd_count_row *rows, size_t n, const struct wd_counter_watch *w,
+			 struct wd_diagnosis **out)
+{
+	struct wd_diagnosis *d = calloc(n ? n : 1, sizeof(*d));
+	struct wd_diag_ctx x;
+	bool have = wd_report_diag_ctx(w, &x);
+
+	if (!d)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct wd_diag_row row = { rows[i].reason, rows[i].function, rows[i].count };
+
+		wd_diagnose(&row, have ? &x : NULL, &d[i]);
+		rows[i].hint = d[i].text;
+		rows[i].cause = &d[i];
+	}
+	*out = d;
+	return 0;
 }
 
 /* drop_monitor's losses: lost_events are the drops its queue could not hold. */
@@ -263,7 +321,49 @@ static int write_flame(struct wd_flame_out *out, const struct wd_count_doc *doc)
 	return err ? 1 : 0;
 }
 
-int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
+/*
+ * The kernel's counters beside the totals (before the rows are diagnosed:
+ * their evidence). Never a part missing without a word: a failure is said
+ * in the document too.
+ */
+static void add_counters(struct wd_session *s, const struct wd_opts *o,
+			 struct wd_counter_watch *w, struct wd_count_doc *doc,
+			 struct wd_counter_rows *c)
+{
+	int err = 0;
+
+	if (w && w->have_now && !(err = wd_counters_build(s, o, w, c))) {
+		doc->has_counters = true;
+		doc->counters_scope = w->scope;
+		doc->counters = c->rows;
+		doc->n_counters = c->n;
+		doc->counters_untraced = c->untraced;
+	} else if (w) {
+		if (!w->error[0])
+			snprintf(w->error, sizeof(w->error), "cannot compare the counters: %s",
+				 strerror(err ? -err : EIO));
+		doc->counters_error = w->error;
+	}
+}
+
+/* count --fail-on: which thresholds the document crossed, said on stderr too. */
+static bool check_doc(const struct wd_check *check, struct wd_count_doc *doc,
+		      struct wd_check_result *r)
+{
+	if (!check)
+		return false;
+	wd_check_eval(check, doc, r);
+	doc->check = r;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->o[i].crossed)
+			fprintf(stderr, "whydrop count: --fail-on %s crossed: %" PRIu64 " %s, "
+				"%.1f/s\n", r->o[i].term->text, r->o[i].count,
+				wd_plural(r->o[i].count, "drop", "drops"), r->o[i].rate);
+	return r->crossed;
+}
+
+int wd_report_counts_check(struct wd_session *s, const struct wd_opts *o,
+			   const struct wd_check *check, double duration,
 			   struct wd_counter_watch *w, FILE *f)
 {
 	struct wd_count_doc doc = { .duration_s = duration };
@@ -271,12 +371,15 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 	struct wd_groups_doc gd = { 0 };
 	struct wd_counter_rows c = { 0 };
 	struct wd_count_row *rows = NULL;
+	struct wd_diagnosis *diag = NULL;
+	struct wd_check_result *cr = NULL;
 	struct row_names *names = NULL;
 	struct hidden_parts hp = { 0 };
 	struct stack_parts sp = { 0 };
 	struct wd_total *t = NULL;
 	struct wd_stats st;
 	int err, flame_failed = 0;
+	bool crossed = false;
 	size_t n = 0;
 
 	if (!s)
@@ -291,16 +394,20 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 	}
 	rows = calloc(n ? n : 1, sizeof(*rows));
 	names = calloc(n ? n : 1, sizeof(*names));
-	if (!rows || !names) {
+	cr = check ? calloc(1, sizeof(*cr)) : NULL;
+	if (!rows || !names || (check && !cr)) {
 		err = -ENOMEM;
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		wd_session_row(s, &t[i], &rows[i], names[i].reason, names[i].subsys,
 			       names[i].function, names[i].location, NAME_LEN);
-		rows[i].hint = wd_hint_at(names[i].reason, names[i].function);
 		doc.total += rows[i].count;
 	}
+	if (!o->folded)
+		add_counters(s, o, w, &doc, &c);
+	if ((err = diagnose_rows(rows, n, doc.has_counters ? w : NULL, &diag)))
+		goto out;
 	doc.rows = rows;
 	doc.n_rows = n;
 	doc.lost_events = st.recursion_misses;
@@ -325,29 +432,16 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 		err = print_folded(&doc, f);
 		goto flush;
 	}
-	if (w && w->have_now && !(err = wd_counters_build(s, o, w, &c))) {
-		doc.has_counters = true;
-		doc.counters_scope = w->scope;
-		doc.counters = c.rows;
-		doc.n_counters = c.n;
-		doc.counters_untraced = c.untraced;
-	} else if (w) {
-		/* Never a part missing without a word: say why in the document too. */
-		if (!w->error[0])
-			snprintf(w->error, sizeof(w->error), "cannot compare the counters: %s",
-				 strerror(err ? -err : EIO));
-		doc.counters_error = w->error;
-		err = 0;
-	}
 	if (s->groups && wd_groups_doc(s->groups, s, &doc, &gd))
 		fprintf(stderr, "whydrop: cannot group the counts by %s\n",
 			wd_group_by_name(s->groups->by));
+	crossed = check_doc(check, &doc, cr);
 	if (o->json)
 		wd_print_count_json(f, &doc);
 	else
 		wd_print_count_table(f, &doc);
 	if (o->explain)
-		wd_report_explain(s, t, n, f);
+		explain_doc(rows, n, f);
 flush:
 	if (!err)
 		err = wd_output_errno(f);
@@ -361,10 +455,20 @@ out:
 	wd_counter_rows_free(&c);
 	hidden_free(&hp);
 	stack_parts_free(&sp);
+	free(cr);
+	free(diag);
 	free(rows);
 	free(names);
 	free(t);
-	return err || flame_failed ? 1 : 0;
+	if (err || flame_failed)
+		return 1;
+	return crossed ? WD_EXIT_CHECK : 0;
+}
+
+int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
+			   struct wd_counter_watch *w, FILE *f)
+{
+	return wd_report_counts_check(s, o, NULL, duration, w, f);
 }
 
 int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_watch *w,

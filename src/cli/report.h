@@ -6,17 +6,25 @@
 #include <stdio.h>
 
 #include "counters.h"
+#include "diagnose.h"
 #include "netstats.h"
+#include "reconcile.h"
 #include "session.h"
 
 struct wd_groups;
+struct wd_check;
 
-/* One-line hint for a reason name, NULL if the catalogue has none. */
-const char *wd_hint(const char *reason);
-/* The call site's summary when it covers reason there, else wd_hint(reason). */
+/* What reason means at function, by place alone (diagnose.h); NULL: nothing known. */
 const char *wd_hint_at(const char *reason, const char *function);
-/* --explain: the catalogue entry of every reason in the totals. */
+/* --explain: the catalogue entry of every reason in the totals, and each row's cause. */
 void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n, FILE *f);
+
+/* Traced totals by reason and function, as reconciliation and diagnosis take them. */
+struct wd_traced_set {
+	struct wd_traced *v;
+	char (*reason)[160];
+	size_t n, cap;
+};
 
 /*
  * The kernel's own counters over the same interval as the traced counts:
@@ -27,6 +35,7 @@ struct wd_counter_watch {
 	struct wd_counters start, now;
 	char netns_path[300];		/* "": whydrop's own namespace */
 	struct wd_netstats_src src;	/* opened there while privileged */
+	struct wd_traced_set last;	/* what was traced at the last comparison */
 	char scope[400];
 	char error[512];		/* why there are no counters, "" if there are */
 	bool ok;			/* start sample taken */
@@ -46,6 +55,19 @@ void wd_watch_end(struct wd_counter_watch *w);
  */
 int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
 			   struct wd_counter_watch *w, FILE *f);
+/*
+ * The same, then the check of count --fail-on (check.h; NULL: none): 0, 1
+ * after a runtime failure, or WD_EXIT_CHECK when a threshold was crossed.
+ */
+int wd_report_counts_check(struct wd_session *s, const struct wd_opts *o,
+			   const struct wd_check *check, double duration,
+			   struct wd_counter_watch *w, FILE *f);
+/*
+ * The cause of a row with the evidence of w's last comparison (top: the
+ * second before), by place alone when there is none. Returns d->text.
+ */
+const char *wd_report_hint(const struct wd_counter_watch *w, const char *reason,
+			   const char *function, uint64_t count, struct wd_diagnosis *d);
 /* top: sample now and print only the counters part. */
 void wd_report_counters_live(struct wd_session *s, const struct wd_opts *o,
 			     struct wd_counter_watch *w, FILE *f);
@@ -69,6 +91,9 @@ struct wd_counter_text {
 	char message[768];
 };
 
+/* The evidence of w's last comparison; false when there is none. */
+bool wd_report_diag_ctx(const struct wd_counter_watch *w, struct wd_diag_ctx *x);
+
 struct wd_counter_rows {
 	struct wd_counter_row *rows;
 	struct wd_counter_text *text;
@@ -77,7 +102,8 @@ struct wd_counter_rows {
 	uint64_t untraced;		/* drops the counters found beyond the tracepoint */
 };
 
-/* Reconcile the watch's two samples with what s traced (NULL: nothing) into rows. */
+/* Reconcile the watch's two samples with what s traced (NULL: nothing) into rows;
+ * what was traced stays in w->last. */
 int wd_counters_build(struct wd_session *s, const struct wd_opts *o,
 		      struct wd_counter_watch *w, struct wd_counter_rows *c);
 void wd_counter_rows_free(struct wd_counter_rows *c);

@@ -44,7 +44,7 @@ int wd_watch_begin(struct wd_counter_watch *w, const struct wd_opts *o)
 		}
 	}
 	/* Now, while privileged: the samples after it need no capability. */
-	ret = wd_netstats_open(&w->src, ns_fd, err, sizeof(err));
+	ret = wd_netstats_open(&w->src, ns_fd, wd_diag_sysctls(), err, sizeof(err));
 	if (ns_fd >= 0)
 		close(ns_fd);
 	if (ret || wd_netstats_sample(&w->start, &w->src, err, sizeof(err)))
@@ -74,28 +74,25 @@ int wd_watch_sample(struct wd_counter_watch *w)
 	return 0;
 }
 
+static void traced_free(struct wd_traced_set *t);
+
 void wd_watch_end(struct wd_counter_watch *w)
 {
+	traced_free(&w->last);
 	wd_counters_free(&w->start);
 	wd_counters_free(&w->now);
 	wd_netstats_close(&w->src);
 	w->ok = false;
 }
 
-struct traced_set {
-	struct wd_traced *v;
-	char (*reason)[NAME_LEN];
-	size_t n, cap;
-};
-
-static void traced_free(struct traced_set *t)
+static void traced_free(struct wd_traced_set *t)
 {
 	free(t->v);
 	free(t->reason);
 	memset(t, 0, sizeof(*t));
 }
 
-static int traced_add(struct traced_set *t, struct wd_session *s,
+static int traced_add(struct wd_traced_set *t, struct wd_session *s,
 		      const struct wd_key_total *kt, bool elsewhere)
 {
 	const struct wd_ksym *k;
@@ -129,7 +126,7 @@ static int traced_add(struct traced_set *t, struct wd_session *s,
  * the global counters take them. A drop of unknown namespace counts here.
  */
 static int read_traced(struct wd_session *s, const struct wd_netns_id *ns,
-		       struct traced_set *t)
+		       struct wd_traced_set *t)
 {
 	struct wd_key_total *k;
 	size_t n;
@@ -183,6 +180,7 @@ static int to_rows(const struct wd_recon_row *r, size_t n, struct wd_counter_row
 		row->name = r[i].name;
 		row->delta = r[i].delta;
 		row->compared = r[i].compared;
+		row->explained = wd_recon_explained(&r[i]);
 		row->traced = r[i].traced;
 		row->unexplained = r[i].unexplained;
 		row->note = r[i].note;
@@ -192,6 +190,8 @@ static int to_rows(const struct wd_recon_row *r, size_t n, struct wd_counter_row
 			wd_recon_reasons(r[i].rule, c->text[i].reasons, sizeof(c->text[i].reasons));
 			row->reasons = c->text[i].reasons;
 			row->explanation = r[i].rule->unseen;
+		} else if (r[i].paired[0]) {
+			row->reasons = r[i].paired;
 		}
 		wd_recon_message(&r[i], c->text[i].message, sizeof(c->text[i].message));
 		row->message = c->text[i].message;
@@ -204,25 +204,46 @@ int wd_counters_build(struct wd_session *s, const struct wd_opts *o,
 			  struct wd_counter_watch *w, struct wd_counter_rows *c)
 {
 	struct wd_netns_id self = wd_netns_self();
-	struct traced_set t = { 0 };
+	struct wd_traced_set *t = &w->last;
 	struct wd_recon_row *r = NULL;
 	struct wd_recon_opts ro;
 	size_t n = 0;
 	int err = 0;
 
 	recon_opts(s, o, &ro);
+	traced_free(t);
 	if (s)
-		err = read_traced(s, o->netns ? NULL : &self, &t);
+		err = read_traced(s, o->netns ? NULL : &self, t);
 	if (!err)
-		err = wd_reconcile(&w->start, &w->now, t.v, t.n, &ro, &r, &n);
+		err = wd_reconcile(&w->start, &w->now, t->v, t->n, &ro, &r, &n);
 	if (!err)
 		err = to_rows(r, n, c);
 	/* the rows point into r: kept with them, freed with them */
 	c->recon = r;
 	c->n = n;
 	c->untraced = wd_recon_untraced(r, n);
-	traced_free(&t);
+	if (err)
+		traced_free(t);
 	return err;
+}
+
+bool wd_report_diag_ctx(const struct wd_counter_watch *w, struct wd_diag_ctx *x)
+{
+	memset(x, 0, sizeof(*x));
+	if (!w || !w->ok || !w->have_now)
+		return false;
+	*x = (struct wd_diag_ctx){ &w->start, &w->now, w->last.v, w->last.n };
+	return true;
+}
+
+const char *wd_report_hint(const struct wd_counter_watch *w, const char *reason,
+			   const char *function, uint64_t count, struct wd_diagnosis *d)
+{
+	struct wd_diag_row row = { reason, function, count };
+	struct wd_diag_ctx x;
+
+	wd_diagnose(&row, wd_report_diag_ctx(w, &x) && w->last.v ? &x : NULL, d);
+	return d->text;
 }
 
 void wd_report_counters_live(struct wd_session *s, const struct wd_opts *o,

@@ -254,7 +254,8 @@ static void scrape_init(struct scrape *sc, bool netns_names)
 		.help = "Packets the kernel dropped (skb:kfree_skb), by drop reason, layer and "
 			"dropping function; exact. The expected drops the noise rules hide "
 			"(as top and count do) are in whydrop_hidden_drops_total instead; "
-			"with --show-all, none are. reason=\"other\": folded by --max-series.",
+			"with --show-all, none are. reason=\"other\": folded by --max-series. "
+			"What a reason means at that function: whydrop explain FUNCTION.",
 		.labels = { "reason", "layer", "function" }, .nlabels = 3,
 	};
 	static const struct wd_prom_family hidden = {
