@@ -229,7 +229,7 @@ static void end_frame(struct top *t)
 
 /* The summary, or why there is none: the output is gone. */
 static int finish(struct top *t, struct wd_session *s, const struct wd_opts *o,
-		  struct wd_counter_watch *w, double duration)
+		  struct wd_counter_sampler *cs, double duration)
 {
 	if (t->out_err) {
 		wd_output_report("top", t->term, t->out_err);
@@ -237,17 +237,17 @@ static int finish(struct top *t, struct wd_session *s, const struct wd_opts *o,
 	}
 	if (!o->json)
 		printf("\nSummary:\n");
-	return wd_report_counts_watch(s, o, duration, w, stdout);
+	return wd_report_counts(s, o, duration, cs, stdout);
 }
 
 /* --counters-only: every second, the counters that moved since the start. */
 static int top_counters_only(struct top *t, const struct wd_opts *o)
 {
-	struct wd_counter_watch w;
+	struct wd_counter_sampler cs;
 	double t0 = wd_now(), next = t0 + 1;
 	int status;
 
-	status = wd_watch_begin(&w, o);
+	status = wd_counter_sampler_begin(&cs, o);
 	if (status)
 		goto out;
 	while (!wd_stop && !wd_over(t0, o->duration)) {
@@ -258,20 +258,20 @@ static int top_counters_only(struct top *t, const struct wd_opts *o)
 		begin_frame(t);
 		fprintf(t->out, "whydrop --counters-only  %.0f s  (nothing traced; Ctrl-C to stop)\n",
 			wd_now() - t0);
-		wd_report_counters_live(NULL, o, &w, t->out);
+		wd_counter_sampler_print_live(&cs, o, NULL, t->out);
 		end_frame(t);
 	}
-	wd_watch_sample(&w);
-	status = finish(t, NULL, o, &w, wd_now() - t0);
+	wd_counter_sampler_take(&cs);
+	status = finish(t, NULL, o, &cs, wd_now() - t0);
 out:
-	wd_watch_end(&w);
+	wd_counter_sampler_end(&cs);
 	return status;
 }
 
 int cmd_top(int argc, char **argv)
 {
 	struct top t = { 0 };
-	struct wd_counter_watch w;
+	struct wd_counter_sampler cs;
 	struct wd_groups g;
 	struct wd_session s;
 	struct wd_cli cli;
@@ -297,7 +297,7 @@ int cmd_top(int argc, char **argv)
 		status = top_counters_only(&t, o);
 		goto out;
 	}
-	status = wd_report_start(&s, o, &w, &g);
+	status = wd_report_start(&s, o, &cs, &g);
 	if (status)
 		goto out;
 	t0 = t.t_prev = s.t_attached;
@@ -318,8 +318,8 @@ int cmd_top(int argc, char **argv)
 		draw(&t, &s, cur, n, now);
 		if (s.groups)
 			wd_groups_print_live(&g, &s, t.out);
-		if (w.ok)
-			wd_report_counters_live(&s, o, &w, t.out);
+		if (cs.ok)
+			wd_counter_sampler_print_live(&cs, o, &s, t.out);
 		end_frame(&t);
 		free(t.prev);
 		t.prev = cur;
@@ -327,9 +327,9 @@ int cmd_top(int argc, char **argv)
 		t.t_prev = now;
 	}
 	free(t.prev);
-	wd_report_detach(&s, &w);
-	status = finish(&t, &s, o, &w, wd_now() - t0);
-	wd_report_end(&s, &w, &g);
+	wd_report_detach(&s, &cs);
+	status = finish(&t, &s, o, &cs, wd_now() - t0);
+	wd_report_end(&s, &cs, &g);
 out:
 	wd_noise_free(&nz);
 	wd_cli_free(&cli);

@@ -2,7 +2,7 @@
 /*
  * The end-of-run report of count, top and watch: the exact totals named
  * and explained, what the noise list hid, the stacks, the groups, and the
- * kernel's counters beside them (report_counters.c).
+ * kernel's counters beside them (counter_sampler.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -263,8 +263,8 @@ static int write_flame(struct wd_flame_out *out, const struct wd_count_doc *doc)
 	return err ? 1 : 0;
 }
 
-int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
-			   struct wd_counter_watch *w, FILE *f)
+int wd_report_counts(struct wd_session *s, const struct wd_opts *o, double duration,
+			   struct wd_counter_sampler *cs, FILE *f)
 {
 	struct wd_count_doc doc = { .duration_s = duration };
 	struct wd_count_source src;
@@ -280,7 +280,7 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 	size_t n = 0;
 
 	if (!s)
-		return wd_report_counters_only(o, duration, w, f);
+		return wd_counter_report_only(o, duration, cs, f);
 	doc.kernel = s->kernel;
 	err = wd_session_totals(s, &t, &n);
 	if (!err)
@@ -325,18 +325,18 @@ int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double
 		err = print_folded(&doc, f);
 		goto flush;
 	}
-	if (w && w->have_now && !(err = wd_counters_build(s, o, w, &c))) {
+	if (cs && cs->have_now && !(err = wd_counter_rows_build(cs, o, s, &c))) {
 		doc.has_counters = true;
-		doc.counters_scope = w->scope;
+		doc.counters_scope = cs->scope;
 		doc.counters = c.rows;
 		doc.n_counters = c.n;
 		doc.counters_untraced = c.untraced;
-	} else if (w) {
+	} else if (cs) {
 		/* Never a part missing without a word: say why in the document too. */
-		if (!w->error[0])
-			snprintf(w->error, sizeof(w->error), "cannot compare the counters: %s",
+		if (!cs->error[0])
+			snprintf(cs->error, sizeof(cs->error), "cannot compare the counters: %s",
 				 strerror(err ? -err : EIO));
-		doc.counters_error = w->error;
+		doc.counters_error = cs->error;
 		err = 0;
 	}
 	if (s->groups && wd_groups_doc(s->groups, s, &doc, &gd))
@@ -367,19 +367,19 @@ out:
 	return err || flame_failed ? 1 : 0;
 }
 
-int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_watch *w,
+int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_sampler *cs,
 		    struct wd_groups *g)
 {
 	int status = wd_session_open(s, o, false, NULL, NULL);
 
 	if (status)
 		return status;
-	if (wd_watch_begin(w, o))
+	if (wd_counter_sampler_begin(cs, o))
 		fprintf(stderr, "whydrop: going on without the kernel's counters\n");
 	/* The counters' files and sockets were opened in the namespace already. */
 	if (wd_session_drop_privileges(s)) {
 		wd_session_close(s);
-		wd_watch_end(w);
+		wd_counter_sampler_end(cs);
 		return 1;
 	}
 	wd_groups_init(g, o);
@@ -390,15 +390,15 @@ int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_w
 	return 0;
 }
 
-void wd_report_detach(struct wd_session *s, struct wd_counter_watch *w)
+void wd_report_detach(struct wd_session *s, struct wd_counter_sampler *cs)
 {
-	wd_watch_sample(w);	/* before detaching: nothing counted goes untraced */
+	wd_counter_sampler_take(cs);	/* before detaching: nothing counted goes untraced */
 	wd_session_detach(s);
 }
 
-void wd_report_end(struct wd_session *s, struct wd_counter_watch *w, struct wd_groups *g)
+void wd_report_end(struct wd_session *s, struct wd_counter_sampler *cs, struct wd_groups *g)
 {
 	wd_groups_free(g);
 	wd_session_close(s);
-	wd_watch_end(w);
+	wd_counter_sampler_end(cs);
 }

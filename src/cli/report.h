@@ -5,8 +5,7 @@
 
 #include <stdio.h>
 
-#include "counters.h"
-#include "netstats.h"
+#include "counter_sampler.h"
 #include "session.h"
 
 struct wd_groups;
@@ -19,36 +18,12 @@ const char *wd_hint_at(const char *reason, const char *function);
 void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n, FILE *f);
 
 /*
- * The kernel's own counters over the same interval as the traced counts:
- * sampled after attaching and again before detaching (inside --netns when
- * given), then reconciled with the traced reasons (reconcile.h).
- */
-struct wd_counter_watch {
-	struct wd_counters start, now;
-	char netns_path[300];		/* "": whydrop's own namespace */
-	struct wd_netstats_src src;	/* opened there while privileged */
-	char scope[400];
-	char error[512];		/* why there are no counters, "" if there are */
-	bool ok;			/* start sample taken */
-	bool have_now;			/* "now" sample taken */
-};
-
-/* First sample; 0, or an exit status after a message. */
-int wd_watch_begin(struct wd_counter_watch *w, const struct wd_opts *o);
-/* Sample "now" (call before wd_session_detach); 0 or -1 after a message. */
-int wd_watch_sample(struct wd_counter_watch *w);
-void wd_watch_end(struct wd_counter_watch *w);
-
-/*
  * Exact totals as a table or the `count --json` document, and the counters
- * that moved between the two samples of w (NULL: none) next to the traced
+ * that moved between the two samples of cs (NULL: none) next to the traced
  * reasons; s NULL: --counters-only.
  */
-int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
-			   struct wd_counter_watch *w, FILE *f);
-/* top: sample now and print only the counters part. */
-void wd_report_counters_live(struct wd_session *s, const struct wd_opts *o,
-			     struct wd_counter_watch *w, FILE *f);
+int wd_report_counts(struct wd_session *s, const struct wd_opts *o, double duration,
+		     struct wd_counter_sampler *cs, FILE *f);
 
 /*
  * count and top: open the session, take the first sample of the kernel's
@@ -56,33 +31,11 @@ void wd_report_counters_live(struct wd_session *s, const struct wd_opts *o,
  * the counts if asked. 0, or an exit status after a message (nothing left
  * open then).
  */
-int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_watch *w,
+int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_sampler *cs,
 		    struct wd_groups *g);
 /* Detach, with the last sample of the kernel's counters just before (nothing untraced). */
-void wd_report_detach(struct wd_session *s, struct wd_counter_watch *w);
+void wd_report_detach(struct wd_session *s, struct wd_counter_sampler *cs);
 /* After the report: what wd_report_start opened, closed. */
-void wd_report_end(struct wd_session *s, struct wd_counter_watch *w, struct wd_groups *g);
-
-/* Between report.c and report_counters.c: the counters' rows of a document. */
-struct wd_counter_text {
-	char reasons[256];
-	char message[768];
-};
-
-struct wd_counter_rows {
-	struct wd_counter_row *rows;
-	struct wd_counter_text *text;
-	size_t n;
-	struct wd_recon_row *recon;	/* what the rows point into (their devices) */
-	uint64_t untraced;		/* drops the counters found beyond the tracepoint */
-};
-
-/* Reconcile the watch's two samples with what s traced (NULL: nothing) into rows. */
-int wd_counters_build(struct wd_session *s, const struct wd_opts *o,
-		      struct wd_counter_watch *w, struct wd_counter_rows *c);
-void wd_counter_rows_free(struct wd_counter_rows *c);
-/* --counters-only: the document without anything traced. 0, or 1 after a message. */
-int wd_report_counters_only(const struct wd_opts *o, double duration,
-			    struct wd_counter_watch *w, FILE *f);
+void wd_report_end(struct wd_session *s, struct wd_counter_sampler *cs, struct wd_groups *g);
 
 #endif /* WD_REPORT_H */

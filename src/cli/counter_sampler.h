@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The kernel's own drop counters beside the traced drops (count, top):
+ * sampled after attaching and again before detaching, inside --netns when
+ * given, then reconciled with what was traced (src/lib/reconcile.c) into
+ * the rows of a count document.
+ */
+#ifndef WD_COUNTER_SAMPLER_H
+#define WD_COUNTER_SAMPLER_H
+
+#include <stdio.h>
+
+#include "counters.h"
+#include "format.h"
+#include "netstats.h"
+#include "opts.h"
+#include "reconcile.h"
+
+struct wd_session;
+
+struct wd_counter_sampler {
+	struct wd_counters start, now;
+	char netns_path[300];		/* "": whydrop's own namespace */
+	struct wd_netstats_src src;	/* opened there while privileged */
+	char scope[400];
+	char error[512];		/* why there are no counters, "" if there are */
+	bool ok;			/* start sample taken */
+	bool have_now;			/* "now" sample taken */
+};
+
+/* The first sample, while privileged; 0, or an exit status after a message. */
+int wd_counter_sampler_begin(struct wd_counter_sampler *cs, const struct wd_opts *o);
+/* Sample "now" (before wd_session_detach: nothing counted goes untraced); 0 or -1. */
+int wd_counter_sampler_take(struct wd_counter_sampler *cs);
+void wd_counter_sampler_end(struct wd_counter_sampler *cs);
+
+/* The counters' rows of a count document, and what they point into. */
+struct wd_counter_text {
+	char reasons[256];
+	char message[768];
+};
+
+struct wd_counter_rows {
+	struct wd_counter_row *rows;
+	struct wd_counter_text *text;
+	size_t n;
+	struct wd_recon_row *recon;	/* what the rows point into (their devices) */
+	uint64_t untraced;		/* drops the counters found beyond the tracepoint */
+};
+
+/* The two samples reconciled with what s traced (NULL: nothing). 0 or -errno. */
+int wd_counter_rows_build(const struct wd_counter_sampler *cs, const struct wd_opts *o,
+			  struct wd_session *s, struct wd_counter_rows *c);
+void wd_counter_rows_free(struct wd_counter_rows *c);
+/* top: sample now and print the counters part. */
+void wd_counter_sampler_print_live(struct wd_counter_sampler *cs, const struct wd_opts *o,
+				   struct wd_session *s, FILE *f);
+/* --counters-only: the document without anything traced. 0, or 1 after a message. */
+int wd_counter_report_only(const struct wd_opts *o, double duration,
+			   const struct wd_counter_sampler *cs, FILE *f);
+
+#endif /* WD_COUNTER_SAMPLER_H */
