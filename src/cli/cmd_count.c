@@ -23,10 +23,29 @@ static int count_counters_only(const struct wd_opts *o)
 	while (!wd_stop && !wd_over(t0, o->duration))
 		wd_sleep_ms(wd_wait_ms(t0, o->duration, 100));
 	wd_counter_sampler_take(&cs);
-	status = wd_report_counts(NULL, o, wd_now() - t0, &cs, stdout);
+	status = wd_report_counts(NULL, NULL, o, wd_now() - t0, &cs, stdout);
 out:
 	wd_counter_sampler_end(&cs);
 	return status;
+}
+
+/*
+ * --group-by cgroup|process, once a second: sockets close before count
+ * ends, so their processes are learned while they are open, and the
+ * by-socket hash's generations swap before it fills. Without them count
+ * reads nothing until the end.
+ */
+static void refresh(struct wd_session *s, struct wd_groups *g)
+{
+	struct wd_snapshot snap;
+
+	if (g->by != WD_GROUP_CGROUP && g->by != WD_GROUP_PROCESS)
+		return;
+	if (wd_session_snapshot(s, &snap))
+		return;
+	wd_groups_refresh(g, &snap);
+	wd_report_maintain(s, g);
+	wd_snapshot_free(&snap);
 }
 
 int cmd_count(int argc, char **argv)
@@ -64,14 +83,13 @@ int cmd_count(int argc, char **argv)
 	while (wd_session_poll(&s, wd_wait_ms(t0, o->duration, 100))) {
 		if (wd_over(t0, o->duration))
 			break;
-		/* Sockets close: learn their processes while they are open. */
 		if (wd_now() - t_refresh >= 1.0) {
-			wd_groups_refresh(&g, &s);
+			refresh(&s, &g);
 			t_refresh = wd_now();
 		}
 	}
 	wd_report_detach(&s, &cs);
-	status = wd_report_counts(&s, o, wd_now() - t0, &cs, stdout);
+	status = wd_report_counts(&s, &g, o, wd_now() - t0, &cs, stdout);
 	wd_report_end(&s, &cs, &g);
 out:
 	wd_flame_out_close(&flame);

@@ -124,22 +124,18 @@ static int traced_add(struct traced_set *t, struct wd_session *s,
  * of another namespace than ns (NULL: any) are marked elsewhere, and only
  * the global counters take them. A drop of unknown namespace counts here.
  */
-static int read_traced(struct wd_session *s, const struct wd_netns_id *ns,
-		       struct traced_set *t)
+static int read_traced(struct wd_session *s, const struct wd_snapshot *snap,
+		       const struct wd_netns_id *ns, struct traced_set *t)
 {
-	struct wd_key_total *k;
-	size_t n;
-	int err = wd_session_keys(s, &k, &n);
+	const struct wd_key_total *k = wd_key_rows(&snap->keys);
+	int err = 0;
 
-	if (err)
-		return err;
-	for (size_t i = 0; !err && i < n; i++) {
+	for (size_t i = 0; !err && i < snap->keys.n; i++) {
 		struct wd_netns_id kn = { k[i].key.netns_cookie, k[i].key.netns };
 		bool known = kn.cookie || kn.inode;
 
 		err = traced_add(t, s, &k[i], ns && known && !wd_netns_same(&kn, ns));
 	}
-	free(k);
 	for (size_t i = 0; !err && i < t->n; i++)
 		t->v[i].reason = t->reason[i];
 	return err;
@@ -197,7 +193,8 @@ static int to_rows(const struct wd_recon_row *r, size_t n, struct wd_counter_row
 }
 
 int wd_counter_rows_build(const struct wd_counter_sampler *cs, const struct wd_opts *o,
-			  struct wd_session *s, struct wd_counter_rows *c)
+			  struct wd_session *s, const struct wd_snapshot *snap,
+			  struct wd_counter_rows *c)
 {
 	struct wd_netns_id self = wd_netns_self();
 	struct traced_set t = { 0 };
@@ -207,8 +204,8 @@ int wd_counter_rows_build(const struct wd_counter_sampler *cs, const struct wd_o
 	int err = 0;
 
 	recon_opts(s, o, &ro);
-	if (s)
-		err = read_traced(s, o->netns ? NULL : &self, &t);
+	if (s && snap)
+		err = read_traced(s, snap, o->netns ? NULL : &self, &t);
 	if (!err)
 		err = wd_reconcile(&cs->start, &cs->now, t.v, t.n, &ro, &r, &n);
 	if (!err)
@@ -222,12 +219,12 @@ int wd_counter_rows_build(const struct wd_counter_sampler *cs, const struct wd_o
 }
 
 void wd_counter_sampler_print_live(struct wd_counter_sampler *cs, const struct wd_opts *o,
-				   struct wd_session *s, FILE *f)
+				   struct wd_session *s, const struct wd_snapshot *snap, FILE *f)
 {
 	struct wd_count_doc doc = { .has_counters = true, .counters_scope = cs->scope };
 	struct wd_counter_rows c = { 0 };
 
-	if (wd_counter_sampler_take(cs) || wd_counter_rows_build(cs, o, s, &c))
+	if (wd_counter_sampler_take(cs) || wd_counter_rows_build(cs, o, s, snap, &c))
 		goto out;
 	doc.counters = c.rows;
 	doc.n_counters = c.n;
@@ -247,7 +244,7 @@ int wd_counter_report_only(const struct wd_opts *o, double duration,
 
 	if (!uname(&u))
 		doc.kernel = u.release;
-	err = cs->have_now ? wd_counter_rows_build(cs, o, NULL, &c) : -EIO;
+	err = cs->have_now ? wd_counter_rows_build(cs, o, NULL, NULL, &c) : -EIO;
 	if (err) {
 		fprintf(stderr, "whydrop: cannot compare the counters: %s\n", strerror(-err));
 		goto out;

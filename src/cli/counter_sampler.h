@@ -2,8 +2,8 @@
 /*
  * The kernel's own drop counters beside the traced drops (count, top):
  * sampled after attaching and again before detaching, inside --netns when
- * given, then reconciled with what was traced (src/lib/reconcile.c) into
- * the rows of a count document.
+ * given, then reconciled with the traced counts of a snapshot
+ * (src/lib/reconcile.c) into the rows of a count document.
  */
 #ifndef WD_COUNTER_SAMPLER_H
 #define WD_COUNTER_SAMPLER_H
@@ -17,6 +17,7 @@
 #include "reconcile.h"
 
 struct wd_session;
+struct wd_snapshot;
 
 struct wd_counter_sampler {
 	struct wd_counters start, now;
@@ -48,13 +49,17 @@ struct wd_counter_rows {
 	uint64_t untraced;		/* drops the counters found beyond the tracepoint */
 };
 
-/* The two samples reconciled with what s traced (NULL: nothing). 0 or -errno. */
+/*
+ * The two samples reconciled with what the session traced, as snap holds
+ * it (s and snap NULL: nothing traced, --counters-only). 0 or -errno.
+ */
 int wd_counter_rows_build(const struct wd_counter_sampler *cs, const struct wd_opts *o,
-			  struct wd_session *s, struct wd_counter_rows *c);
+			  struct wd_session *s, const struct wd_snapshot *snap,
+			  struct wd_counter_rows *c);
 void wd_counter_rows_free(struct wd_counter_rows *c);
-/* top: sample now and print the counters part. */
+/* top: sample now and print the counters part against snap (NULL: nothing traced). */
 void wd_counter_sampler_print_live(struct wd_counter_sampler *cs, const struct wd_opts *o,
-				   struct wd_session *s, FILE *f);
+				   struct wd_session *s, const struct wd_snapshot *snap, FILE *f);
 /* --counters-only: the document without anything traced. 0, or 1 after a message. */
 int wd_counter_report_only(const struct wd_opts *o, double duration,
 			   const struct wd_counter_sampler *cs, FILE *f);

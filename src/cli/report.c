@@ -1,23 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The end-of-run report of count, top and watch: the exact totals named
- * and explained, what the noise list hid, the stacks, the groups, and the
- * kernel's counters beside them (counter_sampler.c).
+ * A counting run of count and top, and its report from one snapshot: the
+ * exact totals named and explained, what the noise list hid, the stacks,
+ * the groups, and the kernel's counters beside them (counter_sampler.c).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsites.h"
-#include "catalogue.h"
 #include "flame_output.h"
-#include "groups.h"
 #include "noise.h"
 #include "options.h"
 #include "output.h"
 #include "report.h"
-#include "source_dropmon.h"
 #include "stack.h"
 
 #define NAME_LEN 160
@@ -25,63 +21,6 @@
 struct row_names {
 	char reason[NAME_LEN], subsys[NAME_LEN], function[NAME_LEN], location[NAME_LEN];
 };
-
-const char *wd_hint(const char *reason)
-{
-	const struct wd_cat_entry *e = reason ? wd_catalogue_find(reason) : NULL;
-
-	return e ? e->summary : NULL;
-}
-
-const char *wd_hint_at(const char *reason, const char *function)
-{
-	const struct wd_callsite *c = wd_callsite_for(reason, function);
-
-	return c ? c->summary : wd_hint(reason);
-}
-
-static bool seen_before(const struct wd_total *t, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (t[j].reason == t[i].reason)
-			return true;
-	return false;
-}
-
-void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n, FILE *f)
-{
-	char name[NAME_LEN];
-
-	for (size_t i = 0; i < n; i++) {
-		const struct wd_cat_entry *e;
-
-		if (seen_before(t, i))
-			continue;
-		e = wd_catalogue_find(wd_reason_name(&s->reasons, t[i].reason, name, sizeof(name)));
-		fputc('\n', f);
-		if (e)
-			wd_catalogue_print(f, e);
-		else
-			fprintf(f, "%s: not in whydrop's catalogue (a newer kernel?)\n", name);
-	}
-}
-
-/* drop_monitor's losses: lost_events are the drops its queue could not hold. */
-static const struct wd_count_source *dropmon_source(struct wd_session *s,
-						    struct wd_count_source *src, uint64_t *lost)
-{
-	struct wd_dm_losses l;
-
-	wd_dm_source_losses(s, &l);
-	*src = (struct wd_count_source){
-		.name = "dropmon", .mode = l.packet_mode ? "packet" : "summary",
-		.queue_dropped = l.queue_dropped, .hw_queue_dropped = l.hw_queue_dropped,
-		.overruns = l.overruns, .truncated = l.truncated, .summary_full = l.summary_full,
-		.lower_bound = l.queue_dropped || l.hw_queue_dropped || l.overruns || l.summary_full,
-	};
-	*lost = l.queue_dropped + l.hw_queue_dropped;
-	return src;
-}
 
 /* What the noise list hid: rows moved out of doc->rows, a line per rule. */
 struct hidden_parts {
@@ -157,23 +96,21 @@ static void stack_parts_free(struct stack_parts *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int build_stacks(struct wd_session *s, const struct wd_opts *o, const struct wd_stats *st,
-			struct wd_count_doc *doc, struct stack_parts *p)
+static int build_stacks(struct wd_session *s, const struct wd_opts *o,
+			const struct wd_snapshot *snap, struct wd_count_doc *doc,
+			struct stack_parts *p)
 {
-	struct wd_stack_total *t = NULL;
+	const struct wd_stack_total *t = snap->stacks;
+	const struct wd_stats *st = &snap->stats;
 	struct wd_count_row row;
-	size_t n = 0;
-	int err = wd_session_stack_totals(s, &t, &n);
+	size_t n = snap->n_stacks;
+	int err = 0;
 
-	if (err)
-		return err;
 	p->rows = calloc(n ? n : 1, sizeof(*p->rows));
 	p->stacks = calloc(n ? n : 1, sizeof(*p->stacks));
 	p->names = calloc(n ? n : 1, sizeof(*p->names));
-	if (!p->rows || !p->stacks || !p->names) {
-		free(t);
+	if (!p->rows || !p->stacks || !p->names)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; !err && i < n; i++) {
 		struct wd_total tot = { t[i].reason, t[i].location, t[i].count };
 		struct row_names *nm = &p->names[i];
@@ -190,7 +127,6 @@ static int build_stacks(struct wd_session *s, const struct wd_opts *o, const str
 			.hidden = o->noise && wd_noise_hide(o->noise, row.reason, row.function, 0),
 		};
 	}
-	free(t);
 	doc->has_stacks = true;
 	doc->stacks = p->rows;
 	doc->n_stacks = p->n;
@@ -263,85 +199,103 @@ static int write_flame(struct wd_flame_out *out, const struct wd_count_doc *doc)
 	return err ? 1 : 0;
 }
 
-int wd_report_counts(struct wd_session *s, const struct wd_opts *o, double duration,
-			   struct wd_counter_sampler *cs, FILE *f)
+/* The counters' part of doc, or why there is none: never a part missing without a word. */
+static void add_counters(struct wd_session *s, const struct wd_opts *o,
+			 const struct wd_snapshot *snap, struct wd_counter_sampler *cs,
+			 struct wd_count_doc *doc, struct wd_counter_rows *c)
+{
+	int err = -EIO;
+
+	if (cs->have_now && !(err = wd_counter_rows_build(cs, o, s, snap, c))) {
+		doc->has_counters = true;
+		doc->counters_scope = cs->scope;
+		doc->counters = c->rows;
+		doc->n_counters = c->n;
+		doc->counters_untraced = c->untraced;
+		return;
+	}
+	if (!cs->error[0])
+		snprintf(cs->error, sizeof(cs->error), "cannot compare the counters: %s",
+			 strerror(-err));
+	doc->counters_error = cs->error;
+}
+
+/* The totals as rows, named and hinted; names[] holds their strings. */
+static int build_rows(struct wd_session *s, const struct wd_total *t, size_t n,
+		      struct wd_count_doc *doc, struct wd_count_row **rows,
+		      struct row_names **names)
+{
+	*rows = calloc(n ? n : 1, sizeof(**rows));
+	*names = calloc(n ? n : 1, sizeof(**names));
+	if (!*rows || !*names)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct row_names *nm = &(*names)[i];
+
+		wd_session_row(s, &t[i], &(*rows)[i], nm->reason, nm->subsys, nm->function,
+			       nm->location, NAME_LEN);
+		(*rows)[i].hint = wd_hint_at(nm->reason, nm->function);
+		doc->total += (*rows)[i].count;
+	}
+	doc->rows = *rows;
+	doc->n_rows = n;
+	return 0;
+}
+
+int wd_report_counts(struct wd_session *s, struct wd_groups *g, const struct wd_opts *o,
+		     double duration, struct wd_counter_sampler *cs, FILE *f)
 {
 	struct wd_count_doc doc = { .duration_s = duration };
-	struct wd_count_source src;
 	struct wd_groups_doc gd = { 0 };
 	struct wd_counter_rows c = { 0 };
 	struct wd_count_row *rows = NULL;
 	struct row_names *names = NULL;
 	struct hidden_parts hp = { 0 };
 	struct stack_parts sp = { 0 };
+	struct wd_snapshot snap;
 	struct wd_total *t = NULL;
-	struct wd_stats st;
 	int err, flame_failed = 0;
 	size_t n = 0;
 
 	if (!s)
 		return wd_counter_report_only(o, duration, cs, f);
 	doc.kernel = s->kernel;
-	err = wd_session_totals(s, &t, &n);
-	if (!err)
-		err = wd_session_stats(s, &st);
+	err = wd_session_snapshot(s, &snap);
 	if (err) {
 		fprintf(stderr, "whydrop: cannot read the counts: %s\n", strerror(-err));
+		return 1;
+	}
+	err = wd_snapshot_totals(&snap, &t, &n);
+	if (!err)
+		err = build_rows(s, t, n, &doc, &rows, &names);
+	if (err)
 		goto out;
-	}
-	rows = calloc(n ? n : 1, sizeof(*rows));
-	names = calloc(n ? n : 1, sizeof(*names));
-	if (!rows || !names) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		wd_session_row(s, &t[i], &rows[i], names[i].reason, names[i].subsys,
-			       names[i].function, names[i].location, NAME_LEN);
-		rows[i].hint = wd_hint_at(names[i].reason, names[i].function);
-		doc.total += rows[i].count;
-	}
-	doc.rows = rows;
-	doc.n_rows = n;
-	doc.lost_events = st.recursion_misses;
+	doc.lost_events = snap.lost_events;
 	doc.has_filter = s->filter_len > 0;
-	doc.filter_paged = st.filter_nonlinear;
+	doc.filter_paged = snap.stats.filter_nonlinear;
 	doc.location_only = !s->reasons.has_reason;
-	if (s->dm)
-		doc.source = dropmon_source(s, &src, &doc.lost_events);
+	doc.source = snap.source.name ? &snap.source : NULL;
 	if (o->noise && !o->noise->off && (err = apply_noise(o->noise, &doc, &hp)))
 		goto out;
-	if (s->stacks && (err = build_stacks(s, o, &st, &doc, &sp)))
+	if (snap.has_stacks && (err = build_stacks(s, o, &snap, &doc, &sp)))
 		goto out;
 	/* said, and the exit status; the report goes on */
-	if (o->flame && s->stacks) {
+	if (o->flame && snap.has_stacks) {
 		flame_failed = write_flame(o->flame, &doc);
 	} else if (o->flame) {
-		fprintf(stderr, "whydrop count: no flame graph written: drop_monitor gives no "
-			"kernel stacks (--source bpf takes them)\n");
+		fprintf(stderr, "whydrop count: no flame graph written: %s gives no "
+			"kernel stacks (--source bpf takes them)\n", wd_session_source(s)->what);
 		flame_failed = 1;
 	}
 	if (o->folded) {
 		err = print_folded(&doc, f);
 		goto flush;
 	}
-	if (cs && cs->have_now && !(err = wd_counter_rows_build(cs, o, s, &c))) {
-		doc.has_counters = true;
-		doc.counters_scope = cs->scope;
-		doc.counters = c.rows;
-		doc.n_counters = c.n;
-		doc.counters_untraced = c.untraced;
-	} else if (cs) {
-		/* Never a part missing without a word: say why in the document too. */
-		if (!cs->error[0])
-			snprintf(cs->error, sizeof(cs->error), "cannot compare the counters: %s",
-				 strerror(err ? -err : EIO));
-		doc.counters_error = cs->error;
-		err = 0;
-	}
-	if (s->groups && wd_groups_doc(s->groups, s, &doc, &gd))
+	if (cs)
+		add_counters(s, o, &snap, cs, &doc, &c);
+	if (g && g->by && wd_groups_doc(g, s, &snap, &doc, &gd))
 		fprintf(stderr, "whydrop: cannot group the counts by %s\n",
-			wd_group_by_name(s->groups->by));
+			wd_group_by_name(g->by));
 	if (o->json)
 		wd_print_count_json(f, &doc);
 	else
@@ -364,6 +318,7 @@ out:
 	free(rows);
 	free(names);
 	free(t);
+	wd_snapshot_free(&snap);
 	return err || flame_failed ? 1 : 0;
 }
 
@@ -382,12 +337,13 @@ int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_s
 		wd_counter_sampler_end(cs);
 		return 1;
 	}
-	wd_groups_init(g, o);
-	if (o->group_by) {
-		s->groups = g;
-		wd_groups_attach(g, s);
-	}
+	wd_groups_init(g, o, s);
 	return 0;
+}
+
+void wd_report_maintain(struct wd_session *s, struct wd_groups *g)
+{
+	wd_groups_maintain(g, s);
 }
 
 void wd_report_detach(struct wd_session *s, struct wd_counter_sampler *cs)
