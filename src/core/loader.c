@@ -16,7 +16,7 @@
 
 #include "cbpf_ebpf.h"
 #include "core.h"
-#include "session.h"
+#include "source_bpf.h"
 #include "whydrop.skel.h"
 #include "whydrop_nobtf.skel.h"
 
@@ -26,51 +26,6 @@ enum wd_flavour {
 	WD_TP_BTF,		/* tp_btf, packet bytes by bpf_probe_read_kernel */
 	WD_RAW_TP,		/* raw_tp, everything by bpf_probe_read_kernel */
 };
-
-int wd_reason_bits(struct wd_session *s, const char *list, volatile __u64 *bits,
-		   volatile bool *enabled)
-{
-	char *copy = strdup(list), *tok, *save = NULL;
-	int status = 0;
-
-	if (!copy)
-		return 1;
-	if (!s->reasons.has_reason) {
-		fprintf(stderr, "whydrop: this kernel's skb:kfree_skb has no drop reason "
-				"(before 5.17), so -r cannot select any: leave it out, "
-				"drops are counted by location\n");
-		free(copy);
-		return WD_EXIT_USAGE;
-	}
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint32_t code, slot;
-		const char *hint;
-
-		if (!wd_reason_code(&s->reasons, tok, &code)) {
-			slot = wd_reason_slot(code);
-			if (slot < WD_REASON_SLOTS) {
-				bits[slot / 64] |= 1ULL << (slot % 64);
-				continue;
-			}
-			fprintf(stderr, "whydrop: -r %s: reason %#x is beyond what whydrop can "
-					"select (%u core reasons, %u subsystems of %u): leave "
-					"it out and read it in the whole count\n", tok, code,
-				WD_CORE_SLOTS, WD_SUBSYS_MAX, WD_SUBSYS_SLOTS);
-			status = WD_EXIT_USAGE;
-			break;
-		}
-		hint = wd_reason_suggest(&s->reasons, tok);
-		fprintf(stderr, "whydrop: unknown drop reason '%s' on this kernel", tok);
-		if (hint)
-			fprintf(stderr, "; did you mean %s?", hint);
-		fprintf(stderr, " (`whydrop reasons` lists them)\n");
-		status = WD_EXIT_USAGE;
-		break;
-	}
-	*enabled = true;
-	free(copy);
-	return status;
-}
 
 /* The kernel's HZ: the coarse clocks advance once a tick. 0 if implausible. */
 static __u32 kernel_hz(void)
@@ -84,7 +39,7 @@ static __u32 kernel_hz(void)
 }
 
 /* What the session created beside the skeleton: the counting maps, the filter. */
-static void close_owned_fds(struct wd_session *s)
+static void close_owned_fds(struct wd_bpf *s)
 {
 	wd_gen_close(&s->counts);
 	wd_gen_close(&s->socks);
@@ -93,7 +48,7 @@ static void close_owned_fds(struct wd_session *s)
 	s->filter_fd = -1;
 }
 
-void wd_loader_free(struct wd_session *s)
+void wd_loader_free(struct wd_bpf *s)
 {
 	bpf_link__destroy(s->link);
 	s->link = NULL;
@@ -123,7 +78,7 @@ static int configure_record_bytes(struct whydrop_bpf *skel, __u32 record_bytes)
 	return 0;
 }
 
-static int configure(struct wd_session *s, const struct wd_opts *o, bool details,
+static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		     struct whydrop_bpf *skel, enum wd_flavour fl)
 {
 	bool btf = fl != WD_RAW_TP;
@@ -141,7 +96,7 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 			return status;
 	}
 	if (o->reasons) {
-		status = wd_reason_bits(s, o->reasons, skel->rodata->reason_bits,
+		status = wd_reason_bits(s->reasons, o->reasons, skel->rodata->reason_bits,
 					&skel->rodata->filter_reasons);
 		if (status)
 			return status;
@@ -189,7 +144,7 @@ static __u32 tracepoint_btf_id(int prog_fd)
  * that the tracepoint program tail-calls; on a match it tail-calls the
  * counting program. Only with a filter: nothing of it loads otherwise.
  */
-static int load_filter(struct wd_session *s, struct whydrop_bpf *skel, bool btf)
+static int load_filter(struct wd_bpf *s, struct whydrop_bpf *skel, bool btf)
 {
 	int progs = bpf_map__fd(skel->maps.filter_progs), fd, matched, err;
 	struct bpf_insn *insns = NULL;
@@ -226,7 +181,7 @@ static int load_filter(struct wd_session *s, struct whydrop_bpf *skel, bool btf)
 }
 
 /* Load and attach one flavour; 0 on success, <0 to try the next, >0 exit status. */
-static int load_attach(struct wd_session *s, const struct wd_opts *o, bool details,
+static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		       enum wd_flavour fl)
 {
 	/* WHYDROP_BTF: relocate against other types (tests: a kernel before 5.17) */
@@ -302,7 +257,7 @@ static int nobtf_usable(const struct wd_opts *o, bool details)
 	return 1;
 }
 
-static int load_attach_nobtf(struct wd_session *s, const struct wd_opts *o, bool details)
+static int load_attach_nobtf(struct wd_bpf *s, const struct wd_opts *o, bool details)
 {
 	struct whydrop_nobtf_bpf *skel;
 	int status = nobtf_usable(o, details);
@@ -312,9 +267,9 @@ static int load_attach_nobtf(struct wd_session *s, const struct wd_opts *o, bool
 	skel = whydrop_nobtf_bpf__open();
 	if (!skel)
 		return -errno;
-	skel->rodata->has_reason = s->reasons.has_reason;
+	skel->rodata->has_reason = s->reasons->has_reason;
 	if (o->reasons)
-		status = wd_reason_bits(s, o->reasons, skel->rodata->reason_bits,
+		status = wd_reason_bits(s->reasons, o->reasons, skel->rodata->reason_bits,
 					&skel->rodata->filter_reasons);
 	if (status)
 		goto out;
@@ -342,7 +297,7 @@ out:
 	return status;
 }
 
-int wd_loader_attach(struct wd_session *s, const struct wd_opts *o, bool details)
+int wd_loader_attach(struct wd_bpf *s, const struct wd_opts *o, bool details)
 {
 	const char *forced = secure_getenv("WHYDROP_ATTACH");
 	int status = -1;
