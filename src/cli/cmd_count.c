@@ -12,27 +12,46 @@
 /* --counters-only: no BPF, two samples of the kernel's counters. */
 static int count_counters_only(const struct wd_opts *o)
 {
-	struct wd_counter_watch w;
+	struct wd_counter_sampler cs;
 	double t0 = wd_now();
 	int status;
 
-	status = wd_watch_begin(&w, o);
+	status = wd_counter_sampler_begin(&cs, o);
 	if (status)
 		goto out;
 	fprintf(stderr, "whydrop: reading the kernel's counters only (nothing traced)\n");
 	while (!wd_stop && !wd_over(t0, o->duration))
 		wd_sleep_ms(wd_wait_ms(t0, o->duration, 100));
-	wd_watch_sample(&w);
-	status = wd_report_counts_watch(NULL, o, wd_now() - t0, &w, stdout);
+	wd_counter_sampler_take(&cs);
+	status = wd_report_counts(NULL, NULL, o, wd_now() - t0, &cs, stdout);
 out:
-	wd_watch_end(&w);
+	wd_counter_sampler_end(&cs);
 	return status;
+}
+
+/*
+ * --group-by cgroup|process, once a second: sockets close before count
+ * ends, so their processes are learned while they are open, and the
+ * by-socket hash's generations swap before it fills. Without them count
+ * reads nothing until the end.
+ */
+static void refresh(struct wd_session *s, struct wd_groups *g)
+{
+	struct wd_snapshot snap;
+
+	if (g->by != WD_GROUP_CGROUP && g->by != WD_GROUP_PROCESS)
+		return;
+	if (wd_session_snapshot(s, &snap))
+		return;
+	wd_groups_refresh(g, &snap);
+	wd_report_maintain(s, g);
+	wd_snapshot_free(&snap);
 }
 
 int cmd_count(int argc, char **argv)
 {
 	struct wd_flame_out flame = { .fd = -1 };
-	struct wd_counter_watch w;
+	struct wd_counter_sampler cs;
 	struct wd_noise nz = { 0 };
 	struct wd_groups g;
 	struct wd_session s;
@@ -57,22 +76,22 @@ int cmd_count(int argc, char **argv)
 		status = count_counters_only(o);
 		goto out;
 	}
-	status = wd_report_start(&s, o, &w, &g);
+	status = wd_report_start(&s, o, &cs, &g);
 	if (status)
 		goto out;
 	t0 = t_refresh = s.t_attached;
 	while (wd_session_poll(&s, wd_wait_ms(t0, o->duration, 100))) {
 		if (wd_over(t0, o->duration))
 			break;
-		/* Sockets close: learn their processes while they are open. */
 		if (wd_now() - t_refresh >= 1.0) {
-			wd_groups_refresh(&g, &s);
+			refresh(&s, &g);
 			t_refresh = wd_now();
 		}
 	}
-	wd_report_detach(&s, &w);
-	status = wd_report_counts_watch(&s, o, wd_now() - t0, &w, stdout);
-	wd_report_end(&s, &w, &g);
+	wd_report_detach(&s, &cs);
+	status = wd_report_counts_check(&s, &g, o, cli.has_check ? &cli.check : NULL,
+					wd_now() - t0, &cs, stdout);
+	wd_report_end(&s, &cs, &g);
 out:
 	wd_flame_out_close(&flame);
 	wd_noise_free(&nz);

@@ -106,6 +106,10 @@ static int explain_callsites(const struct explain_opts *o)
 				putchar('\n');
 			wd_callsite_print(stdout, wd_callsite_at(i));
 		}
+		for (size_t i = 0; i < wd_cause_count(); i++) {
+			putchar('\n');
+			wd_cause_print(stdout, wd_cause_at(i));
+		}
 		return 0;
 	}
 	wd_json_init(&j, stdout);
@@ -114,6 +118,13 @@ static int explain_callsites(const struct explain_opts *o)
 	for (size_t i = 0; i < wd_callsite_count(); i++) {
 		wd_json_open(&j, NULL, '{');
 		wd_callsite_json_fields(&j, wd_callsite_at(i));
+		wd_json_close(&j, '}');
+	}
+	wd_json_close(&j, ']');
+	wd_json_open(&j, "causes", '[');
+	for (size_t i = 0; i < wd_cause_count(); i++) {
+		wd_json_open(&j, NULL, '{');
+		wd_cause_json_fields(&j, wd_cause_at(i));
 		wd_json_close(&j, '}');
 	}
 	wd_json_close(&j, ']');
@@ -145,10 +156,14 @@ static int number_to_name(struct explain_ctx *x, char **name)
 	return -1;
 }
 
-/* Entries for the names; on an unknown one, print the error and fail. */
+/*
+ * Entries for the names: a reason's, a reset reason's (rst:NAME), or a
+ * function's (its call-site entry, its causes by place, or both: places[i]);
+ * on an unknown one, print the error and fail.
+ */
 static int resolve(struct explain_ctx *x, char **names, int n,
 		   const struct wd_cat_entry **out, const struct wd_callsite **sites,
-		   const struct wd_rst_entry **rsts)
+		   const struct wd_rst_entry **rsts, bool *places)
 {
 	for (int i = 0; i < n; i++) {
 		const char *hint;
@@ -156,6 +171,7 @@ static int resolve(struct explain_ctx *x, char **names, int n,
 		out[i] = NULL;
 		sites[i] = NULL;
 		rsts[i] = NULL;
+		places[i] = false;
 		if (wd_explain_is_rst(names[i])) {
 			rsts[i] = wd_explain_rst_resolve(names[i]);
 			if (!rsts[i])
@@ -170,7 +186,8 @@ static int resolve(struct explain_ctx *x, char **names, int n,
 		if (x->have_reasons && wd_reason_by_name(&x->reasons, names[i]))
 			continue;	/* the kernel knows it, we do not (yet) */
 		sites[i] = wd_callsite_find(names[i]);
-		if (sites[i])
+		places[i] = wd_cause_has_function(names[i]);
+		if (sites[i] || places[i])
 			continue;
 		fprintf(stderr, "whydrop: unknown reason or call site '%s'", names[i]);
 		if (wd_rst_catalogue_find(names[i])) {
@@ -220,6 +237,7 @@ int cmd_explain(int argc, char **argv)
 	const struct wd_cat_entry *e[MAX_REASONS];
 	const struct wd_callsite *sites[MAX_REASONS];
 	const struct wd_rst_entry *rsts[MAX_REASONS];
+	bool places[MAX_REASONS];
 	struct explain_opts o;
 	struct explain_ctx x;
 	struct wd_cli cli;
@@ -248,7 +266,7 @@ int cmd_explain(int argc, char **argv)
 	if (cli.o.verbose && x.have_reasons)
 		wd_reasons_say_source("explain", &x.reasons);
 	status = 2;
-	if (resolve(&x, names, n, e, sites, rsts))
+	if (resolve(&x, names, n, e, sites, rsts, places))
 		goto cleanup;
 	status = 1;
 	if (wd_explain_sample(&x, &o, e, n)) {
@@ -257,17 +275,23 @@ int cmd_explain(int argc, char **argv)
 	}
 	status = 0;
 	if (o.json) {
-		wd_explain_json(&x, e, sites, rsts, names, n);
+		wd_explain_json(&x, e, sites, rsts, places, names, n);
 		goto cleanup;
 	}
 	for (int i = 0; i < n; i++) {
 		if (i)
 			putchar('\n');
-		if (rsts[i])
+		if (rsts[i]) {
 			wd_explain_rst_text(&x, rsts[i]);
-		else if (sites[i])
+			continue;
+		}
+		if (sites[i])
 			wd_callsite_print(stdout, sites[i]);
-		else
+		if (sites[i] && places[i])
+			putchar('\n');
+		if (places[i])
+			wd_causes_print_function(stdout, names[i]);
+		if (!sites[i] && !places[i])
 			wd_explain_text(&x, e[i], names[i]);
 	}
 cleanup:

@@ -202,7 +202,9 @@ static int doc_rows(struct summary *s, struct wd_count_doc *doc, struct wd_count
 			.subsystem = src[i].subsys,
 			.function = src[i].m.function,
 			.location = src[i].m.location,
-			.hint = src[i].m.has_reason ? wd_hint(src[i].m.reason) : NULL,
+			/* by place: a recording has no counters to tell causes apart */
+			.hint = src[i].m.has_reason ?
+				wd_hint_at(src[i].m.reason, src[i].m.function) : NULL,
 			.count = src[i].count,
 			.no_code = src[i].m.has_reason && !src[i].m.has_code,
 		};

@@ -120,12 +120,17 @@ static void summary(struct record *r, const struct wd_stats *st)
 /* Detach, drain, end the file; then say what was counted. */
 static int finish(struct record *r)
 {
+	struct wd_snapshot snap;
 	struct wd_stats st;
 	int err;
 
 	wd_session_detach(r->s);
 	r->end_ns = wd_realtime_ns();
-	err = wd_session_stats(r->s, &st);
+	err = wd_session_snapshot(r->s, &snap);
+	if (!err) {
+		st = snap.stats;
+		wd_snapshot_free(&snap);
+	}
 	if (!err && r->fd >= 0 && !r->w.err)
 		wd_record_file_stats(r, &st);
 	if (r->fd >= 0 && r->fd != STDOUT_FILENO && close(r->fd) && !r->w.err) {

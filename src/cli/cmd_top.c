@@ -14,7 +14,6 @@
 #include "noise_opts.h"
 #include "groups.h"
 #include "report.h"
-#include "source_dropmon.h"
 
 #define TOP_ROWS 25
 #define TOP_STACKS 5		/* stacks shown live with --stacks */
@@ -41,15 +40,13 @@ static bool hidden(struct top *t, const char *reason, const char *function)
 }
 
 /* --stacks: the most frequent stacks that are not hidden. */
-static void draw_stacks(struct top *t, struct wd_session *s)
+static void draw_stacks(struct top *t, struct wd_session *s, const struct wd_snapshot *snap)
 {
 	char reason[160], subsys[160], function[160], location[160];
-	struct wd_stack_total *st;
+	const struct wd_stack_total *st = snap->stacks;
 	struct wd_count_row row;
-	size_t n, shown = 0;
+	size_t n = snap->n_stacks, shown = 0;
 
-	if (wd_session_stack_totals(s, &st, &n))
-		return;
 	fprintf(t->out, "Top stacks (innermost frame first):\n");
 	for (size_t i = 0; i < n && shown < TOP_STACKS; i++) {
 		struct wd_total tot = { st[i].reason, st[i].location, st[i].count };
@@ -67,7 +64,6 @@ static void draw_stacks(struct top *t, struct wd_session *s)
 			fprintf(t->out, "%12s... %zu more frames\n", "", frames.n - TOP_FRAMES);
 		wd_stack_free(&frames);
 	}
-	free(st);
 }
 
 static uint64_t previous(const struct top *t, const struct wd_total *cur)
@@ -154,23 +150,23 @@ static void flush_frame(struct top *t)
 }
 
 /* drop_monitor: what its queue could not hold, live (never hidden). */
-static void draw_dropmon_losses(struct top *t, struct wd_session *s)
+static void draw_source_losses(struct top *t, const struct wd_count_source *l)
 {
-	struct wd_dm_losses l;
-
-	wd_dm_source_losses(s, &l);
-	if (!l.queue_dropped && !l.hw_queue_dropped && !l.overruns && !l.truncated &&
-	    !l.summary_full)
+	if (!l->name || (!l->queue_dropped && !l->hw_queue_dropped && !l->overruns &&
+			 !l->truncated && !l->summary_full))
 		return;
 	fprintf(t->out, "drop_monitor lost %" PRIu64 " %s in its per-CPU queue, its socket "
 		"overflowed %" PRIu64 " %s%s: counts are lower bounds\n",
-		l.queue_dropped + l.hw_queue_dropped,
-		wd_plural(l.queue_dropped + l.hw_queue_dropped, "drop", "drops"), l.overruns,
-		wd_plural(l.overruns, "time", "times"), l.summary_full ? ", summaries were full" : "");
+		l->queue_dropped + l->hw_queue_dropped,
+		wd_plural(l->queue_dropped + l->hw_queue_dropped, "drop", "drops"), l->overruns,
+		wd_plural(l->overruns, "time", "times"),
+		l->summary_full ? ", summaries were full" : "");
 }
 
-static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size_t n, double now)
+static void draw(struct top *t, struct wd_session *s, const struct wd_snapshot *snap,
+		 const struct wd_diag_ctx *x, struct wd_total *cur, size_t n, double now)
 {
+	struct wd_diagnosis d;
 	double dt = now - t->t_prev;
 	char reason[160], subsys[160], function[160], location[160], ts[16];
 	struct wd_count_row row;
@@ -196,7 +192,8 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
 		}
 		if (++shown > TOP_ROWS)
 			continue;
-		hint = wd_hint_at(reason, function);
+		/* the counters of the second before tell causes apart */
+		hint = wd_hint_cause(x, row.reason, function, cur[i].count, &d);
 		fprintf(t->out, "%10" PRIu64 " %9.1f  %-26s %-34s %s\n", cur[i].count,
 			dt > 0 ? delta / dt : 0.0, row.reason ? row.reason : "-", location,
 			hint ? hint : "");
@@ -207,10 +204,9 @@ static void draw(struct top *t, struct wd_session *s, struct wd_total *cur, size
 		fprintf(t->out, "%" PRIu64 " %s hidden as expected%s\n", hid,
 			wd_plural(hid, "drop", "drops"),
 			hid ? " (the summary says which; --show-all shows them)" : "");
-	if (s->dm)
-		draw_dropmon_losses(t, s);
-	if (s->stacks)
-		draw_stacks(t, s);
+	draw_source_losses(t, &snap->source);
+	if (snap->has_stacks)
+		draw_stacks(t, s, snap);
 }
 
 /*
@@ -228,8 +224,8 @@ static void end_frame(struct top *t)
 }
 
 /* The summary, or why there is none: the output is gone. */
-static int finish(struct top *t, struct wd_session *s, const struct wd_opts *o,
-		  struct wd_counter_watch *w, double duration)
+static int finish(struct top *t, struct wd_session *s, struct wd_groups *g,
+		  const struct wd_opts *o, struct wd_counter_sampler *cs, double duration)
 {
 	if (t->out_err) {
 		wd_output_report("top", t->term, t->out_err);
@@ -237,17 +233,17 @@ static int finish(struct top *t, struct wd_session *s, const struct wd_opts *o,
 	}
 	if (!o->json)
 		printf("\nSummary:\n");
-	return wd_report_counts_watch(s, o, duration, w, stdout);
+	return wd_report_counts(s, g, o, duration, cs, stdout);
 }
 
 /* --counters-only: every second, the counters that moved since the start. */
 static int top_counters_only(struct top *t, const struct wd_opts *o)
 {
-	struct wd_counter_watch w;
+	struct wd_counter_sampler cs;
 	double t0 = wd_now(), next = t0 + 1;
 	int status;
 
-	status = wd_watch_begin(&w, o);
+	status = wd_counter_sampler_begin(&cs, o);
 	if (status)
 		goto out;
 	while (!wd_stop && !wd_over(t0, o->duration)) {
@@ -258,20 +254,54 @@ static int top_counters_only(struct top *t, const struct wd_opts *o)
 		begin_frame(t);
 		fprintf(t->out, "whydrop --counters-only  %.0f s  (nothing traced; Ctrl-C to stop)\n",
 			wd_now() - t0);
-		wd_report_counters_live(NULL, o, &w, t->out);
+		wd_counter_sampler_print_live(&cs, o, NULL, NULL, t->out);
 		end_frame(t);
 	}
-	wd_watch_sample(&w);
-	status = finish(t, NULL, o, &w, wd_now() - t0);
+	wd_counter_sampler_take(&cs);
+	status = finish(t, NULL, NULL, o, &cs, wd_now() - t0);
 out:
-	wd_watch_end(&w);
+	wd_counter_sampler_end(&cs);
 	return status;
+}
+
+/* One refresh: one snapshot, every table of the frame drawn from it. */
+static void refresh(struct top *t, struct wd_session *s, struct wd_groups *g,
+		    const struct wd_opts *o, struct wd_counter_sampler *cs, double now)
+{
+	struct wd_snapshot snap;
+	struct wd_diag_ctx x;
+	struct wd_total *cur;
+	bool have;
+	size_t n;
+
+	if (wd_session_snapshot(s, &snap))
+		return;
+	if (wd_snapshot_totals(&snap, &cur, &n)) {
+		wd_snapshot_free(&snap);
+		return;
+	}
+	/* the evidence: the counters' comparison of the refresh before (drawn below) */
+	have = wd_counter_sampler_diag_ctx(cs, &x) && x.traced;
+	begin_frame(t);
+	draw(t, s, &snap, have ? &x : NULL, cur, n, now);
+	if (g->by)
+		wd_groups_print_live(g, s, &snap, t->out);
+	if (cs->ok)
+		wd_counter_sampler_print_live(cs, o, s, &snap, t->out);
+	end_frame(t);
+	/* after the tables: what a swap moves is in the next snapshot, once */
+	wd_report_maintain(s, g);
+	wd_snapshot_free(&snap);
+	free(t->prev);
+	t->prev = cur;
+	t->n_prev = n;
+	t->t_prev = now;
 }
 
 int cmd_top(int argc, char **argv)
 {
 	struct top t = { 0 };
-	struct wd_counter_watch w;
+	struct wd_counter_sampler cs;
 	struct wd_groups g;
 	struct wd_session s;
 	struct wd_cli cli;
@@ -297,39 +327,25 @@ int cmd_top(int argc, char **argv)
 		status = top_counters_only(&t, o);
 		goto out;
 	}
-	status = wd_report_start(&s, o, &w, &g);
+	status = wd_report_start(&s, o, &cs, &g);
 	if (status)
 		goto out;
 	t0 = t.t_prev = s.t_attached;
 	next = t0 + 1;
 	while (wd_session_poll(&s, wd_wait_ms(t0, o->duration, 100))) {
 		double now = wd_now();
-		struct wd_total *cur;
-		size_t n;
 
 		if (wd_over(t0, o->duration))
 			break;
 		if (now < next)
 			continue;
 		next += 1;
-		if (wd_session_totals(&s, &cur, &n))
-			continue;
-		begin_frame(&t);
-		draw(&t, &s, cur, n, now);
-		if (s.groups)
-			wd_groups_print_live(&g, &s, t.out);
-		if (w.ok)
-			wd_report_counters_live(&s, o, &w, t.out);
-		end_frame(&t);
-		free(t.prev);
-		t.prev = cur;
-		t.n_prev = n;
-		t.t_prev = now;
+		refresh(&t, &s, &g, o, &cs, now);
 	}
 	free(t.prev);
-	wd_report_detach(&s, &w);
-	status = finish(&t, &s, o, &w, wd_now() - t0);
-	wd_report_end(&s, &w, &g);
+	wd_report_detach(&s, &cs);
+	status = finish(&t, &s, &g, o, &cs, wd_now() - t0);
+	wd_report_end(&s, &cs, &g);
 out:
 	wd_noise_free(&nz);
 	wd_cli_free(&cli);

@@ -9,7 +9,7 @@
 #include "format.h"
 #include "options.h"
 #include "output.h"
-#include "report.h"
+#include "hints.h"
 
 struct watch {
 	struct wd_session *s;
@@ -44,33 +44,46 @@ static void on_event(void *ctx, const struct wd_event *ev)
 	w->shown++;
 }
 
-static void summary(struct watch *w)
+static void summary(struct watch *w, const struct wd_stats *st)
 {
-	struct wd_stats st;
 	uint64_t missed, unwritten;
 
-	if (wd_session_stats(w->s, &st))
-		return;
 	/* Records delivered but not printed: the output went away. */
-	unwritten = st.v[WD_STAT_EMITTED] - w->shown;
-	missed = st.rate_limited + st.v[WD_STAT_RING_FULL] + unwritten;
+	unwritten = st->v[WD_STAT_EMITTED] - w->shown;
+	missed = st->rate_limited + st->v[WD_STAT_RING_FULL] + unwritten;
 	fprintf(stderr,
 		"whydrop: %" PRIu64 " %s counted, %" PRIu64 " %s shown, %" PRIu64
 		" not shown (%" PRIu64 " over --rate, %" PRIu64 " lost: ring buffer full",
-		st.seen, wd_plural(st.seen, "drop", "drops"), w->shown,
-		wd_plural(w->shown, "record", "records"), missed, st.rate_limited,
-		st.v[WD_STAT_RING_FULL]);
+		st->seen, wd_plural(st->seen, "drop", "drops"), w->shown,
+		wd_plural(w->shown, "record", "records"), missed, st->rate_limited,
+		st->v[WD_STAT_RING_FULL]);
 	if (unwritten)
 		fprintf(stderr, ", %" PRIu64 " not written: %s", unwritten,
 			strerror(w->out_errno));
 	fputc(')', stderr);
-	if (st.recursion_misses)
-		fprintf(stderr, ", %" PRIu64 " %s not traced (nested)", st.recursion_misses,
-			wd_plural(st.recursion_misses, "drop", "drops"));
-	if (st.filter_nonlinear)
+	if (st->recursion_misses)
+		fprintf(stderr, ", %" PRIu64 " %s not traced (nested)", st->recursion_misses,
+			wd_plural(st->recursion_misses, "drop", "drops"));
+	if (st->filter_nonlinear)
 		fprintf(stderr, ", %" PRIu64 " left out unmatched: the filter needed bytes in "
-			"paged data", st.filter_nonlinear);
+			"paged data", st->filter_nonlinear);
 	fputc('\n', stderr);
+}
+
+/* The summary line, and --explain: one snapshot after detaching, exact. */
+static void end_report(struct watch *w, const struct wd_opts *o)
+{
+	struct wd_snapshot snap;
+	struct wd_total *t = NULL;
+	size_t n = 0;
+
+	if (wd_session_snapshot(w->s, &snap))
+		return;
+	summary(w, &snap.stats);
+	if (o->explain && !w->out_failed && !wd_snapshot_totals(&snap, &t, &n))
+		wd_report_explain(w->s, t, n, stdout);
+	free(t);
+	wd_snapshot_free(&snap);
 }
 
 int cmd_watch(int argc, char **argv)
@@ -99,15 +112,7 @@ int cmd_watch(int argc, char **argv)
 		if (wd_over(t0, o->duration))
 			break;
 	wd_session_detach(&s);
-	summary(&w);
-	if (o->explain && !w.out_failed) {
-		struct wd_total *t = NULL;
-		size_t n = 0;
-
-		if (!wd_session_totals(&s, &t, &n))
-			wd_report_explain(&s, t, n, stdout);
-		free(t);
-	}
+	end_report(&w, o);
 	status = 0;
 	if (w.out_failed) {
 		wd_output_report("watch", stdout, w.out_errno);

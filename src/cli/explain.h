@@ -45,10 +45,10 @@ int wd_explain_sample(struct explain_ctx *x, const struct explain_opts *o,
 		      const struct wd_cat_entry **e, int n);
 /* One entry (NULL: a reason the catalogue lacks, by name) and its live values. */
 void wd_explain_text(struct explain_ctx *x, const struct wd_cat_entry *e, const char *name);
-/* The one JSON document of the n names: reasons, call sites, reset reasons. */
+/* The one JSON document of the n names: reasons, call sites, places (causes), reset reasons. */
 void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
 		     const struct wd_callsite **sites, const struct wd_rst_entry **rsts,
-		     char **names, int n);
+		     const bool *places, char **names, int n);
 /* A counter now (and its rate over the sample), as text or as a JSON object. */
 void wd_explain_counter_text(const struct explain_ctx *x, const char *name);
 struct wd_json;

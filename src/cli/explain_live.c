@@ -242,7 +242,7 @@ static void json_one(struct wd_json *j, struct explain_ctx *x,
 
 void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
 		     const struct wd_callsite **sites, const struct wd_rst_entry **rsts,
-		     char **names, int n)
+		     const bool *places, char **names, int n)
 {
 	struct wd_json j;
 
@@ -253,7 +253,7 @@ void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
 		wd_json_double(&j, "interval_s", x->elapsed, 3);
 	wd_json_open(&j, "reasons", '[');
 	for (int i = 0; i < n; i++)
-		if (!sites[i] && !rsts[i])
+		if (!sites[i] && !rsts[i] && !places[i])
 			json_one(&j, x, e[i], names[i]);
 	wd_json_close(&j, ']');
 	wd_json_open(&j, "callsites", '[');
@@ -262,6 +262,18 @@ void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
 			continue;
 		wd_json_open(&j, NULL, '{');
 		wd_callsite_json_fields(&j, sites[i]);
+		wd_json_close(&j, '}');
+	}
+	wd_json_close(&j, ']');
+	wd_json_open(&j, "places", '[');
+	for (int i = 0; i < n; i++) {
+		if (!places[i])
+			continue;
+		wd_json_open(&j, NULL, '{');
+		wd_json_str(&j, "function", names[i]);
+		wd_json_open(&j, "causes", '[');
+		wd_causes_json_function(&j, names[i]);
+		wd_json_close(&j, ']');
 		wd_json_close(&j, '}');
 	}
 	wd_json_close(&j, ']');

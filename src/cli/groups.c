@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* count/top --group-by: the tables of a snapshot by who the drops hurt; see groups.h. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -8,19 +9,16 @@
 #include "grow.h"
 #include "options.h"
 
-void wd_groups_init(struct wd_groups *g, const struct wd_opts *o)
+void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_session *s)
 {
 	memset(g, 0, sizeof(*g));
 	g->by = o->group_by;
 	g->max_groups = o->max_groups;
+	g->s = s;
 }
 
 void wd_groups_free(struct wd_groups *g)
 {
-	if (g->s && g->s->sock_fold_ctx == g) {
-		g->s->sock_fold = NULL;
-		g->s->sock_fold_ctx = NULL;
-	}
 	free(g->socks);
 	free(g->retired);
 	g->socks = NULL;
@@ -52,8 +50,9 @@ static struct wd_known_sock *known(struct wd_groups *g, uint64_t ino)
 }
 
 /* The owner of socket ino, from /proc now if not known yet; NULL if not found. */
-static struct wd_known_sock *learn(struct wd_groups *g, struct wd_session *s, uint64_t ino)
+static struct wd_known_sock *learn(struct wd_groups *g, uint64_t ino)
 {
+	struct wd_session *s = g->s;
 	const struct wd_owner_entry *e;
 	struct wd_known_sock *ks;
 	size_t i;
@@ -72,23 +71,22 @@ static struct wd_known_sock *learn(struct wd_groups *g, struct wd_session *s, ui
 		ks->pid = e->pid;
 		snprintf(ks->comm, sizeof(ks->comm), "%.*s", WD_COMM_LEN, e->name);
 	}
-	ks->seen_gen = s->sock_generations;
+	ks->seen_gen = g->generation;
 	return ks;
 }
 
 /* Let go of the owners of sockets that have not dropped for two generations. */
-static void forget_idle(struct wd_groups *g, struct wd_session *s)
+static void forget_idle(struct wd_groups *g)
 {
 	size_t m = 0;
 
 	for (size_t i = 0; i < g->n_socks; i++)
-		if (g->socks[i].seen_gen + 2 > s->sock_generations)
+		if (g->socks[i].seen_gen + 2 > g->generation)
 			g->socks[m++] = g->socks[i];
 	g->n_socks = m;
 }
 
-static void sock_label(struct wd_groups *g, struct wd_session *s, const struct wd_sock_key *k,
-		       char *buf, size_t len);
+static void sock_label(struct wd_groups *g, const struct wd_sock_key *k, char *buf, size_t len);
 
 /* Add count to the (group, reason) row of *v, or a new row. */
 static int add_count(struct wd_group_row **v, size_t *n, size_t *cap, const char *group,
@@ -115,36 +113,29 @@ static bool fold_sock(void *ctx, const struct wd_sock_total *t)
 	struct wd_groups *g = ctx;
 	char label[256];
 
-	if (!learn(g, g->s, t->key.ino))
+	if (!learn(g, t->key.ino))
 		return false;	/* kept by the session, as a socket whose process was not seen */
-	sock_label(g, g->s, &t->key, label, sizeof(label));
+	sock_label(g, &t->key, label, sizeof(label));
 	return !add_count(&g->retired, &g->n_retired, &g->cap_retired, label, t->key.reason,
 			  t->count);
 }
 
-void wd_groups_attach(struct wd_groups *g, struct wd_session *s)
+void wd_groups_maintain(struct wd_groups *g, struct wd_session *s)
 {
-	g->s = s;
-	if (g->by != WD_GROUP_PROCESS)
-		return;
-	s->sock_fold = fold_sock;
-	s->sock_fold_ctx = g;
+	wd_session_maintain(s, g->by == WD_GROUP_PROCESS ? fold_sock : NULL, g);
 }
 
-void wd_groups_refresh(struct wd_groups *g, struct wd_session *s)
+void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap)
 {
-	struct wd_sock_total *v;
-	size_t n;
+	const struct wd_sock_total *v = wd_sock_rows(&snap->socks);
 
-	/* Read each second even for cgroups: a read retires closed sockets. */
-	if ((g->by != WD_GROUP_PROCESS && g->by != WD_GROUP_CGROUP) ||
-	    wd_session_sock_totals(s, &v, &n))
+	if (!snap->has_socks)
 		return;
-	for (size_t i = 0; g->by == WD_GROUP_PROCESS && i < n; i++)
-		learn(g, s, v[i].key.ino);
-	forget_idle(g, s);
-	free(v);
-	wd_session_cgroups_read(s);
+	g->generation = snap->sock_generation;
+	for (size_t i = 0; g->by == WD_GROUP_PROCESS && i < snap->socks.n; i++)
+		learn(g, v[i].key.ino);
+	forget_idle(g);
+	wd_session_cgroups_read(g->s);
 }
 
 static void netns_label(struct wd_session *s, const struct wd_netns_id *ns, char *buf,
@@ -178,9 +169,9 @@ static void key_label(struct wd_groups *g, struct wd_session *s, const struct wd
 		snprintf(buf, len, "(no device)@%s", ns);
 }
 
-static void sock_label(struct wd_groups *g, struct wd_session *s, const struct wd_sock_key *k,
-		       char *buf, size_t len)
+static void sock_label(struct wd_groups *g, const struct wd_sock_key *k, char *buf, size_t len)
 {
+	struct wd_session *s = g->s;
 	const struct wd_known_sock *ks;
 	const char *path;
 
@@ -223,52 +214,51 @@ static int add_row(struct wd_group_row **v, size_t *n, size_t *cap, const char *
 	return 0;
 }
 
-static int collect_keys(struct wd_groups *g, struct wd_session *s, struct wd_group_row **v,
-			size_t *n, size_t *cap)
+static int collect_keys(struct wd_groups *g, const struct wd_snapshot *snap,
+			struct wd_group_row **v, size_t *n, size_t *cap)
 {
-	struct wd_key_total *k;
+	const struct wd_key_total *k = wd_key_rows(&snap->keys);
 	char label[256];
-	size_t nk;
-	int err = wd_session_keys(s, &k, &nk);
+	int err = 0;
 
-	if (err)
-		return err;
-	for (size_t i = 0; !err && i < nk; i++) {
+	for (size_t i = 0; !err && i < snap->keys.n; i++) {
 		struct wd_netns_id ns = { k[i].key.netns_cookie, k[i].key.netns };
 
-		key_label(g, s, &ns, &k[i].key, label, sizeof(label));
+		key_label(g, g->s, &ns, &k[i].key, label, sizeof(label));
 		err = add_row(v, n, cap, label, &ns, k[i].key.reason, k[i].count);
 	}
-	free(k);
 	return err;
 }
 
-static int collect_socks(struct wd_groups *g, struct wd_session *s, struct wd_group_row **v,
-			 size_t *n, size_t *cap)
+/*
+ * The counts of the snapshot's sockets, and those of sockets swapped out
+ * before it to their process's row (g->retired): wd_groups_maintain() after
+ * the tables, never between, so that none is in both.
+ */
+static int collect_socks(struct wd_groups *g, const struct wd_snapshot *snap,
+			 struct wd_group_row **v, size_t *n, size_t *cap)
 {
-	struct wd_sock_total *t;
+	const struct wd_sock_total *t = wd_sock_rows(&snap->socks);
 	char label[256];
-	size_t nt;
 	int err = 0;
 
-	/* Before the read: a swap during it moves counts it has read into g->retired. */
+	if (!snap->has_socks)
+		return -EOPNOTSUPP;
 	for (size_t i = 0; !err && i < g->n_retired; i++)
 		err = add_row(v, n, cap, g->retired[i].group, NULL, g->retired[i].reason,
 			      g->retired[i].count);
-	if (!err)
-		err = wd_session_sock_totals(s, &t, &nt);
 	if (err)
 		return err;
+	g->generation = snap->sock_generation;
 	/* after the counts: every cgroup they name was made before it was told */
-	wd_session_cgroups_read(s);
-	for (size_t i = 0; !err && i < nt; i++) {
+	wd_session_cgroups_read(g->s);
+	for (size_t i = 0; !err && i < snap->socks.n; i++) {
 		if (g->by == WD_GROUP_PROCESS)
-			learn(g, s, t[i].key.ino);
-		sock_label(g, s, &t[i].key, label, sizeof(label));
+			learn(g, t[i].key.ino);
+		sock_label(g, &t[i].key, label, sizeof(label));
 		err = add_row(v, n, cap, label, NULL, t[i].key.reason, t[i].count);
 	}
-	forget_idle(g, s);
-	free(t);
+	forget_idle(g);
 	return err;
 }
 
@@ -351,17 +341,17 @@ static void fold_other(struct wd_groups *g, struct wd_group_row *v, size_t *n)
 		normalize(v, n);
 }
 
-int wd_groups_rows(struct wd_groups *g, struct wd_session *s, struct wd_group_row **out,
-		   size_t *n)
+int wd_groups_rows(struct wd_groups *g, const struct wd_snapshot *snap,
+		   struct wd_group_row **out, size_t *n)
 {
 	struct wd_group_row *v = NULL;
 	size_t m = 0, cap = 0;
 	int err;
 
 	if (g->by == WD_GROUP_NETNS || g->by == WD_GROUP_INTERFACE)
-		err = collect_keys(g, s, &v, &m, &cap);
+		err = collect_keys(g, snap, &v, &m, &cap);
 	else
-		err = collect_socks(g, s, &v, &m, &cap);
+		err = collect_socks(g, snap, &v, &m, &cap);
 	if (err) {
 		free(v);
 		return err;
@@ -373,15 +363,14 @@ int wd_groups_rows(struct wd_groups *g, struct wd_session *s, struct wd_group_ro
 	return 0;
 }
 
-int wd_groups_doc(struct wd_groups *g, struct wd_session *s, struct wd_count_doc *doc,
-		  struct wd_groups_doc *gd)
+int wd_groups_doc(struct wd_groups *g, struct wd_session *s, const struct wd_snapshot *snap,
+		  struct wd_count_doc *doc, struct wd_groups_doc *gd)
 {
-	struct wd_stats st;
 	size_t n;
 	int err;
 
 	memset(gd, 0, sizeof(*gd));
-	err = wd_groups_rows(g, s, &gd->rows, &n);
+	err = wd_groups_rows(g, snap, &gd->rows, &n);
 	if (err)
 		return err;
 	gd->out = calloc(n ? n : 1, sizeof(*gd->out));
@@ -403,8 +392,7 @@ int wd_groups_doc(struct wd_groups *g, struct wd_session *s, struct wd_count_doc
 	doc->group_by = wd_group_by_name(g->by);
 	doc->groups = gd->out;
 	doc->n_groups = n;
-	if (!wd_session_stats(s, &st))
-		doc->groups_lost = st.v[WD_STAT_SOCK_OVERFLOW];
+	doc->groups_lost = snap->stats.v[WD_STAT_SOCK_OVERFLOW];
 	return 0;
 }
 
@@ -416,13 +404,14 @@ void wd_groups_doc_free(struct wd_groups_doc *gd)
 	memset(gd, 0, sizeof(*gd));
 }
 
-void wd_groups_print_live(struct wd_groups *g, struct wd_session *s, FILE *f)
+void wd_groups_print_live(struct wd_groups *g, struct wd_session *s,
+			  const struct wd_snapshot *snap, FILE *f)
 {
 	struct wd_count_doc doc = { 0 };
 	struct wd_groups_doc gd;
 
-	/* No wd_groups_refresh(): reading the rows learns owners and retires sockets too. */
-	if (wd_groups_doc(g, s, &doc, &gd))
+	/* No wd_groups_refresh(): making the rows learns owners too. */
+	if (wd_groups_doc(g, s, snap, &doc, &gd))
 		return;
 	wd_print_groups_table(f, &doc);
 	wd_groups_doc_free(&gd);

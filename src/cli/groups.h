@@ -31,27 +31,32 @@ struct wd_group_row {
 /*
  * --group-by process keeps the owners of the sockets of the last two by-socket
  * generations (sorted by inode), and the counts of swapped-out sockets by their
- * process (retired): never one entry per socket that ever dropped.
+ * process (retired): never one entry per socket that ever dropped. Every
+ * table is made from a snapshot (snapshot.h); nothing here reads the kernel.
  */
 struct wd_groups {
-	enum wd_group_by by;
+	enum wd_group_by by;		/* WD_GROUP_NONE: no --group-by */
 	uint32_t max_groups;
-	struct wd_session *s;		/* set by wd_groups_attach */
+	struct wd_session *s;
+	unsigned int generation;	/* the by-socket generation of the last snapshot */
 	struct wd_known_sock *socks;
 	size_t n_socks, cap_socks;
 	struct wd_group_row *retired;
 	size_t n_retired, cap_retired;
 };
 
-void wd_groups_init(struct wd_groups *g, const struct wd_opts *o);
-/* Counts of swapped-out sockets go to their process's row (--group-by process). */
-void wd_groups_attach(struct wd_groups *g, struct wd_session *s);
+void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_session *s);
 void wd_groups_free(struct wd_groups *g);
-/* Learn the owners of sockets that dropped since the last call (once a second). */
-void wd_groups_refresh(struct wd_groups *g, struct wd_session *s);
-/* The rows, largest group first; caller frees *out. 0 or -errno. */
-int wd_groups_rows(struct wd_groups *g, struct wd_session *s, struct wd_group_row **out,
-		   size_t *n);
+/* Learn the owners of sockets that dropped, as snap has them (once a second). */
+void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap);
+/*
+ * wd_session_maintain() after the tables of a snapshot are made: counts of
+ * swapped-out sockets go to their process's row (--group-by process).
+ */
+void wd_groups_maintain(struct wd_groups *g, struct wd_session *s);
+/* The rows of snap, largest group first; caller frees *out. 0 or -errno. */
+int wd_groups_rows(struct wd_groups *g, const struct wd_snapshot *snap,
+		   struct wd_group_row **out, size_t *n);
 
 /* The --group-by part of a count document: rows and names, freed with wd_groups_doc_free. */
 struct wd_groups_doc {
@@ -60,10 +65,11 @@ struct wd_groups_doc {
 	char (*names)[160];
 };
 
-int wd_groups_doc(struct wd_groups *g, struct wd_session *s, struct wd_count_doc *doc,
-		  struct wd_groups_doc *gd);
+int wd_groups_doc(struct wd_groups *g, struct wd_session *s, const struct wd_snapshot *snap,
+		  struct wd_count_doc *doc, struct wd_groups_doc *gd);
 void wd_groups_doc_free(struct wd_groups_doc *gd);
-/* top: the groups table of this moment. */
-void wd_groups_print_live(struct wd_groups *g, struct wd_session *s, FILE *f);
+/* top: the groups table of snap. */
+void wd_groups_print_live(struct wd_groups *g, struct wd_session *s,
+			  const struct wd_snapshot *snap, FILE *f);
 
 #endif /* WD_GROUPS_H */

@@ -81,11 +81,16 @@ static const struct cmd_doc docs[WD_NCMDS] = {
 		"the totals by reason and location; without -d, until Ctrl-C. Then the "
 		"kernel's own drop counters that moved over the same interval, next to the "
 		"traced reasons: drops a counter saw but the tracepoint did not (a full accept "
-		"queue) are flagged. Expected drops are hidden and counted in a footer.\n",
+		"queue) are flagged. Expected drops are hidden and counted in a footer.\n"
+		"Each row's hint is its cause at that place, told apart by the counters that "
+		"moved with it and the sysctls of the namespace (--json: a cause object with "
+		"its confidence and evidence). With --fail-on, the run is a check: exit status 3 "
+		"when a threshold was crossed, and the report ends with what crossed and why.\n",
 		"sudo whydrop count -d 10\n"
 		"sudo whydrop count -d 5 --json --netns blue -r NO_SOCKET,TCP_CSUM\n"
 		"sudo whydrop count -d 10 'tcp port 443 and host 192.0.2.7'\n"
 		"sudo whydrop count -d 10 --group-by cgroup\n"
+		"sudo whydrop count -d 10 --fail-on 'NO_SOCKET>100/s,NETFILTER_DROP>0' || alert\n"
 		"whydrop count --counters-only -d 10\n"
 		"sudo whydrop count -d 10 --stacks --svg drops.svg    # a flame graph, nothing to install\n"
 		"sudo whydrop count -d 10 --stacks --folded | flamegraph.pl > drops.svg\n",
@@ -128,7 +133,11 @@ static const struct cmd_doc docs[WD_NCMDS] = {
 		"opt-in: whydrop_interface_drops_total, whydrop_netns_drops_total, "
 		"whydrop_cgroup_drops_total and whydrop_cgroup_drops_lost_total, and "
 		"whydrop_series_retired_total{metric}: the series of a cgroup or namespace gone "
-		"for --series-grace leave the page (docs/serve.md).\n",
+		"for --series-grace leave the page (docs/serve.md).\n"
+		"A generic reason means different things at different functions (IP_INHDR "
+		"at ip_forward is a TTL that ran out, at ip_rcv_core a broken header): the "
+		"function label says which, `whydrop explain FUNCTION` gives the causes at "
+		"that place, and `whydrop count` says which one the counters confirm.\n",
 		"sudo whydrop serve\n"
 		"curl -s http://127.0.0.1:9464/metrics | grep whydrop_drops_total\n"
 		"sudo whydrop serve --listen [::1]:9464 --max-series 100 --per-interface\n"
@@ -158,22 +167,25 @@ static const struct cmd_doc docs[WD_NCMDS] = {
 		"REASON|FUNCTION",
 		"a drop reason (any case, with or without SKB_DROP_REASON_, an old name, or its "
 		"number on this kernel), rst:NAME for a TCP reset reason, or a kernel function "
-		"of the call-site catalogue",
+		"of the call-site catalogue or of the causes by place",
 		"What a drop reason means, where the kernel drops with it, what to check and "
 		"what to do, with live values from this machine: the related sysctls, the MIB "
 		"counters now and their rate over --interval, and the reason's number on this "
 		"kernel. Needs neither root nor BPF; run it under ip netns exec NS for a "
-		"namespace's counters. A name that is no reason is looked up as a kernel "
-		"function in the call-site catalogue: what a drop there means when it comes as "
-		"NOT_SPECIFIED or with a generic reason. rst:NAME is why the kernel sent a TCP "
-		"reset (tcp:tcp_send_reset's enum sk_rst_reason, 6.10+: rst:TCP_ABORT_ON_CLOSE, "
-		"rst:NO_SOCKET), apart from the drop reason of the same name. An unknown name "
-		"gets the closest one.\n",
+		"namespace's counters. A reason's entry lists what it means at each place (By "
+		"place): IP_INHDR at ip_forward is a TTL that ran out, at ip_rcv_core a broken "
+		"header. A name that is no reason is looked up as a kernel function: its "
+		"call-site entry (what a drop there means when it comes as NOT_SPECIFIED or with "
+		"a generic reason) and the causes of each reason there. rst:NAME is why the "
+		"kernel sent a TCP reset (tcp:tcp_send_reset's enum sk_rst_reason, 6.10+: "
+		"rst:TCP_ABORT_ON_CLOSE, rst:NO_SOCKET), apart from the drop reason of the same "
+		"name. An unknown name gets the closest one.\n",
 		"whydrop explain TCP_ZEROWINDOW\n"
 		"whydrop explain no_socket socket_rcvbuff --interval 5\n"
 		"whydrop explain PROTO_MEM --json | jq '.reasons[0].counter_values'\n"
 		"whydrop explain ip6_mc_input\n"
 		"whydrop explain rst:TCP_ABORT_ON_CLOSE\n"
+		"whydrop explain ip_forward\n"
 		"whydrop explain --all --markdown > docs/reasons.md\n",
 	},
 	[WD_CMD_READ] = {

@@ -239,6 +239,22 @@ const struct wd_option wd_options[] = {
 	{ "show-all", 0, NULL, C_TOP | C_COUNT | C_SERVE,
 	  "hide nothing, not even the built-in expected drops",
 	  .why = "applies to commands that hide expected drops" },
+	/* a check for cron, CI and monitoring */
+	{ "fail-on", 0, "SPEC", C_COUNT,
+	  "exit with status 3 when a threshold is crossed, and say why: REASON>N (drops) or "
+	  "REASON>N/s (per second), >= too, comma-separated; REASON may be unexpected (each "
+	  "reason the noise list does not hide) or any (every drop)",
+	  .why = "applies to the command that counts for a while",
+	  .hint_for = { { C_TOP, "`whydrop count -d T --fail-on SPEC` checks one run" },
+			{ C_SERVE, "serve's alerts are in contrib/prometheus/whydrop-rules.yml" } },
+	  .complete = "@reasons",
+	  .man = "Example: --fail-on 'NO_SOCKET>100/s,NETFILTER_DROP>0'. A named reason counts "
+		 "all its drops, expected ones too; unexpected checks each reason the noise "
+		 "list does not hide on its own; any is the sum of every drop. Rates are over "
+		 "the run's duration (-d). The report then ends with the check: each "
+		 "threshold, and for those crossed the rows of the reasons that crossed with "
+		 "their cause (the \"check\" object of --json); stderr says which were "
+		 "crossed. Exit status 3 when one was, 0 when none was, 1 and 2 as always." },
 	/* what is printed */
 	{ "explain", 0, NULL, C_TOP | C_WATCH | C_COUNT,
 	  "on exit, the catalogue entry of each reason seen",

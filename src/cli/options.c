@@ -300,6 +300,12 @@ static int parse_own_opt(struct parse *p, const char *arg)
 		c->user = arg;
 	} else if (!strcmp(name, "svg")) {
 		c->svg = arg;
+	} else if (!strcmp(name, "fail-on")) {
+		char err[512];
+
+		if (wd_check_parse(arg, &c->check, err, sizeof(err)))
+			return usage(p, "%s", err);
+		c->has_check = true;
 	} else if (!strcmp(name, "interval")) {
 		why = wd_parse_duration(arg, &wd_interval_limits, &c->interval);
 		if (why)
@@ -471,6 +477,10 @@ static int check_live(const struct parse *p)
 	if (o->folded && (o->json || o->explain))
 		return usage(p, "--folded prints only folded lines: leave out --json and "
 			     "--explain");
+	if (p->c->has_check && (o->counters_only || o->folded))
+		return usage(p, "--fail-on checks the traced counts: it does not go with %s",
+			     o->counters_only ? "--counters-only (nothing traced)" :
+			     "--folded (no report)");
 	if (p->c->svg && !o->stacks)
 		return usage(p, "--svg goes with `whydrop count --stacks`: the flame graph is "
 			     "made of the drops' stacks");

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "opts.h"
 
 enum wd_cmd {
@@ -88,6 +89,8 @@ struct wd_cli {
 	const char *user;
 	/* count */
 	const char *svg;	/* --svg FILE: the flame graph */
+	struct wd_check check;	/* --fail-on */
+	bool has_check;
 	/* explain */
 	double interval;	/* --interval */
 	bool all, callsites;

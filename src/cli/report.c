@@ -1,23 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The end-of-run report of count, top and watch: the exact totals named
- * and explained, what the noise list hid, the stacks, the groups, and the
- * kernel's counters beside them (report_counters.c).
+ * A counting run of count and top, and its report from one snapshot: the
+ * exact totals named and explained, what the noise list hid, the stacks,
+ * the groups, and the kernel's counters beside them (counter_sampler.c).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsites.h"
-#include "catalogue.h"
+#include "check.h"
 #include "flame_output.h"
-#include "groups.h"
 #include "noise.h"
 #include "options.h"
 #include "output.h"
 #include "report.h"
-#include "source_dropmon.h"
 #include "stack.h"
 
 #define NAME_LEN 160
@@ -25,63 +22,6 @@
 struct row_names {
 	char reason[NAME_LEN], subsys[NAME_LEN], function[NAME_LEN], location[NAME_LEN];
 };
-
-const char *wd_hint(const char *reason)
-{
-	const struct wd_cat_entry *e = reason ? wd_catalogue_find(reason) : NULL;
-
-	return e ? e->summary : NULL;
-}
-
-const char *wd_hint_at(const char *reason, const char *function)
-{
-	const struct wd_callsite *c = wd_callsite_for(reason, function);
-
-	return c ? c->summary : wd_hint(reason);
-}
-
-static bool seen_before(const struct wd_total *t, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (t[j].reason == t[i].reason)
-			return true;
-	return false;
-}
-
-void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n, FILE *f)
-{
-	char name[NAME_LEN];
-
-	for (size_t i = 0; i < n; i++) {
-		const struct wd_cat_entry *e;
-
-		if (seen_before(t, i))
-			continue;
-		e = wd_catalogue_find(wd_reason_name(&s->reasons, t[i].reason, name, sizeof(name)));
-		fputc('\n', f);
-		if (e)
-			wd_catalogue_print(f, e);
-		else
-			fprintf(f, "%s: not in whydrop's catalogue (a newer kernel?)\n", name);
-	}
-}
-
-/* drop_monitor's losses: lost_events are the drops its queue could not hold. */
-static const struct wd_count_source *dropmon_source(struct wd_session *s,
-						    struct wd_count_source *src, uint64_t *lost)
-{
-	struct wd_dm_losses l;
-
-	wd_dm_source_losses(s, &l);
-	*src = (struct wd_count_source){
-		.name = "dropmon", .mode = l.packet_mode ? "packet" : "summary",
-		.queue_dropped = l.queue_dropped, .hw_queue_dropped = l.hw_queue_dropped,
-		.overruns = l.overruns, .truncated = l.truncated, .summary_full = l.summary_full,
-		.lower_bound = l.queue_dropped || l.hw_queue_dropped || l.overruns || l.summary_full,
-	};
-	*lost = l.queue_dropped + l.hw_queue_dropped;
-	return src;
-}
 
 /* What the noise list hid: rows moved out of doc->rows, a line per rule. */
 struct hidden_parts {
@@ -157,23 +97,21 @@ static void stack_parts_free(struct stack_parts *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int build_stacks(struct wd_session *s, const struct wd_opts *o, const struct wd_stats *st,
-			struct wd_count_doc *doc, struct stack_parts *p)
+static int build_stacks(struct wd_session *s, const struct wd_opts *o,
+			const struct wd_snapshot *snap, struct wd_count_doc *doc,
+			struct stack_parts *p)
 {
-	struct wd_stack_total *t = NULL;
+	const struct wd_stack_total *t = snap->stacks;
+	const struct wd_stats *st = &snap->stats;
 	struct wd_count_row row;
-	size_t n = 0;
-	int err = wd_session_stack_totals(s, &t, &n);
+	size_t n = snap->n_stacks;
+	int err = 0;
 
-	if (err)
-		return err;
 	p->rows = calloc(n ? n : 1, sizeof(*p->rows));
 	p->stacks = calloc(n ? n : 1, sizeof(*p->stacks));
 	p->names = calloc(n ? n : 1, sizeof(*p->names));
-	if (!p->rows || !p->stacks || !p->names) {
-		free(t);
+	if (!p->rows || !p->stacks || !p->names)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; !err && i < n; i++) {
 		struct wd_total tot = { t[i].reason, t[i].location, t[i].count };
 		struct row_names *nm = &p->names[i];
@@ -190,7 +128,6 @@ static int build_stacks(struct wd_session *s, const struct wd_opts *o, const str
 			.hidden = o->noise && wd_noise_hide(o->noise, row.reason, row.function, 0),
 		};
 	}
-	free(t);
 	doc->has_stacks = true;
 	doc->stacks = p->rows;
 	doc->n_stacks = p->n;
@@ -263,91 +200,150 @@ static int write_flame(struct wd_flame_out *out, const struct wd_count_doc *doc)
 	return err ? 1 : 0;
 }
 
-int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
-			   struct wd_counter_watch *w, FILE *f)
+/*
+ * The kernel's counters beside the totals, from the same snapshot (before
+ * the rows are diagnosed: their evidence). Never a part missing without a
+ * word: a failure is said in the document too.
+ */
+static void add_counters(struct wd_session *s, const struct wd_opts *o,
+			 const struct wd_snapshot *snap, struct wd_counter_sampler *cs,
+			 struct wd_count_doc *doc, struct wd_counter_rows *c)
+{
+	int err = -EIO;
+
+	if (cs->have_now && !(err = wd_counter_rows_build(cs, o, s, snap, c))) {
+		doc->has_counters = true;
+		doc->counters_scope = cs->scope;
+		doc->counters = c->rows;
+		doc->n_counters = c->n;
+		doc->counters_untraced = c->untraced;
+		return;
+	}
+	if (!cs->error[0])
+		snprintf(cs->error, sizeof(cs->error), "cannot compare the counters: %s",
+			 strerror(-err));
+	doc->counters_error = cs->error;
+}
+
+/* The totals as rows, named; names[] holds their strings. */
+static int build_rows(struct wd_session *s, const struct wd_total *t, size_t n,
+		      struct wd_count_doc *doc, struct wd_count_row **rows,
+		      struct row_names **names)
+{
+	*rows = calloc(n ? n : 1, sizeof(**rows));
+	*names = calloc(n ? n : 1, sizeof(**names));
+	if (!*rows || !*names)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct row_names *nm = &(*names)[i];
+
+		wd_session_row(s, &t[i], &(*rows)[i], nm->reason, nm->subsys, nm->function,
+			       nm->location, NAME_LEN);
+		doc->total += (*rows)[i].count;
+	}
+	doc->rows = *rows;
+	doc->n_rows = n;
+	return 0;
+}
+
+/* Every row's cause, with the evidence of the counters when doc has them. */
+static int diagnose_rows(struct wd_count_row *rows, size_t n, const struct wd_count_doc *doc,
+			 const struct wd_counter_sampler *cs, struct wd_diagnosis **d)
+{
+	struct wd_diag_ctx x;
+	bool have = doc->has_counters && wd_counter_sampler_diag_ctx(cs, &x);
+
+	return wd_hints_diagnose(rows, n, have ? &x : NULL, d);
+}
+
+/* count --fail-on: which thresholds the document crossed, said on stderr too. */
+static bool check_doc(const struct wd_check *check, struct wd_count_doc *doc,
+		      struct wd_check_result *r)
+{
+	if (!check)
+		return false;
+	wd_check_eval(check, doc, r);
+	doc->check = r;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->o[i].crossed)
+			fprintf(stderr, "whydrop count: --fail-on %s crossed: %" PRIu64 " %s, "
+				"%.1f/s\n", r->o[i].term->text, r->o[i].count,
+				wd_plural(r->o[i].count, "drop", "drops"), r->o[i].rate);
+	return r->crossed;
+}
+
+int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const struct wd_opts *o,
+			   const struct wd_check *check, double duration,
+			   struct wd_counter_sampler *cs, FILE *f)
 {
 	struct wd_count_doc doc = { .duration_s = duration };
-	struct wd_count_source src;
 	struct wd_groups_doc gd = { 0 };
 	struct wd_counter_rows c = { 0 };
 	struct wd_count_row *rows = NULL;
+	struct wd_diagnosis *diag = NULL;
+	struct wd_check_result *cr = NULL;
 	struct row_names *names = NULL;
 	struct hidden_parts hp = { 0 };
 	struct stack_parts sp = { 0 };
+	struct wd_snapshot snap;
 	struct wd_total *t = NULL;
-	struct wd_stats st;
 	int err, flame_failed = 0;
+	bool crossed = false;
 	size_t n = 0;
 
 	if (!s)
-		return wd_report_counters_only(o, duration, w, f);
+		return wd_counter_report_only(o, duration, cs, f);
 	doc.kernel = s->kernel;
-	err = wd_session_totals(s, &t, &n);
-	if (!err)
-		err = wd_session_stats(s, &st);
+	err = wd_session_snapshot(s, &snap);
 	if (err) {
 		fprintf(stderr, "whydrop: cannot read the counts: %s\n", strerror(-err));
-		goto out;
+		return 1;
 	}
-	rows = calloc(n ? n : 1, sizeof(*rows));
-	names = calloc(n ? n : 1, sizeof(*names));
-	if (!rows || !names) {
+	err = wd_snapshot_totals(&snap, &t, &n);
+	if (!err)
+		err = build_rows(s, t, n, &doc, &rows, &names);
+	if (err)
+		goto out;
+	/* the counters first: the rows' causes take their evidence */
+	if (cs && !o->folded)
+		add_counters(s, o, &snap, cs, &doc, &c);
+	err = diagnose_rows(rows, n, &doc, cs, &diag);
+	cr = check ? calloc(1, sizeof(*cr)) : NULL;
+	if (!err && check && !cr)
 		err = -ENOMEM;
+	if (err)
 		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		wd_session_row(s, &t[i], &rows[i], names[i].reason, names[i].subsys,
-			       names[i].function, names[i].location, NAME_LEN);
-		rows[i].hint = wd_hint_at(names[i].reason, names[i].function);
-		doc.total += rows[i].count;
-	}
-	doc.rows = rows;
-	doc.n_rows = n;
-	doc.lost_events = st.recursion_misses;
+	doc.lost_events = snap.lost_events;
 	doc.has_filter = s->filter_len > 0;
-	doc.filter_paged = st.filter_nonlinear;
+	doc.filter_paged = snap.stats.filter_nonlinear;
 	doc.location_only = !s->reasons.has_reason;
-	if (s->dm)
-		doc.source = dropmon_source(s, &src, &doc.lost_events);
+	doc.source = snap.source.name ? &snap.source : NULL;
 	if (o->noise && !o->noise->off && (err = apply_noise(o->noise, &doc, &hp)))
 		goto out;
-	if (s->stacks && (err = build_stacks(s, o, &st, &doc, &sp)))
+	if (snap.has_stacks && (err = build_stacks(s, o, &snap, &doc, &sp)))
 		goto out;
 	/* said, and the exit status; the report goes on */
-	if (o->flame && s->stacks) {
+	if (o->flame && snap.has_stacks) {
 		flame_failed = write_flame(o->flame, &doc);
 	} else if (o->flame) {
-		fprintf(stderr, "whydrop count: no flame graph written: drop_monitor gives no "
-			"kernel stacks (--source bpf takes them)\n");
+		fprintf(stderr, "whydrop count: no flame graph written: %s gives no "
+			"kernel stacks (--source bpf takes them)\n", wd_session_source(s)->what);
 		flame_failed = 1;
 	}
 	if (o->folded) {
 		err = print_folded(&doc, f);
 		goto flush;
 	}
-	if (w && w->have_now && !(err = wd_counters_build(s, o, w, &c))) {
-		doc.has_counters = true;
-		doc.counters_scope = w->scope;
-		doc.counters = c.rows;
-		doc.n_counters = c.n;
-		doc.counters_untraced = c.untraced;
-	} else if (w) {
-		/* Never a part missing without a word: say why in the document too. */
-		if (!w->error[0])
-			snprintf(w->error, sizeof(w->error), "cannot compare the counters: %s",
-				 strerror(err ? -err : EIO));
-		doc.counters_error = w->error;
-		err = 0;
-	}
-	if (s->groups && wd_groups_doc(s->groups, s, &doc, &gd))
+	if (g && g->by && wd_groups_doc(g, s, &snap, &doc, &gd))
 		fprintf(stderr, "whydrop: cannot group the counts by %s\n",
-			wd_group_by_name(s->groups->by));
+			wd_group_by_name(g->by));
+	crossed = check_doc(check, &doc, cr);
 	if (o->json)
 		wd_print_count_json(f, &doc);
 	else
 		wd_print_count_table(f, &doc);
 	if (o->explain)
-		wd_report_explain(s, t, n, f);
+		wd_hints_explain(rows, n, f);
 flush:
 	if (!err)
 		err = wd_output_errno(f);
@@ -361,44 +357,56 @@ out:
 	wd_counter_rows_free(&c);
 	hidden_free(&hp);
 	stack_parts_free(&sp);
+	free(cr);
+	free(diag);
 	free(rows);
 	free(names);
 	free(t);
-	return err || flame_failed ? 1 : 0;
+	wd_snapshot_free(&snap);
+	if (err || flame_failed)
+		return 1;
+	return crossed ? WD_EXIT_CHECK : 0;
 }
 
-int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_watch *w,
+int wd_report_counts(struct wd_session *s, struct wd_groups *g, const struct wd_opts *o,
+		     double duration, struct wd_counter_sampler *cs, FILE *f)
+{
+	return wd_report_counts_check(s, g, o, NULL, duration, cs, f);
+}
+
+int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_sampler *cs,
 		    struct wd_groups *g)
 {
 	int status = wd_session_open(s, o, false, NULL, NULL);
 
 	if (status)
 		return status;
-	if (wd_watch_begin(w, o))
+	if (wd_counter_sampler_begin(cs, o))
 		fprintf(stderr, "whydrop: going on without the kernel's counters\n");
 	/* The counters' files and sockets were opened in the namespace already. */
 	if (wd_session_drop_privileges(s)) {
 		wd_session_close(s);
-		wd_watch_end(w);
+		wd_counter_sampler_end(cs);
 		return 1;
 	}
-	wd_groups_init(g, o);
-	if (o->group_by) {
-		s->groups = g;
-		wd_groups_attach(g, s);
-	}
+	wd_groups_init(g, o, s);
 	return 0;
 }
 
-void wd_report_detach(struct wd_session *s, struct wd_counter_watch *w)
+void wd_report_maintain(struct wd_session *s, struct wd_groups *g)
 {
-	wd_watch_sample(w);	/* before detaching: nothing counted goes untraced */
+	wd_groups_maintain(g, s);
+}
+
+void wd_report_detach(struct wd_session *s, struct wd_counter_sampler *cs)
+{
+	wd_counter_sampler_take(cs);	/* before detaching: nothing counted goes untraced */
 	wd_session_detach(s);
 }
 
-void wd_report_end(struct wd_session *s, struct wd_counter_watch *w, struct wd_groups *g)
+void wd_report_end(struct wd_session *s, struct wd_counter_sampler *cs, struct wd_groups *g)
 {
 	wd_groups_free(g);
 	wd_session_close(s);
-	wd_watch_end(w);
+	wd_counter_sampler_end(cs);
 }

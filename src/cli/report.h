@@ -1,88 +1,55 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The end-of-run report shared by count, top and watch. */
+/*
+ * A counting run of count and top, and its report: the exact totals of one
+ * snapshot named and explained, what the noise list hid, the stacks, the
+ * groups, and the kernel's counters beside them (counter_sampler.h).
+ */
 #ifndef WD_REPORT_H
 #define WD_REPORT_H
 
 #include <stdio.h>
 
-#include "counters.h"
-#include "netstats.h"
+#include "counter_sampler.h"
+#include "groups.h"
+#include "hints.h"
 #include "session.h"
 
-struct wd_groups;
-
-/* One-line hint for a reason name, NULL if the catalogue has none. */
-const char *wd_hint(const char *reason);
-/* The call site's summary when it covers reason there, else wd_hint(reason). */
-const char *wd_hint_at(const char *reason, const char *function);
-/* --explain: the catalogue entry of every reason in the totals. */
-void wd_report_explain(struct wd_session *s, const struct wd_total *t, size_t n, FILE *f);
-
-/*
- * The kernel's own counters over the same interval as the traced counts:
- * sampled after attaching and again before detaching (inside --netns when
- * given), then reconciled with the traced reasons (reconcile.h).
- */
-struct wd_counter_watch {
-	struct wd_counters start, now;
-	char netns_path[300];		/* "": whydrop's own namespace */
-	struct wd_netstats_src src;	/* opened there while privileged */
-	char scope[400];
-	char error[512];		/* why there are no counters, "" if there are */
-	bool ok;			/* start sample taken */
-	bool have_now;			/* "now" sample taken */
-};
-
-/* First sample; 0, or an exit status after a message. */
-int wd_watch_begin(struct wd_counter_watch *w, const struct wd_opts *o);
-/* Sample "now" (call before wd_session_detach); 0 or -1 after a message. */
-int wd_watch_sample(struct wd_counter_watch *w);
-void wd_watch_end(struct wd_counter_watch *w);
-
-/*
- * Exact totals as a table or the `count --json` document, and the counters
- * that moved between the two samples of w (NULL: none) next to the traced
- * reasons; s NULL: --counters-only.
- */
-int wd_report_counts_watch(struct wd_session *s, const struct wd_opts *o, double duration,
-			   struct wd_counter_watch *w, FILE *f);
-/* top: sample now and print only the counters part. */
-void wd_report_counters_live(struct wd_session *s, const struct wd_opts *o,
-			     struct wd_counter_watch *w, FILE *f);
+struct wd_check;
 
 /*
  * count and top: open the session, take the first sample of the kernel's
- * counters (going on without them if it fails), give up privileges, group
- * the counts if asked. 0, or an exit status after a message (nothing left
- * open then).
+ * counters (going on without them if it fails), give up privileges, set
+ * up the groups (by none without --group-by). 0, or an exit status after
+ * a message (nothing left open then).
  */
-int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_watch *w,
+int wd_report_start(struct wd_session *s, struct wd_opts *o, struct wd_counter_sampler *cs,
 		    struct wd_groups *g);
+/*
+ * After a snapshot of a live loop and everything drawn from it: the sources
+ * keep their tables bounded, the swapped-out counts by socket going to
+ * their process's group (--group-by process).
+ */
+void wd_report_maintain(struct wd_session *s, struct wd_groups *g);
 /* Detach, with the last sample of the kernel's counters just before (nothing untraced). */
-void wd_report_detach(struct wd_session *s, struct wd_counter_watch *w);
+void wd_report_detach(struct wd_session *s, struct wd_counter_sampler *cs);
 /* After the report: what wd_report_start opened, closed. */
-void wd_report_end(struct wd_session *s, struct wd_counter_watch *w, struct wd_groups *g);
+void wd_report_end(struct wd_session *s, struct wd_counter_sampler *cs, struct wd_groups *g);
 
-/* Between report.c and report_counters.c: the counters' rows of a document. */
-struct wd_counter_text {
-	char reasons[256];
-	char message[768];
-};
-
-struct wd_counter_rows {
-	struct wd_counter_row *rows;
-	struct wd_counter_text *text;
-	size_t n;
-	struct wd_recon_row *recon;	/* what the rows point into (their devices) */
-	uint64_t untraced;		/* drops the counters found beyond the tracepoint */
-};
-
-/* Reconcile the watch's two samples with what s traced (NULL: nothing) into rows. */
-int wd_counters_build(struct wd_session *s, const struct wd_opts *o,
-		      struct wd_counter_watch *w, struct wd_counter_rows *c);
-void wd_counter_rows_free(struct wd_counter_rows *c);
-/* --counters-only: the document without anything traced. 0, or 1 after a message. */
-int wd_report_counters_only(const struct wd_opts *o, double duration,
-			    struct wd_counter_watch *w, FILE *f);
+/*
+ * The report of one snapshot taken now: exact totals as a table or the
+ * `count --json` document, each row with its cause (the counters'
+ * evidence of the same snapshot), the groups of g, and the counters that
+ * moved between the two samples of cs (NULL: none) next to the traced
+ * reasons. s NULL: --counters-only. 0, or 1 after a message.
+ */
+int wd_report_counts(struct wd_session *s, struct wd_groups *g, const struct wd_opts *o,
+		     double duration, struct wd_counter_sampler *cs, FILE *f);
+/*
+ * The same, then the check of count --fail-on (check.h; NULL: none): 0, 1
+ * after a runtime failure, or WD_EXIT_CHECK when a threshold was crossed.
+ */
+int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const struct wd_opts *o,
+			   const struct wd_check *check, double duration,
+			   struct wd_counter_sampler *cs, FILE *f);
 
 #endif /* WD_REPORT_H */

@@ -88,8 +88,9 @@ void wd_serve_announce(const struct serve *sv, int fd);
 uint64_t wd_serve_ns_id(const struct wd_key *k);
 uint64_t wd_serve_ns_id_of(const struct wd_netns_id *ns);
 int wd_serve_judge_netns(struct serve *sv, const struct wd_key_total *keys, size_t n);
-/* --per-cgroup: the family by cgroup, capped; retired cgroups' counts forgotten. */
-int wd_serve_fill_cgroups(struct serve *sv, struct wd_prom_family *f);
+/* --per-cgroup: the family by cgroup from snap, capped; retired cgroups' counts forgotten. */
+int wd_serve_fill_cgroups(struct serve *sv, const struct wd_snapshot *snap,
+			  struct wd_prom_family *f);
 
 /* The whole /metrics page in b (the HTTP layer's render callback); 0 or -errno. */
 int wd_serve_render(void *ctx, struct wd_prom_buf *b);

@@ -123,6 +123,10 @@ fail:
 
 int wd_serve_drop_privileges(struct serve *sv, uid_t uid, gid_t gid)
 {
+	uint64_t keep;
+	const char *why;
+	int map_fd;
+
 	if (wd_privileges_seal()) {
 		fprintf(stderr, "whydrop serve: cannot empty the capability bounding set: %s\n",
 			strerror(errno));
@@ -130,9 +134,9 @@ int wd_serve_drop_privileges(struct serve *sv, uid_t uid, gid_t gid)
 	}
 	if (geteuid() == 0 && wd_privileges_switch_user("whydrop serve", uid, gid))
 		return -1;
-	/* drop_monitor: its STOP on exit needs CAP_NET_ADMIN, kept alone. */
-	if (wd_privileges_reduce("whydrop serve", sv->s.dm ? WD_CAP(WD_CAP_NET_ADMIN) : 0,
-				 sv->s.dm ? -1 : sv->s.stats_fd, &sv->keep_cap_bpf))
+	/* What the sources need once attached (drop_monitor: CAP_NET_ADMIN, its STOP on exit). */
+	wd_session_keep_caps(&sv->s, &keep, &map_fd, &why);
+	if (wd_privileges_reduce("whydrop serve", keep, map_fd, &sv->keep_cap_bpf))
 		return -1;
 	if (sv->keep_cap_bpf)
 		fprintf(stderr, "whydrop serve: this kernel needs CAP_BPF to read BPF maps "
@@ -145,11 +149,14 @@ void wd_serve_announce(const struct serve *sv, int fd)
 	struct sockaddr_storage ss = {};
 	socklen_t len = sizeof(ss);
 	char addr[INET6_ADDRSTRLEN + IF_NAMESIZE + 16] = "?";
+	const char *why;
+	uint64_t keep;
+	int map_fd;
 
+	wd_session_keep_caps(&sv->s, &keep, &map_fd, &why);
 	if (!getsockname(fd, (struct sockaddr *)&ss, &len))
 		format_addr(&ss, addr, sizeof(addr));
 	fprintf(stderr, "whydrop serve: listening on http://%s/metrics (uid %u, %s)\n", addr,
 		(unsigned int)getuid(),
-		sv->s.dm ? "CAP_NET_ADMIN only, to stop drop_monitor on exit" :
-		sv->keep_cap_bpf ? "CAP_BPF only" : "no capabilities");
+		why ? why : sv->keep_cap_bpf ? "CAP_BPF only" : "no capabilities");
 }

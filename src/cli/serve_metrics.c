@@ -14,7 +14,6 @@
 
 #include "catalogue.h"
 #include "serve.h"
-#include "source_dropmon.h"
 
 #define NAME_LEN		128
 #define RULE_LEN		200	/* REASON@FUNCTION of a noise rule */
@@ -35,8 +34,7 @@ static void interface_name(struct serve *sv, const struct wd_netns_id *ns, uint3
 
 struct scrape {
 	struct wd_prom_family drops, hidden, by_if, by_ns, by_cg;
-	struct wd_key_total *keys;	/* this scrape's read of the counts */
-	size_t n_keys;
+	struct wd_snapshot snap;	/* this scrape's one read of the kernel */
 };
 
 struct row_names {
@@ -116,13 +114,10 @@ static int add_key(struct serve *sv, struct scrape *sc, const struct wd_key_tota
 }
 
 /* --per-cgroup: what whydrop_cgroup_drops_total misses, said next to it. */
-static void render_cgroup_lost(struct serve *sv, struct wd_prom_buf *b, const struct scrape *sc)
+static void render_cgroup_lost(struct wd_prom_buf *b, const struct scrape *sc)
 {
-	struct wd_stats st;
-	uint64_t lost = 0;
+	uint64_t lost = sc->snap.stats.v[WD_STAT_SOCK_OVERFLOW];
 
-	if (!wd_session_stats_of(&sv->s, &st, sc->keys, sc->n_keys))
-		lost = st.v[WD_STAT_SOCK_OVERFLOW];
 	wd_prom_render_value(b, "whydrop_cgroup_drops_lost_total", "counter",
 			     "Drops missing from whydrop_cgroup_drops_total because the kernel's "
 			     "by-socket map had no room: more than 4096 new sockets dropped "
@@ -132,14 +127,20 @@ static void render_cgroup_lost(struct serve *sv, struct wd_prom_buf *b, const st
 
 static int fill(struct serve *sv, struct scrape *sc)
 {
+	const struct wd_key_total *keys;
+	size_t n;
 	int err;
 
-	/* One read per scrape: render_info sums the same keys. */
-	err = wd_session_keys(&sv->s, &sc->keys, &sc->n_keys);
-	if (!err && (sv->so.per_if || sv->so.per_netns))
-		err = wd_serve_judge_netns(sv, sc->keys, sc->n_keys) ? -ENOMEM : 0;
-	for (size_t i = 0; !err && i < sc->n_keys; i++)
-		err = add_key(sv, sc, &sc->keys[i]);
+	/* One read per scrape: every family and render_info derive from it. */
+	err = wd_session_snapshot(&sv->s, &sc->snap);
+	if (err)
+		return err;
+	keys = wd_key_rows(&sc->snap.keys);
+	n = sc->snap.keys.n;
+	if (sv->so.per_if || sv->so.per_netns)
+		err = wd_serve_judge_netns(sv, keys, n) ? -ENOMEM : 0;
+	for (size_t i = 0; !err && i < n; i++)
+		err = add_key(sv, sc, &keys[i]);
 	if (err)
 		return err;
 	wd_prom_merge(&sc->drops);
@@ -154,7 +155,7 @@ static int fill(struct serve *sv, struct scrape *sc)
 	if (!err && sv->so.per_netns)
 		err = wd_prom_cap_apply(&sv->cap_ns, &sc->by_ns);
 	if (!err && sv->so.per_cgroup)
-		err = wd_serve_fill_cgroups(sv, &sc->by_cg);
+		err = wd_serve_fill_cgroups(sv, &sc->snap, &sc->by_cg);
 	return err;
 }
 
@@ -195,7 +196,7 @@ static void render_folded(struct serve *sv, struct wd_prom_buf *b, const struct 
 }
 
 /* --source dropmon: what drop_monitor could not deliver, read at this scrape. */
-static void render_dropmon_losses(struct wd_prom_buf *b, const struct wd_dm_losses *l)
+static void render_dropmon_losses(struct wd_prom_buf *b, const struct wd_count_source *l)
 {
 	wd_prom_render_header(b, "whydrop_dropmon_queue_dropped_total", "counter",
 			      "Drops drop_monitor saw but could not deliver, its per-CPU queue "
@@ -217,34 +218,29 @@ static void render_dropmon_losses(struct wd_prom_buf *b, const struct wd_dm_loss
 
 static void render_info(struct serve *sv, struct wd_prom_buf *b, const struct scrape *sc)
 {
-	struct wd_dm_losses l = { 0 };
-	struct wd_stats st;
+	const struct wd_stats *st = &sc->snap.stats;
 
-	if (wd_session_stats_of(&sv->s, &st, sc->keys, sc->n_keys))
-		memset(&st, 0, sizeof(st));
-	if (sv->s.dm)
-		wd_dm_source_losses(&sv->s, &l);
 	wd_prom_render_value(b, "whydrop_lost_events_total", "counter",
 			     "Drops not in whydrop_drops_total: the kernel could not run "
 			     "whydrop's program for them (recursion misses), or, with drop_monitor, "
 			     "its per-CPU queue could not hold them (whydrop_dropmon_*_total).",
-			     st.recursion_misses + l.queue_dropped + l.hw_queue_dropped);
-	if (sv->s.dm)
-		render_dropmon_losses(b, &l);
+			     sc->snap.lost_events);
+	if (sc->snap.source.name)
+		render_dropmon_losses(b, &sc->snap.source);
 	wd_prom_render_value(b, "whydrop_scrapes_total", "counter",
 			     "Pages of /metrics rendered (GET), this one included; HEAD "
 			     "requests read nothing and are not counted.", sv->scrapes);
 	wd_prom_render_value(b, "whydrop_overflow_drops_total", "counter",
 			     "Drops counted in the overflow bucket because the counting map was "
 			     "full (--map-size): in whydrop_drops_total with function=\"(overflow)\".",
-			     st.v[WD_STAT_OVERFLOW]);
+			     st->v[WD_STAT_OVERFLOW]);
 	wd_prom_render_header(b, "whydrop_build_info", "gauge",
 			      "whydrop's version, the running kernel and the attach mode; always 1.");
 	wd_prom_printf(b, "whydrop_build_info{version=\"");
 	wd_prom_escape(b, WHYDROP_VERSION);
 	wd_prom_printf(b, "\",kernel=\"");
 	wd_prom_escape(b, sv->s.kernel);
-	wd_prom_printf(b, "\",attach=\"%s\"} 1\n", sv->s.attach_mode);
+	wd_prom_printf(b, "\",attach=\"%s\"} 1\n", wd_session_source(&sv->s)->attach_mode);
 }
 
 static void scrape_init(struct scrape *sc, bool netns_names)
@@ -254,7 +250,8 @@ static void scrape_init(struct scrape *sc, bool netns_names)
 		.help = "Packets the kernel dropped (skb:kfree_skb), by drop reason, layer and "
 			"dropping function; exact. The expected drops the noise rules hide "
 			"(as top and count do) are in whydrop_hidden_drops_total instead; "
-			"with --show-all, none are. reason=\"other\": folded by --max-series.",
+			"with --show-all, none are. reason=\"other\": folded by --max-series. "
+			"What a reason means at that function: whydrop explain FUNCTION.",
 		.labels = { "reason", "layer", "function" }, .nlabels = 3,
 	};
 	static const struct wd_prom_family hidden = {
@@ -320,13 +317,15 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 			wd_prom_render_family(b, &sc.by_ns);
 		if (sv->so.per_cgroup) {
 			wd_prom_render_family(b, &sc.by_cg);
-			render_cgroup_lost(sv, b, &sc);
+			render_cgroup_lost(b, &sc);
 		}
 		render_folded(sv, b, &sc);
 		render_info(sv, b, &sc);
+		/* after the page: what a swap moves is in the next scrape, once */
+		wd_session_maintain(&sv->s, NULL, NULL);
 	}
 	pthread_mutex_unlock(&sv->lock);
-	free(sc.keys);
+	wd_snapshot_free(&sc.snap);
 	wd_prom_family_clear(&sc.drops);
 	wd_prom_family_clear(&sc.hidden);
 	wd_prom_family_clear(&sc.by_if);

@@ -165,13 +165,14 @@ static int cg_samples(struct serve *sv, struct wd_prom_family *f,
 	return err;
 }
 
-int wd_serve_fill_cgroups(struct serve *sv, struct wd_prom_family *f)
+int wd_serve_fill_cgroups(struct serve *sv, const struct wd_snapshot *snap,
+			  struct wd_prom_family *f)
 {
 	struct wd_cgroups *cg = &sv->s.who.cgroups;
-	struct wd_sock_total *t;
+	const struct wd_sock_total *t = wd_sock_rows(&snap->socks);
+	size_t n = snap->socks.n;
 	double now = wd_now();
-	size_t n;
-	int err = wd_session_sock_totals(&sv->s, &t, &n);
+	int err = snap->has_socks ? 0 : -EINVAL;
 
 	if (err)
 		return err;
@@ -186,7 +187,6 @@ int wd_serve_fill_cgroups(struct serve *sv, struct wd_prom_family *f)
 		wd_objs_settle(&sv->cgroups, now, cg_gone, sv);
 		err = cg_samples(sv, f, t, n);
 	}
-	free(t);
 	if (err)
 		return err;
 	wd_prom_merge(f);

@@ -19,7 +19,7 @@
 
 #include "cbpf_ebpf.h"
 #include "core.h"
-#include "session.h"
+#include "source_bpf.h"
 #include "whydrop.skel.h"
 #include "whydrop_nobtf.skel.h"
 
@@ -38,51 +38,6 @@ struct wd_probe {
 	char why[256];		/* said with -v, and when the load fails */
 };
 
-int wd_reason_bits(struct wd_session *s, const char *list, volatile __u64 *bits,
-		   volatile bool *enabled)
-{
-	char *copy = strdup(list), *tok, *save = NULL;
-	int status = 0;
-
-	if (!copy)
-		return 1;
-	if (!s->reasons.has_reason) {
-		fprintf(stderr, "whydrop: this kernel's skb:kfree_skb has no drop reason "
-				"(before 5.17), so -r cannot select any: leave it out, "
-				"drops are counted by location\n");
-		free(copy);
-		return WD_EXIT_USAGE;
-	}
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint32_t code, slot;
-		const char *hint;
-
-		if (!wd_reason_code(&s->reasons, tok, &code)) {
-			slot = wd_reason_slot(code);
-			if (slot < WD_REASON_SLOTS) {
-				bits[slot / 64] |= 1ULL << (slot % 64);
-				continue;
-			}
-			fprintf(stderr, "whydrop: -r %s: reason %#x is beyond what whydrop can "
-					"select (%u core reasons, %u subsystems of %u): leave "
-					"it out and read it in the whole count\n", tok, code,
-				WD_CORE_SLOTS, WD_SUBSYS_MAX, WD_SUBSYS_SLOTS);
-			status = WD_EXIT_USAGE;
-			break;
-		}
-		hint = wd_reason_suggest(&s->reasons, tok);
-		fprintf(stderr, "whydrop: unknown drop reason '%s' on this kernel", tok);
-		if (hint)
-			fprintf(stderr, "; did you mean %s?", hint);
-		fprintf(stderr, " (`whydrop reasons` lists them)\n");
-		status = WD_EXIT_USAGE;
-		break;
-	}
-	*enabled = true;
-	free(copy);
-	return status;
-}
-
 /* The kernel's HZ: the coarse clocks advance once a tick. 0 if implausible. */
 static __u32 kernel_hz(void)
 {
@@ -95,7 +50,7 @@ static __u32 kernel_hz(void)
 }
 
 /* What the session created beside the skeleton: the counting maps, the filter. */
-static void close_owned_fds(struct wd_session *s)
+static void close_owned_fds(struct wd_bpf *s)
 {
 	wd_gen_close(&s->counts);
 	wd_gen_close(&s->socks);
@@ -104,7 +59,7 @@ static void close_owned_fds(struct wd_session *s)
 	s->filter_fd = -1;
 }
 
-void wd_loader_free(struct wd_session *s)
+void wd_loader_free(struct wd_bpf *s)
 {
 	bpf_link__destroy(s->link);
 	s->link = NULL;
@@ -134,7 +89,7 @@ static int configure_record_bytes(struct whydrop_bpf *skel, __u32 record_bytes)
 	return 0;
 }
 
-static int configure(struct wd_session *s, const struct wd_opts *o, bool details,
+static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		     struct whydrop_bpf *skel, const struct wd_probe *p)
 {
 	bool btf = p->flavour == WD_TP_BTF;
@@ -152,7 +107,7 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
 			return status;
 	}
 	if (o->reasons) {
-		status = wd_reason_bits(s, o->reasons, skel->rodata->reason_bits,
+		status = wd_reason_bits(s->reasons, o->reasons, skel->rodata->reason_bits,
 					&skel->rodata->filter_reasons);
 		if (status)
 			return status;
@@ -184,7 +139,7 @@ static int configure(struct wd_session *s, const struct wd_opts *o, bool details
  * that the tracepoint program tail-calls; on a match it tail-calls the
  * counting program. Only with a filter: nothing of it loads otherwise.
  */
-static int load_filter(struct wd_session *s, struct whydrop_bpf *skel, const struct wd_probe *p)
+static int load_filter(struct wd_bpf *s, struct whydrop_bpf *skel, const struct wd_probe *p)
 {
 	int progs = bpf_map__fd(skel->maps.filter_progs), fd, matched, err;
 	bool btf = p->flavour == WD_TP_BTF;
@@ -218,7 +173,7 @@ static int load_filter(struct wd_session *s, struct whydrop_bpf *skel, const str
 }
 
 /* Load and attach the CO-RE program in the flavour probed; 0, <0 errno, >0 exit status. */
-static int load_attach(struct wd_session *s, const struct wd_opts *o, bool details,
+static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		       const struct wd_probe *p)
 {
 	/* WHYDROP_BTF: relocate against other types (tests: a kernel before 5.17) */
@@ -285,7 +240,7 @@ static int nobtf_usable(const struct wd_opts *o, bool details)
 	return 1;
 }
 
-static int load_attach_nobtf(struct wd_session *s, const struct wd_opts *o, bool details)
+static int load_attach_nobtf(struct wd_bpf *s, const struct wd_opts *o, bool details)
 {
 	struct whydrop_nobtf_bpf *skel;
 	int status = nobtf_usable(o, details);
@@ -295,9 +250,9 @@ static int load_attach_nobtf(struct wd_session *s, const struct wd_opts *o, bool
 	skel = whydrop_nobtf_bpf__open();
 	if (!skel)
 		return -errno;
-	skel->rodata->has_reason = s->reasons.has_reason;
+	skel->rodata->has_reason = s->reasons->has_reason;
 	if (o->reasons)
-		status = wd_reason_bits(s, o->reasons, skel->rodata->reason_bits,
+		status = wd_reason_bits(s->reasons, o->reasons, skel->rodata->reason_bits,
 					&skel->rodata->filter_reasons);
 	if (status)
 		goto out;
@@ -481,7 +436,7 @@ static int probe(struct wd_probe *p, bool filter)
 	return 0;
 }
 
-int wd_loader_attach(struct wd_session *s, const struct wd_opts *o, bool details)
+int wd_loader_attach(struct wd_bpf *s, const struct wd_opts *o, bool details)
 {
 	const char *forced = secure_getenv("WHYDROP_ATTACH");
 	struct wd_probe p = { 0 };
@@ -490,7 +445,7 @@ int wd_loader_attach(struct wd_session *s, const struct wd_opts *o, bool details
 	if (forced && !strcmp(forced, "fail"))
 		return -EPERM;	/* tests: the fallback to drop_monitor */
 	status = probe(&p, s->filter_len > 0);
-	if (s->verbose)
+	if (o->verbose)
 		fprintf(stderr, "whydrop: flavour %s\n", p.why);
 	/* first in the log: a failure says which flavour failed and why it was the one */
 	wd_libbpf_log_clear();

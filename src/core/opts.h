@@ -17,7 +17,7 @@
 #define WD_DEFAULT_DM_QUEUE	1000	/* drop_monitor's own default queue length */
 
 /* Where drops come from: the BPF program, drop_monitor, or BPF else drop_monitor. */
-enum wd_source { WD_SOURCE_AUTO, WD_SOURCE_BPF, WD_SOURCE_DROPMON };
+enum wd_source_choice { WD_SOURCE_AUTO, WD_SOURCE_BPF, WD_SOURCE_DROPMON };
 #define WD_MAX_HIDE		64	/* --hide options */
 
 struct wd_noise;
@@ -51,7 +51,7 @@ struct wd_opts {
 	bool processes;		/* -p: name sockets' processes (keeps /proc read access) */
 	bool netns_names;	/* serve --netns-names: name namespaces (scan at start) */
 	char *filter;		/* trailing pcap-filter expression, NULL if none */
-	enum wd_source source;	/* --source */
+	enum wd_source_choice source;	/* --source */
 	bool dropmon_summary;	/* --dropmon-mode summary */
 	bool dropmon_mode_set;
 	uint32_t dropmon_queue;	/* --dropmon-queue: drop_monitor's per-CPU queue */

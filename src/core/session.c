@@ -1,67 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * A session's life: the checks before it, the BPF program attached
- * (src/core/loader.c) or drop_monitor instead (source_dropmon.c), records
- * delivered from the ring buffer, privileges given up, names for what it
- * counted, and the end.
+ * A session's life: the checks before it, its drop source opened
+ * (sources.c), records delivered as the sources have them, privileges
+ * given up, names for what it counted, and the end. Every source is
+ * reached through its ops table (source.h).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include <bpf/libbpf.h>
 
 #include "core.h"
-#include "pcapfilter.h"
 #include "privileges.h"
 #include "session.h"
-#include "source_dropmon.h"
-#include "whydrop.skel.h"
-
-/* No CAP_BPF with CAP_PERFMON, nor CAP_SYS_ADMIN: --source auto tries drop_monitor. */
-static bool bpf_refused;
-
-/* dm_lacks: what drop_monitor, tried instead, refused to work without. */
-static void say_needs_root(const char *dm_lacks)
-{
-	fprintf(stderr,
-		"whydrop: tracing drops needs root, or the capabilities CAP_BPF and CAP_PERFMON\n");
-	if (dm_lacks)
-		fprintf(stderr, "         (drop_monitor, which this kernel has, needs no BPF but "
-				"CAP_NET_ADMIN%s; this process lacks %s)\n",
-			strcmp(dm_lacks, "CAP_SYS_ADMIN") ? "" :
-			", and CAP_SYS_ADMIN to join its \"events\" group on this kernel", dm_lacks);
-	fprintf(stderr, "         (try: sudo whydrop ...; `whydrop reasons` and `whydrop explain` "
-			"work without)\n");
-}
-
-/*
- * CAP_BPF + CAP_PERFMON (5.8+), or CAP_SYS_ADMIN on any kernel. Without
- * them --source auto goes on where drop_monitor may do, with CAP_NET_ADMIN
- * (its configuration needs it): fall_back() then tries it and says why BPF
- * is not used, or that neither can be. Joining drop_monitor's group needs
- * CAP_SYS_ADMIN since 6.6 (and in stable updates: Debian's 6.1.192), which
- * allows BPF too: there, that comes to pass only where a policy forbids BPF.
- */
-static int check_privileges(enum wd_source source)
-{
-	bool net_admin;
-
-	bpf_refused = false;
-	if (wd_privileges_bpf(&net_admin))
-		return 0;
-	if (source == WD_SOURCE_AUTO && net_admin) {
-		bpf_refused = true;
-		return 0;
-	}
-	say_needs_root(NULL);
-	return 1;
-}
 
 static uint64_t mono_to_real(void)
 {
@@ -71,75 +27,6 @@ static uint64_t mono_to_real(void)
 	clock_gettime(CLOCK_REALTIME, &r);
 	return (uint64_t)(r.tv_sec - m.tv_sec) * 1000000000ULL + (uint64_t)r.tv_nsec -
 	       (uint64_t)m.tv_nsec;
-}
-
-/*
- * --netns: the namespace by its cookie (learnt from a socket made in it:
- * we are still privileged), and its inode. The file stays open for the
- * session, so that even where the kernel has no cookies the inode names
- * this namespace and no other until the end.
- */
-static int open_netns(struct wd_session *s, const char *arg, char *err, size_t errlen)
-{
-	uint32_t inode;
-
-	if (wd_netns_resolve(arg, s->netns_path, sizeof(s->netns_path), &inode, err, errlen))
-		return -1;
-	s->netns_fd = open(s->netns_path, O_RDONLY | O_CLOEXEC);
-	if (s->netns_fd < 0 || wd_netns_id_of_fd(s->netns_fd, &s->netns)) {
-		snprintf(err, errlen, "cannot open network namespace %s: %s", s->netns_path,
-			 strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static int resolve_filters(struct wd_session *s, const struct wd_opts *o)
-{
-	char err[1024];
-
-	if (o->filter && wd_filter_compile(o->filter, &s->filter, &s->filter_len, err, sizeof(err))) {
-		fprintf(stderr, "whydrop: %s\n", err);
-		return WD_EXIT_USAGE;
-	}
-
-	if (o->netns && open_netns(s, o->netns, err, sizeof(err))) {
-		fprintf(stderr, "whydrop: %s\n", err);
-		return WD_EXIT_USAGE;
-	}
-	if (o->netns)
-		wd_netns_name_init(&s->netns_name, s->netns_path);
-	if (o->ifname && wd_ifindex_in(o->netns ? s->netns_path : NULL, o->ifname, &s->ifindex)) {
-		fprintf(stderr, "whydrop: no interface '%s' in %s%s; `ip%s%s link` lists them\n",
-			o->ifname, o->netns ? "network namespace " : "this network namespace",
-			o->netns ? o->netns : "", o->netns ? " -n " : "", o->netns ? o->netns : "");
-		return WD_EXIT_USAGE;
-	}
-	return 0;
-}
-
-static int on_ring(void *ctx, void *data, size_t len)
-{
-	struct wd_session *s = ctx;
-	const struct wd_event *ev = data;
-	struct wd_event cut;
-
-	if (len < sizeof(*ev) || !s->on_event)
-		return 0;
-	/* Packet bytes past hdr[] are read only as far as the record holds them. */
-	if (WD_EVENT_BYTES(ev->caplen) > len) {
-		memcpy(&cut, ev, sizeof(cut));
-		cut.caplen = WD_HDR_BYTES;
-		ev = &cut;
-	}
-	s->on_event(s->event_ctx, ev);
-	return 0;
-}
-
-static void explain_load_failure(int err)
-{
-	fprintf(stderr, "whydrop: cannot load the BPF program on skb:kfree_skb: %s\n%s",
-		strerror(-err), wd_libbpf_log());
 }
 
 static int load_names(struct wd_session *s)
@@ -172,66 +59,23 @@ static int load_symbols(struct wd_session *s)
 	return 0;
 }
 
-/* No subsystem reason among the -r bits (their slots follow the core's). */
-static bool subsys_bits_clear(const __u64 *bits)
+/* Names and sockets opened while still privileged, as the options ask. */
+static void open_names(struct wd_session *s, const struct wd_opts *o, bool details)
 {
-	for (size_t w = WD_CORE_SLOTS / 64; w < WD_REASON_BITMAP_WORDS; w++)
-		if (bits[w])
-			return false;
-	return true;
-}
+	unsigned int caps = s->src[0]->caps;
 
-/* drop_monitor instead of BPF; -r is checked before anything starts. */
-static int open_dropmon(struct wd_session *s, const struct wd_opts *o, bool details, bool quiet)
-{
-	__u64 bits[WD_REASON_BITMAP_WORDS] = { 0 };
-	bool enabled = false;
-	int status = 0;
-
-	if (o->reasons && !o->dropmon_summary)
-		status = wd_reason_bits(s, o->reasons, bits, &enabled);
-	if (!status && !subsys_bits_clear(bits)) {
-		fprintf(stderr, "whydrop: drop_monitor names a subsystem's reasons (openvswitch, "
-				"mac80211) without their numbers: -r cannot select them with "
-				"--source dropmon; leave them out or use BPF (--source bpf)\n");
-		status = WD_EXIT_USAGE;
+	/* Before privileges go: /proc/PID/fd of every user is readable now, */
+	if (details || o->group_by || o->netns_names) {
+		wd_who_init(&s->who, o->processes);
+		/* --netns: that namespace is called as the user gave it */
+		wd_who_netns_given(&s->who, &s->netns, o->netns);
 	}
-	if (!status)
-		status = wd_dm_source_open(s, o, details, quiet);
-	if (status)
-		return status;
-	memcpy(s->dm->ev.reason_bits, bits, sizeof(bits));
-	s->dm->ev.filter_reasons = enabled;
-	return 0;
-}
-
-/*
- * --source auto: where BPF cannot load (or may not: bpf_refused),
- * drop_monitor if this kernel has it and lets this process use it, said
- * once on stderr; else why neither can be.
- */
-static int fall_back(struct wd_session *s, const struct wd_opts *o, bool details, int err)
-{
-	int status = open_dropmon(s, o, details, true);
-	const char *lacks = status < 0 ? wd_dm_source_lacks() : NULL;
-
-	if (!status && bpf_refused)
-		fprintf(stderr, "whydrop: BPF is not allowed to this process (no CAP_BPF with "
-				"CAP_PERFMON, nor CAP_SYS_ADMIN): reading drop_monitor instead "
-				"(--source dropmon)\n");
-	else if (!status)
-		fprintf(stderr, "whydrop: cannot load the BPF program on skb:kfree_skb (%s): "
-				"reading drop_monitor instead (--source dropmon)\n", strerror(-err));
-	if (!status)
-		return 0;
-	if (bpf_refused) {
-		say_needs_root(lacks);
-		return status > 0 ? status : 1;
-	}
-	if (lacks)
-		fprintf(stderr, "whydrop: drop_monitor could count drops without BPF, but needs "
-				"%s too\n", lacks);
-	return err;
+	/* and namespaces can be entered to name their interfaces later. */
+	if ((caps & WD_SRC_NETNS) && (details || o->group_by == WD_GROUP_INTERFACE))
+		wd_ifnames_open(&s->ifnames, o->netns ? s->netns_path : NULL);
+	/* cgroups named at first sight, in the kernel, before they can vanish */
+	if ((caps & WD_SRC_SOCKETS) && o->group_by == WD_GROUP_CGROUP)
+		wd_session_cgroups_open(s);
 }
 
 int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
@@ -242,9 +86,6 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	int status;
 
 	memset(s, 0, sizeof(*s));
-	s->counts = s->socks = (struct wd_gen){ -1, -1, -1 };
-	s->filter_fd = -1;
-	s->filter_ctx_fd = -1;
 	s->netns_fd = -1;
 	s->verbose = o->verbose;
 	wd_libbpf_log_init(o->verbose);
@@ -253,54 +94,24 @@ int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 	s->details = details;
 	if (!uname(&u))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
-	status = o->source == WD_SOURCE_DROPMON ? 0 : check_privileges(o->source);
+	status = wd_sources_check_privileges(o->source);
 	if (!status)
 		status = load_names(s);
 	if (!status)
-		status = resolve_filters(s, o);
+		status = wd_filters_resolve(s, o);
+	if (!status)
+		status = wd_sources_open(s, o);
 	if (status)
 		goto fail;
-	/* WHYDROP_ATTACH=raw_tp|nobtf|fail forces a fallback, for tests. */
-	if (o->source == WD_SOURCE_DROPMON)
-		status = open_dropmon(s, o, details, false);
-	else
-		status = wd_loader_attach(s, o, details);
-	if (status < 0 && o->source == WD_SOURCE_AUTO)
-		status = fall_back(s, o, details, status);
-	if (status) {
-		if (status < 0)
-			explain_load_failure(status);
-		status = status < 0 ? 1 : status;
-		goto fail;
-	}
-	if (details && s->skel) {
-		s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_ring, s, NULL);
-		if (!s->rb) {
-			fprintf(stderr, "whydrop: cannot open the ring buffer: %s\n", strerror(errno));
-			status = 1;
-			goto fail;
-		}
-	}
 	s->mono_to_real_ns = mono_to_real();
 	s->t_attached = wd_now();
 	s->attach_ms = (s->t_attached - t0) * 1000;
-	fprintf(stderr, "whydrop: attached to %s (%s) in %.1f ms\n",
-		s->dm ? "drop_monitor" : "skb:kfree_skb", s->attach_mode, s->attach_ms);
+	fprintf(stderr, "whydrop: attached to %s (%s) in %.1f ms\n", s->src[0]->what,
+		s->src[0]->attach_mode, s->attach_ms);
 	status = load_symbols(s);
 	if (status)
 		goto fail;
-	/* Before privileges go: /proc/PID/fd of every user is readable now, */
-	if (details || o->group_by || o->netns_names) {
-		wd_who_init(&s->who, o->processes);
-		/* --netns: that namespace is called as the user gave it */
-		wd_who_netns_given(&s->who, &s->netns, o->netns);
-	}
-	/* and namespaces can be entered to name their interfaces later. */
-	if (s->skel && (details || o->group_by == WD_GROUP_INTERFACE))
-		wd_ifnames_open(&s->ifnames, o->netns ? s->netns_path : NULL);
-	/* cgroups named at first sight, in the kernel, before they can vanish */
-	if (s->skel && o->group_by == WD_GROUP_CGROUP)
-		wd_session_cgroups_open(s);
+	open_names(s, o, details);
 	return 0;
 fail:
 	wd_session_close(s);
@@ -309,54 +120,42 @@ fail:
 
 void wd_session_close(struct wd_session *s)
 {
-	wd_dm_source_close(s);
 	wd_session_cgroups_close(s);
-	ring_buffer__free(s->rb);
-	s->rb = NULL;
-	wd_loader_free(s);
-	wd_counts_free(s);
-	wd_socks_free(s);
+	for (size_t i = s->n_src; i-- > 0;) {
+		s->src[i]->ops->close(s->src[i]);
+		free(s->src[i]);
+		s->src[i] = NULL;
+	}
+	s->n_src = 0;
 	wd_reasons_free(&s->reasons);
 	wd_ksyms_free(&s->ksyms);
 	wd_ifnames_free(&s->ifnames);
 	wd_stack_free(&s->ev_stack);
 	wd_who_free(&s->who);
-	if (s->netns_fd >= 0)
-		close(s->netns_fd);
-	s->netns_fd = -1;
-	free(s->filter);
-	s->filter = NULL;
-}
-
-/* On stderr, once: what drop_monitor could not deliver or say. */
-static void say_dropmon_losses(struct wd_session *s)
-{
-	struct wd_dm_losses l;
-
-	wd_dm_source_losses(s, &l);
-	fprintf(stderr, "whydrop: drop_monitor: %" PRIu64 " %s lost in its per-CPU queue, "
-			"socket overflowed %" PRIu64 " %s%s; network namespaces unknown%s\n",
-		l.queue_dropped + l.hw_queue_dropped,
-		wd_plural(l.queue_dropped + l.hw_queue_dropped, "drop", "drops"), l.overruns,
-		wd_plural(l.overruns, "time", "times"),
-		l.summary_full ? ", summaries full (locations lost)" : "",
-		l.queue_dropped || l.hw_queue_dropped || l.overruns || l.summary_full ?
-		": counts are lower bounds" : "");
+	wd_filters_free(s);
 }
 
 void wd_session_detach(struct wd_session *s)
 {
-	if (s->dm) {
-		wd_dm_source_detach(s);
-		say_dropmon_losses(s);
-		return;
+	for (size_t i = 0; i < s->n_src; i++)
+		s->src[i]->ops->detach(s->src[i]);
+}
+
+void wd_session_keep_caps(const struct wd_session *s, uint64_t *caps, int *map_fd,
+			  const char **why)
+{
+	*caps = 0;
+	*map_fd = -1;
+	*why = NULL;
+	for (size_t i = 0; i < s->n_src; i++) {
+		const struct wd_source *src = s->src[i];
+
+		*caps |= src->keep_caps;
+		if (*map_fd < 0)
+			*map_fd = src->map_fd;
+		if (!*why)
+			*why = src->keep_why;
 	}
-	bpf_link__destroy(s->link);
-	s->link = NULL;
-	/* Let runs already inside the program finish before the final read. */
-	nanosleep(&(struct timespec){ 0, 20 * 1000000L }, NULL);
-	if (s->rb)
-		ring_buffer__consume(s->rb);
 }
 
 #define PROC_SCAN_CAPS	(WD_CAP(WD_CAP_DAC_READ_SEARCH) | WD_CAP(WD_CAP_SYS_PTRACE))
@@ -372,16 +171,17 @@ static void around_proc_scan(bool begin)
 
 int wd_session_drop_privileges(struct wd_session *s)
 {
-	uint64_t keep = 0;
+	uint64_t keep;
+	const char *why;
 	char caps[64];
 	bool kept_bpf;
+	int map_fd;
 
 	/* Kept permitted, not in effect: raised only around their work. */
-	if (s->dm)
-		keep |= WD_CAP(WD_CAP_NET_ADMIN);	/* drop_monitor's STOP on exit */
+	wd_session_keep_caps(s, &keep, &map_fd, &why);
 	if (s->who.processes)
 		keep |= PROC_SCAN_CAPS;
-	if (wd_privileges_reduce("whydrop", keep, s->dm ? -1 : s->stats_fd, &kept_bpf))
+	if (wd_privileges_reduce("whydrop", keep, map_fd, &kept_bpf))
 		return 1;
 	if (s->who.processes)
 		s->who.owners.around_scan = around_proc_scan;
@@ -392,76 +192,64 @@ int wd_session_drop_privileges(struct wd_session *s)
 	return 0;
 }
 
-/*
- * --netns NAME: `ip netns del NAME` while whydrop runs takes the name away,
- * not the namespace, which whydrop's own sockets in it keep alive. Said
- * once, looked at once a second; watching goes on.
- */
-static void check_netns_name(struct wd_session *s)
-{
-	const char *run = WD_NETNS_RUN_DIR "/", *path = s->netns_name.path;
-	size_t n = strlen(run);
-	double now = wd_now();
-
-	if (!path[0] || now < s->netns_check_at)
-		return;
-	s->netns_check_at = now + 1;
-	switch (wd_netns_name_check(&s->netns_name)) {
-	case WD_NETNS_GONE:
-		if (!strncmp(path, run, n))
-			fprintf(stderr, "whydrop: network namespace '%s' is gone from %s (ip netns "
-				"del?): only whydrop, and any process still inside, keeps it alive; "
-				"still watching it (Ctrl-C to stop)\n", path + n, WD_NETNS_RUN_DIR);
-		else
-			fprintf(stderr, "whydrop: %s is gone (its process ended?): only whydrop, "
-				"and any process still inside, keeps that network namespace alive; "
-				"still watching it (Ctrl-C to stop)\n", path);
-		break;
-	case WD_NETNS_OTHER:
-		fprintf(stderr, "whydrop: %s now names another network namespace (deleted and "
-			"made again?); still watching the one it named at start\n", path);
-		break;
-	case WD_NETNS_SAME:
-		break;
-	}
-}
-
+/* Wait up to ms for any source's descriptor (none: sleep), then take what waits. */
 bool wd_session_poll(struct wd_session *s, int ms)
 {
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	struct pollfd fds[WD_SOURCES_MAX];
+	nfds_t n = 0;
 
-	if (s->dm)
-		return wd_dm_source_poll(s, ms);
 	if (wd_stop)
 		return false;
-	if (s->rb) {
-		/* Records do not wake us one by one: take what waits after the poll. */
-		int err = ring_buffer__poll(s->rb, ms);
+	for (size_t i = 0; i < s->n_src; i++) {
+		int fd = s->src[i]->ops->fd ? s->src[i]->ops->fd(s->src[i]) : -1;
 
-		if (err >= 0 || err == -EINTR)
-			err = ring_buffer__consume(s->rb);
-		if (err < 0 && err != -EINTR) {
-			fprintf(stderr, "whydrop: reading records failed: %s\n", strerror(-err));
-			wd_stop = 1;
-		}
-	} else {
-		nanosleep(&ts, NULL);
+		if (fd >= 0)
+			fds[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
 	}
-	check_netns_name(s);
+	if (n)
+		poll(fds, n, ms);
+	else
+		nanosleep(&(struct timespec){ ms / 1000, (long)(ms % 1000) * 1000000L }, NULL);
+	/* Records do not wake us one by one: take what waits after the wait. */
+	for (size_t i = 0; i < s->n_src && !wd_stop; i++)
+		if (s->src[i]->ops->poll(s->src[i]))
+			wd_stop = 1;	/* said by the source */
+	wd_filters_check_netns(s);
 	return !wd_stop;
+}
+
+int wd_session_sock_forget(struct wd_session *s, const uint64_t *ids, size_t n)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < s->n_src; i++)
+		if (s->src[i]->ops->forget_cgroups)
+			err = s->src[i]->ops->forget_cgroups(s->src[i], ids, n);
+	return err;
+}
+
+/* ------------------------------------------------------------ names */
+
+/* A code only the drop source has: its subsystem ("hardware"), else NULL. */
+static const char *source_subsys(struct wd_session *s, uint32_t code)
+{
+	struct wd_source *src = s->src[0];
+
+	return src->ops->subsys ? src->ops->subsys(src, code) : NULL;
 }
 
 /* The names of a (reason, location); "0xffff..." for a location kallsyms lacks. */
 static void names(struct wd_session *s, uint32_t code, uint64_t location,
 		  char *reason, char *function, char *loc, size_t len)
 {
+	struct wd_source *src = s->src[0];
 	const struct wd_ksym *k;
 
-	if (s->dm && wd_dm_source_names(s, code, location, reason, function, loc, len))
+	if (src->ops->names && src->ops->names(src, code, location, reason, function, loc, len))
 		return;
 	if (code == WD_REASON_NO_SLOT && !location)
 		snprintf(reason, len, "(reasons beyond the overflow bucket's slots)");
-	else if (!s->dm || !wd_dm_source_subsys(s, code))
+	else if (!source_subsys(s, code))
 		wd_reason_name(&s->reasons, code, reason, len);
 	if (!location) {
 		snprintf(function, len, "(overflow)");
@@ -476,8 +264,9 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 		     char *reason, char *function, char *location, size_t len)
 {
 	const struct wd_netns_id ns = { .cookie = ev->netns_cookie, .inode = ev->netns };
+	struct wd_source *src = s->src[0];
 
-	/* caplen bytes from hdr[] on: on_ring() and drop_monitor's records see to it */
+	/* caplen bytes from hdr[] on: the sources see to it */
 	wd_event_view(ev, s->mono_to_real_ns, v);
 	names(s, ev->reason, ev->location, reason, function, location, len);
 	v->reason = s->reasons.has_reason ? reason : NULL;
@@ -485,14 +274,12 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 	v->location = location;
 	/* The record's own name is the one at the drop; else look it up now. */
 	snprintf(s->ev_ifname, sizeof(s->ev_ifname), "%.*s", WD_IFNAME_BYTES, ev->ifname);
-	v->ifname = s->ev_ifname[0] || s->dm ? s->ev_ifname :
+	v->ifname = s->ev_ifname[0] || !(src->caps & WD_SRC_NETNS) ? s->ev_ifname :
 		    wd_ifname(&s->ifnames, &ns, ev->ifindex);
-	if (s->dm) {
-		v->no_code = wd_dm_source_subsys(s, ev->reason) != NULL;
-		wd_dm_source_view(s, v);
-	}
+	if (src->ops->view)
+		src->ops->view(src, ev, v);
 	wd_stack_free(&s->ev_stack);
-	if (s->stacks && ev->stack_id != WD_STACK_NONE &&
+	if ((src->caps & WD_SRC_STACKS) && ev->stack_id != WD_STACK_NONE &&
 	    !wd_session_stack(s, ev->stack_id, &s->ev_stack)) {
 		v->stack = (const char *const *)s->ev_stack.frames;
 		v->n_stack = s->ev_stack.n;
@@ -503,6 +290,8 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 void wd_session_row(struct wd_session *s, const struct wd_total *t, struct wd_count_row *row,
 		    char *reason, char *subsys, char *function, char *location, size_t len)
 {
+	const char *own;
+
 	memset(row, 0, sizeof(*row));
 	names(s, t->reason, t->location, reason, function, location, len);
 	row->code = t->reason;
@@ -511,8 +300,18 @@ void wd_session_row(struct wd_session *s, const struct wd_total *t, struct wd_co
 	row->function = function;
 	row->location = location;
 	row->count = t->count;
-	if (s->dm && wd_dm_source_subsys(s, t->reason)) {
-		row->subsystem = wd_dm_source_subsys(s, t->reason);
+	own = source_subsys(s, t->reason);
+	if (own) {
+		row->subsystem = own;
 		row->no_code = true;
 	}
+}
+
+int wd_session_stack(struct wd_session *s, int32_t stack_id, struct wd_stack *st)
+{
+	struct wd_source *src = s->src[0];
+
+	if (!src->ops->stack)
+		return -EOPNOTSUPP;
+	return src->ops->stack(src, stack_id, st);
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * A tracing session: resolve filters, load and attach the BPF program (or
- * open drop_monitor), read its exact counts and sampled records, detach.
- * Shared by the live commands: top, watch, count, record, serve.
+ * A tracing session: resolve filters, open the drop source (the BPF
+ * program, or drop_monitor: source.h), deliver its records, take snapshots
+ * of what it counted (snapshot.h), name them, detach. Shared by the live
+ * commands: top, watch, count, record, serve. The session keeps what every
+ * source shares; what one source needs is in that source.
  */
 #ifndef WD_SESSION_H
 #define WD_SESSION_H
@@ -17,151 +19,82 @@
 #include "opts.h"
 #include "reasons.h"
 #include "runtime.h"
+#include "snapshot.h"
+#include "source.h"
 #include "stack.h"
 #include "who.h"
 #include "whydrop_types.h"
 
-struct whydrop_bpf;
-struct wd_groups;
-struct whydrop_nobtf_bpf;
-struct bpf_link;
-struct ring_buffer;
-struct wd_dm_source;
 struct wd_cgroup_events;
 
 typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
-struct wd_sock_total;
-/* Takes a swapped-out socket's count under a name of its own (true), or leaves it (false). */
-typedef bool (*wd_sock_fold_fn)(void *ctx, const struct wd_sock_total *t);
 
-/* A counting hash in generations (src/core/generations.c). */
-struct wd_gen {
-	int outer_fd;	/* the one-slot array of maps the program finds it in */
-	int cur_fd;	/* the hash of this generation (ours to close), -1: none */
-	int spare_fd;	/* the next one, empty; -1: no more swaps */
-};
+#define WD_SOURCES_MAX	4	/* sources of one session: drops, and what explains them */
 
 struct wd_session {
-	struct whydrop_bpf *skel;		/* the CO-RE program, or */
-	struct whydrop_nobtf_bpf *nobtf;	/* the fallback without kernel BTF */
-	struct bpf_link *link;
-	struct wd_gen counts;		/* the counting hash's generations */
-	int overflow_fd, runs_fd, stats_fd, prog_fd;
-	uint32_t map_size;		/* --map-size: keys per generation */
-	bool stacks;				/* --stacks: the maps below are live */
-	int stackmap_fd, stack_counts_fd, stack_overflow_fd;
-	int filter_fd;			/* the translated pcap filter, -1 if none */
-	int filter_ctx_fd;		/* its per-CPU state (nonlinear drops), -1 if none */
-	struct wd_key_total *retired;	/* counts of swapped-out generations, by key */
-	size_t n_retired;
-	size_t gen_keys;		/* keys in this generation at the last read */
-	unsigned int generations;	/* swaps so far */
-	struct wd_key_total *last_keys;	/* the previous read, for monotonic totals */
-	size_t n_last_keys;
-	struct ring_buffer *rb;
-	const char *attach_mode;	/* "tp_btf", "raw_tp" or "raw_tp, no BTF" */
+	struct wd_source *src[WD_SOURCES_MAX];	/* src[0]: where drops come from */
+	size_t n_src;
+	/* names */
 	struct wd_reasons reasons;
 	struct wd_ksyms ksyms;
 	struct wd_ifnames ifnames;
-	struct wd_who who;		/* names for sampled records: netns, socket owner */
-	struct wd_groups *groups;	/* count/top --group-by, NULL if not asked */
-	struct wd_gen socks;		/* the by-socket hash's (--group-by cgroup|process) */
-	struct wd_sock_total *sock_retired;	/* counts of its swapped-out generations */
-	size_t n_sock_retired;
-	unsigned int sock_generations;	/* its swaps so far */
+	struct wd_who who;		/* names for records and groups: netns, socket owner */
 	struct wd_cgroup_events *cgev;	/* cgroups made and gone (cgroup_events.c), or NULL */
-	wd_sock_fold_fn sock_fold;	/* given each swapped-out count first, if set */
-	void *sock_fold_ctx;
-	char ev_ifname[WD_IFNAME_BYTES + 1];	/* of the last wd_session_view */
-	struct wd_stack ev_stack;		/* of the last wd_session_view */
+	/* filters: -r is parsed by each source (reason_bits.c), the rest here */
+	struct wd_cbpf_insn *filter;	/* compiled pcap filter, NULL if none */
+	size_t filter_len;
 	/*
 	 * --netns: the namespace (netns.inode 0: none), held open by netns_fd
 	 * for the session: its inode cannot go to another namespace meanwhile.
 	 */
 	struct wd_netns_id netns;
 	int netns_fd;
-	uint32_t ifindex;
+	uint32_t ifindex;		/* -i */
 	char netns_path[300];
 	struct wd_netns_name netns_name;	/* --netns: is it still named so? */
 	double netns_check_at;		/* wd_now() of the next look */
+	/* records */
+	wd_event_fn on_event;
+	void *event_ctx;
+	bool details;			/* records asked for (watch, record) */
+	char ev_ifname[WD_IFNAME_BYTES + 1];	/* of the last wd_session_view */
+	struct wd_stack ev_stack;		/* of the last wd_session_view */
+	/* timing */
 	uint64_t mono_to_real_ns;	/* add to bpf_ktime_get_ns() for wall time */
 	double attach_ms;
 	double t_attached;		/* wd_now() when counting started */
-	struct wd_cbpf_insn *filter;	/* compiled pcap filter, NULL if none */
-	size_t filter_len;
-	wd_event_fn on_event;
-	void *event_ctx;
 	char kernel[65];
-	struct wd_dm_source *dm;	/* drop_monitor instead of BPF (source_dropmon.c) */
-	bool details;			/* records asked for (watch, record) */
 	bool verbose;			/* -v */
-};
-
-/* A (reason, location) total, summed over CPUs and the rest of the key. */
-struct wd_total {
-	uint32_t reason;
-	uint64_t location;	/* 0: overflow bucket, location unknown */
-	uint64_t count;
-};
-
-struct wd_stats {
-	uint64_t seen;			/* drops counted: the sum of all counts */
-	uint64_t v[WD_STAT_MAX];
-	uint64_t rate_limited;		/* records over --rate: derived, not counted */
-	uint64_t recursion_misses;	/* drops the kernel could not run us for */
-	uint64_t filter_nonlinear;	/* left unmatched: the filter needed paged data */
-};
-
-/* A (reason, location, stack) total of --stacks (src/core/stacks.c). */
-struct wd_stack_total {
-	uint32_t reason;
-	int32_t stack_id;	/* <0: the error instead of a stack; WD_STACK_NONE: overflow */
-	uint64_t location;	/* 0: stack_counts was full */
-	uint64_t count;
-};
-
-/*
- * key.ino of swapped-out counts whose socket's inode was let go: the counts of
- * sockets of one reason, namespace and cgroup that sock_fold did not take.
- */
-#define WD_SOCK_INO_RETIRED	UINT64_MAX
-
-/* Drops by socket (--group-by cgroup|process), summed over CPUs. */
-struct wd_sock_total {
-	struct wd_sock_key key;
-	uint64_t count;
 };
 
 /* Returns 0, or an exit status after printing one clear message. */
 int wd_session_open(struct wd_session *s, const struct wd_opts *o, bool details,
 		    wd_event_fn fn, void *ctx);
 void wd_session_close(struct wd_session *s);
-/* Stop tracing but keep the maps readable, then deliver pending records. */
+/* Stop tracing but keep the counts readable, then deliver pending records. */
 void wd_session_detach(struct wd_session *s);
+/* The drop source: its attach mode, what it can tell (WD_SRC_*). */
+static inline const struct wd_source *wd_session_source(const struct wd_session *s)
+{
+	return s->src[0];
+}
 
 /*
  * Once attached and set up: no capability in effect from here on (CAP_BPF
- * where the kernel demands it to read maps); what -p and drop_monitor need
+ * where the kernel demands it to read maps); what -p and the sources need
  * now and then stays permitted, raised only around it. 0, or 1 after
  * saying why.
  */
 int wd_session_drop_privileges(struct wd_session *s);
+/*
+ * What the sources keep once attached: capabilities (permitted, raised
+ * around use), a map to probe for CAP_BPF (-1: none) and why, as serve
+ * says it (NULL: nothing to say).
+ */
+void wd_session_keep_caps(const struct wd_session *s, uint64_t *caps, int *map_fd,
+			  const char **why);
 /* Sleep up to ms, delivering records; false once asked to stop. */
 bool wd_session_poll(struct wd_session *s, int ms);
-/*
- * Exact counts (src/core/counts.c). While attached they never decrease and
- * never exceed the truth; after wd_session_detach they are exact.
- * By the whole key, sorted by key; caller frees *out.
- */
-int wd_session_keys(struct wd_session *s, struct wd_key_total **out, size_t *n);
-/* By (reason, location), sorted by count; caller frees *out. */
-int wd_session_totals(struct wd_session *s, struct wd_total **out, size_t *n);
-int wd_session_stats(struct wd_session *s, struct wd_stats *st);
-/* The same with the counts already read (seen is their sum). */
-int wd_session_stats_of(struct wd_session *s, struct wd_stats *st,
-			const struct wd_key_total *k, size_t n);
-/* The kernel's by_socket counts, unsorted; caller frees *out. 0 or -errno. */
-int wd_session_sock_totals(struct wd_session *s, struct wd_sock_total **out, size_t *n);
 /*
  * Forget the counts by socket of these cgroups, sorted ids (serve: their
  * series retired), in the kept generations and the kernel's hash. 0 or -errno.
@@ -181,8 +114,6 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 /* Names for a total, for tables and JSON. */
 void wd_session_row(struct wd_session *s, const struct wd_total *t, struct wd_count_row *row,
 		    char *reason, char *subsys, char *function, char *location, size_t len);
-/* --stacks totals, sorted by count; caller frees *out. */
-int wd_session_stack_totals(struct wd_session *s, struct wd_stack_total **out, size_t *n);
 /* The frames of a stack id (or a pseudo-frame for an error); 0 or -errno. */
 int wd_session_stack(struct wd_session *s, int32_t stack_id, struct wd_stack *st);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * drop_monitor as a session's source; see source_dropmon.h.
+ * drop_monitor as a drop source (source.h): --source dropmon, or the
+ * fallback where BPF cannot load.
  *
  * Packet mode (the default): one NET_DM_CMD_PACKET_ALERT per drop, with the
  * reason's name, the location, skb_iif and the packet from its MAC header;
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,15 +23,38 @@
 #include <unistd.h>
 #include <linux/net_dropmon.h>
 
+#include "core.h"
+#include "dropmon.h"
+#include "dropmon_events.h"
 #include "privileges.h"
 #include "safe_open.h"
 #include "session.h"
-#include "source_dropmon.h"
 
 #define DM_TRUNC_LEN	(WD_HDR_BYTES + 18)	/* what a record keeps, after L2 */
 #define DM_OWNER_FILE	"/run/whydrop-dropmon.pid"
 #define DM_POLL_BATCH	50	/* ms per read while draining */
 #define DM_NET_INIT_INO	0xEFFFFFF9u	/* NET_NS_INIT_INO, <linux/nsfs.h> of 6.18 */
+
+struct wd_dm_source {
+	struct wd_dm dm;		/* the alerts' socket, in the "events" group */
+	struct wd_dm stats_nl;		/* NET_DM_CMD_STATS_GET while running, any thread */
+	bool have_stats_nl;
+	struct wd_dm_events ev;		/* alerts -> counts, records, names */
+	struct wd_source *src;
+	bool sw_on, hw_on;		/* what START enabled: STOP exactly that */
+	bool owner_file;		/* we wrote /run/whydrop-dropmon.pid */
+	uint32_t queue_len;		/* --dropmon-queue */
+	pthread_mutex_t stats_lock;	/* base and last: serve reads them from its HTTP thread */
+	struct wd_dm_stats base, last;	/* queue losses at START, and at the last read */
+	bool have_stats;
+	double stats_at;		/* wd_now() of the last read while polling */
+	bool loss_said;			/* the notice of losses while running, once */
+};
+
+static struct wd_dm_source *dm_of(struct wd_source *src)
+{
+	return src->priv;
+}
 
 /* ------------------------------------------------------------ checks */
 
@@ -166,18 +191,11 @@ static int say_request_error(struct wd_dm_source *d, const char *what, int err)
 
 /* ------------------------------------------------------------ life cycle */
 
-static const char *lacks;	/* of the last quiet open: wd_dm_source_lacks() */
-
-const char *wd_dm_source_lacks(void)
-{
-	return lacks;
-}
-
 static void on_alert(void *ctx, const struct wd_dm_msg *m)
 {
 	struct wd_dm_source *d = ctx;
 
-	d->ev.mono_to_real_ns = d->s->mono_to_real_ns;
+	d->ev.mono_to_real_ns = d->src->s->mono_to_real_ns;
 	wd_dm_events_msg(&d->ev, m);
 }
 
@@ -277,7 +295,7 @@ static int refused(struct wd_dm_source *d, const char *what, int err, bool quiet
 {
 	if (err != -EPERM || !quiet)
 		return say_request_error(d, what, err);
-	lacks = cap;
+	d->src->lacks = cap;
 	return -1;
 }
 
@@ -293,7 +311,7 @@ static int configure_and_start(struct wd_dm_source *d, bool quiet)
 	/* CAP_SYS_ADMIN since 6.6, and in stable updates of older kernels (6.1.192) */
 	err = wd_dm_join(&d->dm);
 	if (err == -EPERM && quiet) {
-		lacks = "CAP_SYS_ADMIN";
+		d->src->lacks = "CAP_SYS_ADMIN";
 		return -1;
 	}
 	if (err == -EPERM)
@@ -376,40 +394,87 @@ static void discard_dump(struct wd_dump *dump)
 		wd_unlink_created(dump->path, &dump->st);
 }
 
-int wd_dm_source_open(struct wd_session *s, const struct wd_opts *o, bool details, bool quiet)
-{
-	struct wd_dump dump;
-	bool summary = o->dropmon_summary;
-	struct wd_dm_source *d;
-	int status = refuse_options(o, details, summary), err;
 
-	lacks = NULL;
-	if (status)
-		return quiet ? -1 : status;
-	if (open_dump(&dump))
-		return 1;
-	d = calloc(1, sizeof(*d));
-	if (!d) {
-		discard_dump(&dump);
-		return 1;
+/* No subsystem reason among the -r bits (their slots follow the core's). */
+static bool subsys_bits_clear(const __u64 *bits)
+{
+	for (size_t w = WD_CORE_SLOTS / 64; w < WD_REASON_BITMAP_WORDS; w++)
+		if (bits[w])
+			return false;
+	return true;
+}
+
+/* -r, checked before anything starts: the filter of the alerts in user space. */
+static int reason_filter(struct wd_session *s, const struct wd_opts *o, __u64 *bits,
+			 bool *enabled)
+{
+	int status = 0;
+
+	if (o->reasons && !o->dropmon_summary)
+		status = wd_reason_bits(&s->reasons, o->reasons, bits, enabled);
+	if (!status && !subsys_bits_clear(bits)) {
+		fprintf(stderr, "whydrop: drop_monitor names a subsystem's reasons (openvswitch, "
+				"mac80211) without their numbers: -r cannot select them with "
+				"--source dropmon; leave them out or use BPF (--source bpf)\n");
+		status = WD_EXIT_USAGE;
 	}
+	return status;
+}
+
+static struct wd_dm_source *dm_new(struct wd_source *src, const struct wd_opts *o)
+{
+	struct wd_session *s = src->s;
+	struct wd_dm_source *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
 	wd_dm_events_init(&d->ev);
 	pthread_mutex_init(&d->stats_lock, NULL);
-	d->s = s;
-	d->ev.packet_mode = !summary;
-	d->ev.details = details;
+	d->src = src;
+	d->ev.packet_mode = !o->dropmon_summary;
+	d->ev.details = s->details;
 	d->ev.max_keys = o->map_size;
-	d->ev.rate = o->rate;
+	d->ev.rate.per_s = o->rate;
 	d->ev.reasons = &s->reasons;
 	d->ev.filter = s->filter;
 	d->ev.on_record = s->on_event ? on_record : NULL;
 	d->ev.ctx = s;
 	d->queue_len = o->dropmon_queue;
-	s->dm = d;
+	src->priv = d;
+	return d;
+}
+
+/*
+ * Checks, CONFIG, join, START. quiet (the automatic fallback): say nothing
+ * when drop_monitor is absent or unusable here, or lacks a privilege
+ * (src->lacks names it); -1 then.
+ */
+static int dm_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
+{
+	__u64 bits[WD_REASON_BITMAP_WORDS] = { 0 };
+	bool summary = o->dropmon_summary, enabled = false;
+	struct wd_session *s = src->s;
+	struct wd_dm_source *d;
+	struct wd_dump dump;
+	int status = reason_filter(s, o, bits, &enabled), err;
+
+	if (status)
+		return status;
+	status = refuse_options(o, s->details, summary);
+	if (status)
+		return quiet ? -1 : status;
+	if (open_dump(&dump))
+		return 1;
+	d = dm_new(src, o);
+	if (!d) {
+		discard_dump(&dump);
+		return 1;
+	}
+	memcpy(d->ev.reason_bits, bits, sizeof(bits));
+	d->ev.filter_reasons = enabled;
 	err = wd_dm_open(&d->dm, on_alert, d);
 	if (err || empty_dump(&dump)) {
 		discard_dump(&dump);
-		wd_dm_source_close(s);
 		return err ? say_open_error(err, quiet) : 1;
 	}
 	d->dm.dump = dump.f;	/* closed with d->dm from here */
@@ -417,14 +482,17 @@ int wd_dm_source_open(struct wd_session *s, const struct wd_opts *o, bool detail
 	if (status) {
 		d->dm.dump = NULL;
 		discard_dump(&dump);
-		wd_dm_source_close(s);
 		return status;
 	}
 	if (summary)
 		s->reasons.has_reason = false;	/* every output: by location only */
-	s->attach_mode = summary ? "NET_DM summary mode: by location only"
-		       : d->hw_on ? "NET_DM packet mode, software and hardware drops"
-				  : "NET_DM packet mode, software drops";
+	src->what = "drop_monitor";
+	src->attach_mode = summary ? "NET_DM summary mode: by location only"
+			 : d->hw_on ? "NET_DM packet mode, software and hardware drops"
+				    : "NET_DM packet mode, software drops";
+	/* STOP on exit needs CAP_NET_ADMIN: kept permitted, raised around it */
+	src->keep_caps = WD_CAP(WD_CAP_NET_ADMIN);
+	src->keep_why = "CAP_NET_ADMIN only, to stop drop_monitor on exit";
 	return 0;
 }
 
@@ -444,9 +512,9 @@ static void stop_trace(struct wd_dm_source *d)
 	pthread_mutex_unlock(&d->stats_lock);
 }
 
-void wd_dm_source_close(struct wd_session *s)
+static void dm_close(struct wd_source *src)
 {
-	struct wd_dm_source *d = s->dm;
+	struct wd_dm_source *d = dm_of(src);
 
 	if (!d)
 		return;
@@ -458,12 +526,65 @@ void wd_dm_source_close(struct wd_session *s)
 	wd_dm_events_free(&d->ev);
 	pthread_mutex_destroy(&d->stats_lock);
 	free(d);
-	s->dm = NULL;
+	src->priv = NULL;
 }
 
-void wd_dm_source_detach(struct wd_session *s)
+/* The loss counters now, while drop_monitor runs (after STOP they stay as read last). */
+static void read_stats(struct wd_dm_source *d)
 {
-	struct wd_dm_source *d = s->dm;
+	struct wd_dm_stats st;
+
+	pthread_mutex_lock(&d->stats_lock);
+	if ((d->sw_on || d->hw_on) && d->have_stats_nl && !wd_dm_stats_get(&d->stats_nl, &st)) {
+		d->last = st;
+		d->have_stats = true;
+	}
+	pthread_mutex_unlock(&d->stats_lock);
+}
+
+/*
+ * Losses for reports: queue-limit drops, socket overruns, truncations.
+ * While drop_monitor runs, its counters are read now (a request on a
+ * socket of their own, from any thread: serve's scrapes); after the stop,
+ * the last values.
+ */
+static void losses(struct wd_dm_source *d, struct wd_count_source *l)
+{
+	read_stats(d);
+	memset(l, 0, sizeof(*l));
+	l->name = "dropmon";
+	l->mode = d->ev.packet_mode ? "packet" : "summary";
+	pthread_mutex_lock(&d->stats_lock);
+	if (d->have_stats && d->last.sw_dropped >= d->base.sw_dropped)
+		l->queue_dropped = d->last.sw_dropped - d->base.sw_dropped;
+	if (d->have_stats && d->last.hw_dropped >= d->base.hw_dropped)
+		l->hw_queue_dropped = d->last.hw_dropped - d->base.hw_dropped;
+	pthread_mutex_unlock(&d->stats_lock);
+	l->overruns = d->dm.overruns;
+	l->truncated = d->ev.truncated;
+	l->summary_full = d->ev.summary_full;
+	l->lower_bound = l->queue_dropped || l->hw_queue_dropped || l->overruns || l->summary_full;
+}
+
+/* On stderr, once: what drop_monitor could not deliver or say. */
+static void say_losses(struct wd_dm_source *d)
+{
+	struct wd_count_source l;
+
+	losses(d, &l);
+	fprintf(stderr, "whydrop: drop_monitor: %" PRIu64 " %s lost in its per-CPU queue, "
+			"socket overflowed %" PRIu64 " %s%s; network namespaces unknown%s\n",
+		l.queue_dropped + l.hw_queue_dropped,
+		wd_plural(l.queue_dropped + l.hw_queue_dropped, "drop", "drops"), l.overruns,
+		wd_plural(l.overruns, "time", "times"),
+		l.summary_full ? ", summaries full (locations lost)" : "",
+		l.lower_bound ? ": counts are lower bounds" : "");
+}
+
+/* Deliver what drop_monitor still holds, STOP, read its loss counters, say them. */
+static void dm_detach(struct wd_source *src)
+{
+	struct wd_dm_source *d = dm_of(src);
 	/* Packet alerts leave their queue at once; summaries once a second. */
 	double quiet_s = d->ev.packet_mode ? 0.15 : 1.3, last = wd_now(), t0 = last;
 	uint64_t seen = d->ev.received;
@@ -487,28 +608,15 @@ void wd_dm_source_detach(struct wd_session *s)
 	}
 	stop_trace(d);
 	disown(d);
-}
-
-/* The loss counters now, while drop_monitor runs (after STOP they stay as read last). */
-static void read_stats(struct wd_dm_source *d)
-{
-	struct wd_dm_stats st;
-
-	pthread_mutex_lock(&d->stats_lock);
-	if ((d->sw_on || d->hw_on) && d->have_stats_nl && !wd_dm_stats_get(&d->stats_nl, &st)) {
-		d->last = st;
-		d->have_stats = true;
-	}
-	pthread_mutex_unlock(&d->stats_lock);
+	say_losses(d);
 }
 
 /* Once, as soon as drop_monitor loses drops: the end of the run says how many. */
-static void say_losses_live(struct wd_session *s)
+static void say_losses_live(struct wd_dm_source *d)
 {
-	struct wd_dm_source *d = s->dm;
-	struct wd_dm_losses l;
+	struct wd_count_source l;
 
-	wd_dm_source_losses(s, &l);
+	losses(d, &l);
 	if (d->loss_said || !(l.queue_dropped + l.hw_queue_dropped + l.overruns))
 		return;
 	d->loss_said = true;
@@ -518,72 +626,70 @@ static void say_losses_live(struct wd_session *s)
 		d->queue_len, l.overruns, wd_plural(l.overruns, "time", "times"));
 }
 
-bool wd_dm_source_poll(struct wd_session *s, int ms)
+static int dm_fd(struct wd_source *src)
 {
-	struct wd_dm_source *d = s->dm;
-	int err;
+	return wd_dm_fd(&dm_of(src)->dm);
+}
 
-	if (wd_stop)
-		return false;
-	err = wd_dm_poll(&d->dm, ms);
+/* The alerts waiting now; the loss counters once a second. */
+static int dm_poll(struct wd_source *src)
+{
+	struct wd_dm_source *d = dm_of(src);
+	int err = wd_dm_poll(&d->dm, 0);
+
 	if (err && err != -EINTR) {
 		fprintf(stderr, "whydrop: reading drop_monitor's alerts failed: %s\n",
 			strerror(-err));
-		wd_stop = 1;
+		return err;
 	}
 	if (wd_now() - d->stats_at >= 1) {
 		d->stats_at = wd_now();
-		say_losses_live(s);
+		say_losses_live(d);
 	}
-	return !wd_stop;
-}
-
-int wd_dm_source_keys(struct wd_session *s, struct wd_key_total **out, size_t *n)
-{
-	return wd_dm_events_keys(&s->dm->ev, out, n);
-}
-
-int wd_dm_source_stats(struct wd_session *s, struct wd_stats *st)
-{
-	struct wd_dm_source *d = s->dm;
-
-	memset(st, 0, sizeof(*st));
-	st->seen = wd_dm_events_seen(&d->ev);
-	st->v[WD_STAT_EMITTED] = d->ev.emitted;
-	st->rate_limited = d->ev.rate_limited;
 	return 0;
 }
 
-void wd_dm_source_losses(struct wd_session *s, struct wd_dm_losses *l)
+/* Counts by key, what they add up to, and what drop_monitor lost. */
+static int dm_snapshot(struct wd_source *src, struct wd_snapshot *snap)
 {
-	struct wd_dm_source *d = s->dm;
+	struct wd_dm_source *d = dm_of(src);
+	int err = wd_dm_events_keys(&d->ev, &snap->keys);
 
-	read_stats(d);
-	memset(l, 0, sizeof(*l));
-	l->packet_mode = d->ev.packet_mode;
-	pthread_mutex_lock(&d->stats_lock);
-	if (d->have_stats && d->last.sw_dropped >= d->base.sw_dropped)
-		l->queue_dropped = d->last.sw_dropped - d->base.sw_dropped;
-	if (d->have_stats && d->last.hw_dropped >= d->base.hw_dropped)
-		l->hw_queue_dropped = d->last.hw_dropped - d->base.hw_dropped;
-	pthread_mutex_unlock(&d->stats_lock);
-	l->overruns = d->dm.overruns;
-	l->truncated = d->ev.truncated;
-	l->summary_full = d->ev.summary_full;
+	if (err)
+		return err;
+	snap->stats.seen = wd_keyset_sum(&snap->keys);
+	snap->stats.v[WD_STAT_EMITTED] = d->ev.emitted;
+	snap->stats.rate_limited = d->ev.rate.limited;
+	losses(d, &snap->source);
+	snap->lost_events += snap->source.queue_dropped + snap->source.hw_queue_dropped;
+	return 0;
 }
 
-bool wd_dm_source_names(struct wd_session *s, uint32_t code, uint64_t location,
-			char *reason, char *function, char *loc, size_t len)
+static bool dm_names(struct wd_source *src, uint32_t code, uint64_t location, char *reason,
+		     char *function, char *loc, size_t len)
 {
-	return wd_dm_events_names(&s->dm->ev, code, location, reason, function, loc, len);
+	return wd_dm_events_names(&dm_of(src)->ev, code, location, reason, function, loc, len);
 }
 
-const char *wd_dm_source_subsys(struct wd_session *s, uint32_t code)
+static const char *dm_subsys(struct wd_source *src, uint32_t code)
 {
-	return wd_dm_events_subsys(&s->dm->ev, code);
+	return wd_dm_events_subsys(&dm_of(src)->ev, code);
 }
 
-void wd_dm_source_view(struct wd_session *s, struct wd_drop_view *v)
+static void dm_view(struct wd_source *src, const struct wd_event *ev, struct wd_drop_view *v)
 {
-	wd_dm_events_view(&s->dm->ev, v->code, v);
+	wd_dm_events_view(&dm_of(src)->ev, ev->reason, v);
 }
+
+const struct wd_source_ops wd_source_dropmon_ops = {
+	.name = "dropmon",
+	.open = dm_open,
+	.fd = dm_fd,
+	.poll = dm_poll,
+	.snapshot = dm_snapshot,
+	.detach = dm_detach,
+	.close = dm_close,
+	.names = dm_names,
+	.subsys = dm_subsys,
+	.view = dm_view,
+};

@@ -3,7 +3,12 @@
  * The call-site catalogue (see callsites.h), sorted by function name.
  * Included by callsites.c only. "seen" says where the entry comes from:
  * a drop reproduced here (lab scenario, VM run, host run) or the kernel
- * source only (not reproduced: trust it less).
+ * source only (not reproduced: trust it less). Then the causes by place
+ * (struct wd_cause), by reason then function: what a reason means at one
+ * function, the counters that move with each cause (nstat names of both
+ * families; "qdisc:drops@KIND" the drops of one kind of root qdisc;
+ * "conntrack:COLUMN" of /proc/net/stat/nf_conntrack) and the sysctls to
+ * read (NAME=V: the cause needs that value).
  */
 
 #define R(...)	((const char *const []){ __VA_ARGS__, NULL })
@@ -105,6 +110,7 @@ static const struct wd_callsite callsites[] = {
 		"addresses or routes removed while connections were open.",
 	.severity = WD_SEV_PROBLEM,
 	.seen = "lab NOT_SPECIFIED.noroute6 (6.18)",
+	.counters = R("Ip6OutNoRoutes"),
 },
 {
 	.function = "inet_sock_destruct",
@@ -184,6 +190,21 @@ static const struct wd_callsite callsites[] = {
 	.noise = true,
 	.seen = "VM runs on 6.1 and 6.12, host run on 6.18 (3 datagrams to an "
 		"unresolved neighbour, link set down)",
+},
+{
+	.function = "neigh_invalidate",
+	.reasons = R("NOT_SPECIFIED"),
+	.kernels = "6.1, 6.12, 6.18: NOT_SPECIFIED for IPv6 (IPv4: NEIGH_FAILED)",
+	.summary = "IPv6 neighbour discovery failed: queued packets freed",
+	.meaning = "Nobody answered the neighbour solicitations for an on-link "
+		"IPv6 address (the next hop or the destination): the entry goes to "
+		"FAILED and the packets that waited for it are freed. IPv6 reports "
+		"this through ndisc_error_report with a plain kfree_skb; the IPv4 "
+		"twin (ARP) says NEIGH_FAILED.",
+	.check = "`ip -6 neigh show` (FAILED, INCOMPLETE entries), whether the "
+		"address should answer, on-link prefixes that are not on the link.",
+	.severity = WD_SEV_PROBLEM,
+	.seen = "lab notes (6.18: the IPv6 twin of NEIGH_FAILED.ipv4)",
 },
 {
 	.function = "netlink_broadcast_filtered",
@@ -396,4 +417,519 @@ static const struct wd_callsite callsites[] = {
 },
 };
 
+#define C(...)	((const char *const []){ __VA_ARGS__, NULL })
+
+static const struct wd_cause causes[] = {
+/* ---- INVALID_PROTO: two causes in icmp_rcv, told apart by a sysctl */
+{
+	.reason = "INVALID_PROTO", .function = "icmp_rcv",
+	.text = "broadcast ping ignored (icmp_echo_ignore_broadcasts)",
+	.meaning = "An ICMP echo (or timestamp) request to a broadcast or multicast "
+		"address: with net.ipv4.icmp_echo_ignore_broadcasts=1, the default, "
+		"the host does not answer such pings (smurf amplification) and drops "
+		"them. IcmpInErrors moves with each.",
+	.remedy = "Nothing: intended. A monitoring tool that pings a subnet's "
+		"broadcast address gets no answer from Linux; ping the hosts.",
+	.counters = C("IcmpInErrors"),
+	.sysctls = C("net.ipv4.icmp_echo_ignore_broadcasts=1"),
+	.severity = WD_SEV_BENIGN,
+	.seen = "lab INVALID_PROTO.ipv4 (6.18)",
+},
+{
+	.reason = "INVALID_PROTO", .function = "icmp_rcv",
+	.text = "ICMP type not allowed to a broadcast/multicast address",
+	.meaning = "An ICMP message other than echo, timestamp or address mask sent "
+		"to a broadcast or multicast address (RFC 1122 forbids answering "
+		"them), or a ping to one with icmp_echo_ignore_broadcasts=0 that "
+		"failed the other checks.",
+	.remedy = "Find the sender (`whydrop watch -r INVALID_PROTO`): scans or "
+		"misconfigured devices.",
+	.counters = C("IcmpInErrors"),
+	.severity = WD_SEV_BENIGN,
+	.seen = "kernel source (not reproduced here)",
+},
+/* ---- IP_INHDR: a broken header on input, a TTL that ran out when forwarding */
+{
+	.reason = "IP_INHDR", .function = "ip_rcv_core",
+	.text = "invalid IPv4 header (version, header length)",
+	.meaning = "The IPv4 header itself is broken: version not 4, a header "
+		"length (IHL) below 5 words, or a total length shorter than the "
+		"header. Counted in IpInHdrErrors (a bad header checksum is IP_CSUM "
+		"at the same place).",
+	.remedy = "Find the sender (`whydrop watch -r IP_INHDR`): crafted or "
+		"corrupted packets, a broken encapsulation or NIC offload; filter or "
+		"fix it upstream.",
+	.counters = C("IpInHdrErrors"),
+	.severity = WD_SEV_PROBLEM,
+	.seen = "lab IP_INHDR.ipv4 (6.18)",
+},
+{
+	.reason = "IP_INHDR", .function = "ip6_rcv_core",
+	.text = "bad IPv6 header, or loopback/reserved address from the wire",
+	.meaning = "ip6_rcv_core refuses what no link may carry: ::1 (or another "
+		"loopback address) as source or destination on a device that is not "
+		"loopback, a multicast destination of interface-local or reserved "
+		"scope. Counted in Ip6InHdrErrors.",
+	.remedy = "Find the sender (`whydrop watch -r IP_INHDR`): a host or "
+		"container leaking loopback traffic, spoofing, a broken tunnel.",
+	.counters = C("Ip6InHdrErrors"),
+	.severity = WD_SEV_PROBLEM,
+	.seen = "lab IP_INHDR.ipv6 (6.18: ::1 as source)",
+},
+{
+	.reason = "IP_INHDR", .function = "ip_forward",
+	.text = "TTL expired while forwarding (a loop, or traceroute)",
+	.meaning = "This host routes (ip_forward=1) and a packet came with TTL 1 "
+		"or 0: it may not go further, so it is dropped and an ICMP time "
+		"exceeded goes back to the sender (rate-limited: IcmpOutTimeExcds "
+		"moves at most as much). The kernel counts it in IpInHdrErrors, "
+		"though the header is fine. A steady rate is a routing loop (the "
+		"same packets come back with smaller TTLs) or traceroute/mtr probes.",
+	.remedy = "Look for a loop: `ip route get DST` here and on the next hop "
+		"(two routers pointing at each other, a default route back), the "
+		"destinations in `whydrop watch -r IP_INHDR`. Traceroute probes are "
+		"harmless. Not a broken header: nothing to fix in the sender.",
+	.counters = C("IpInHdrErrors", "IcmpOutTimeExcds"),
+	.sysctls = C("net.ipv4.ip_forward", "net.ipv4.icmp_ratelimit"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "lab IP_INHDR.fwd4 (6.18: TTL 1 through a router namespace)",
+},
+{
+	.reason = "IP_INHDR", .function = "ip6_forward",
+	.text = "hop limit expired while forwarding (a loop, or traceroute)",
+	.meaning = "This host routes IPv6 (forwarding=1) and a packet came with "
+		"hop limit 1 or 0: it is dropped and an ICMPv6 time exceeded goes "
+		"back (rate-limited: Icmp6OutTimeExcds moves at most as much). "
+		"Counted in Ip6InHdrErrors. A steady rate is a routing loop or "
+		"traceroute probes.",
+	.remedy = "Look for a loop: `ip -6 route get DST` here and on the next "
+		"hop; traceroute probes are harmless.",
+	.counters = C("Ip6InHdrErrors", "Icmp6OutTimeExcds"),
+	.sysctls = C("net.ipv6.conf.all.forwarding", "net.ipv6.icmp.ratelimit"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "lab IP_INHDR.fwd6 (6.18: hop limit 1 through a router namespace)",
+},
+/* ---- IP_OUTNOROUTES */
+{
+	.reason = "IP_OUTNOROUTES", .function = "__ip_queue_xmit",
+	.text = "TCP segment with no route out (route or address removed)",
+	.meaning = "An established IPv4 TCP connection looked its route up again "
+		"and found none: the route or the source address went away while "
+		"it was open. Each segment it sends, up to the reset of an abortive "
+		"close, is dropped; IpOutNoRoutes moves with each.",
+	.remedy = "`ip route get DST`; address or route changes at that time "
+		"(`ip monitor route address`), a VPN or DHCP client that removed them.",
+	.counters = C("IpOutNoRoutes"),
+	.severity = WD_SEV_PROBLEM,
+	.seen = "lab IP_OUTNOROUTES.ipv4 (6.18)",
+},
+{
+	.reason = "IP_OUTNOROUTES", .function = "cookie_v6_check",
+	.text = "SYN-cookie ACK with no route back for the connection",
+	.meaning = "A listener answered with SYN cookies (a SYN flood, or "
+		"tcp_syncookies=2), and when the final ACK came back no route to the "
+		"client could be found for the new connection. Ip6OutNoRoutes moves "
+		"with each.",
+	.remedy = "`ip -6 route get CLIENT`; routes removed during handshakes; "
+		"net.ipv4.tcp_syncookies and the listener's backlog.",
+	.counters = C("Ip6OutNoRoutes"),
+	.sysctls = C("net.ipv4.tcp_syncookies"),
+	.severity = WD_SEV_PROBLEM,
+	.seen = "lab IP_OUTNOROUTES.ipv6 (6.18)",
+},
+/* ---- IPV6_BAD_EXTHDR */
+{
+	.reason = "IPV6_BAD_EXTHDR", .function = "icmpv6_rcv",
+	.text = "ICMPv6 error quoting a packet whose headers cannot be walked",
+	.meaning = "An ICMPv6 error (destination unreachable, packet too big...) "
+		"quotes the packet that caused it; the quoted packet's extension "
+		"headers could not be skipped to find its transport header, so the "
+		"error cannot be matched to a socket and is dropped. Icmp6InErrors "
+		"moves with each.",
+	.remedy = "Find the sender of the errors (`whydrop watch -r "
+		"IPV6_BAD_EXTHDR`): a middlebox that truncates or mangles the quote.",
+	.counters = C("Icmp6InErrors"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "lab IPV6_BAD_EXTHDR.ipv6 (6.18)",
+},
+/*
+ * ---- NETFILTER_DROP: nftables frees its own drops; the rest in nf_hook_slow.
+ * At one place the cause without counters comes first: it is what the place
+ * means unless the counters of the next one moved by as many.
+ */
+{
+	.reason = "NETFILTER_DROP", .function = "nft_do_chain",
+	.text = "an nftables rule or chain policy dropped it",
+	.meaning = "nftables frees what its drop verdicts refuse inside "
+		"nft_do_chain (a rule's drop or reject, a base chain's policy drop): "
+		"the place says nftables, not conntrack and not legacy iptables "
+		"(iptables-nft rules are nftables rules).",
+	.remedy = "`nft -a list ruleset` (add counters to the rules), `nft monitor "
+		"trace` with `meta nftrace set 1`; whydrop's --rules (coming) names "
+		"the rule (docs/firewall.md).",
+	.severity = WD_SEV_DEPENDS,
+	.seen = "lab NETFILTER_DROP.ipv4, .ipv6 (6.18: a rule at nft_do_chain+0x46f, "
+		"a policy at +0x637); VM runs on 6.1 and 6.12",
+},
+{
+	.reason = "NETFILTER_DROP", .function = "nft_do_chain",
+	.text = "nftables rule dropping conntrack-invalid packets",
+	.meaning = "conntrack could not track these packets (TCP out of its "
+		"window, a reply without its connection, an ICMP error for nothing) "
+		"and an nftables rule matching `ct state invalid` dropped them: "
+		"conntrack's invalid counter moved by as many.",
+	.remedy = "`conntrack -S` (invalid), asymmetric routing (replies taking "
+		"another path), net.netfilter.nf_conntrack_tcp_be_liberal; the rule: "
+		"`nft -a list ruleset`, `nft monitor trace` (whydrop's --rules, "
+		"coming, names it: docs/firewall.md).",
+	.counters = C("conntrack:invalid"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "kernel source and docs/firewall.md (conntrack's invalid counter; "
+		"not a lab scenario)",
+},
+{
+	.reason = "NETFILTER_DROP", .function = "nf_hook_slow",
+	.text = "a legacy iptables rule (nftables too, on old kernels)",
+	.meaning = "nf_hook_slow frees what a hook's verdict dropped when the hook "
+		"did not free it itself: a legacy iptables (x_tables) DROP, "
+		"ebtables, arptables, IPVS; and nftables rules on kernels from before "
+		"nftables freed its own drops (2023: Debian's 6.1 and 6.12 and 6.18 "
+		"free them in nft_do_chain). conntrack's own drops are told apart by "
+		"its counters (the cause below).",
+	.remedy = "`iptables-legacy -L -v -n` and `ip6tables-legacy -L -v -n` "
+		"(rule counters), `nft list ruleset` on old kernels; `iptables "
+		"-j TRACE` or `nft monitor trace` to find the rule.",
+	.severity = WD_SEV_DEPENDS,
+	.seen = "lab NETFILTER_DROP.legacy (6.18: iptables-legacy at "
+		"nf_hook_slow+0x7d); VM runs on 6.1 and 6.12: nftables at nft_do_chain",
+},
+{
+	.reason = "NETFILTER_DROP", .function = "nf_hook_slow",
+	.text = "conntrack refused it: table full, or an insert clash",
+	.meaning = "conntrack itself dropped the packet: no entry could be made "
+		"(the table at nf_conntrack_max and nothing to evict) or the new "
+		"entry could not be inserted (a clash, a hash chain too long). "
+		"conntrack's drop or insert_failed counters moved by as many.",
+	.remedy = "`conntrack -S`, net.netfilter.nf_conntrack_count against "
+		"nf_conntrack_max (raise it, shorten the timeouts, or `notrack` "
+		"traffic that needs no state); /proc/net/stat/nf_conntrack.",
+	.counters = C("conntrack:drop", "conntrack:insert_failed", "conntrack:early_drop"),
+	.sysctls = C("net.netfilter.nf_conntrack_count", "net.netfilter.nf_conntrack_max"),
+	.severity = WD_SEV_PROBLEM,
+	.seen = "kernel source and docs/firewall.md (not a lab scenario: the table "
+		"size is the host's)",
+},
+/* ---- NO_SOCKET: TCP answers with a reset, UDP with ICMP */
+{
+	.reason = "NO_SOCKET", .function = "tcp_v4_rcv",
+	.text = "no listener or connection on this TCP port (RST sent)",
+	.meaning = "A TCP segment for an address and port where no socket "
+		"listens and no connection exists: the host answers with a reset "
+		"(TcpOutRsts) and drops it. SYNs to a closed port, or segments of a "
+		"connection this host forgot (restarted service).",
+	.remedy = "`ss -ltn` in the namespace: is the service up, bound to this "
+		"address and port? A DNAT or load balancer sending to the wrong "
+		"port? Scans need nothing.",
+	.counters = C("TcpOutRsts"),
+	.severity = WD_SEV_BENIGN,
+	.seen = "lab NO_SOCKET.ipv4 (6.18)",
+},
+{
+	.reason = "NO_SOCKET", .function = "tcp_v6_rcv",
+	.text = "no listener or connection on this TCP port (RST sent)",
+	.meaning = "The IPv6 twin of tcp_v4_rcv: no socket for the segment's "
+		"address and port; a reset goes back (TcpOutRsts).",
+	.remedy = "`ss -ltn6` in the namespace: the service, its bind address "
+		"and port.",
+	.counters = C("TcpOutRsts"),
+	.severity = WD_SEV_BENIGN,
+	.seen = "lab NO_SOCKET.ipv6 (6.18)",
+},
+{
+	.reason = "NO_SOCKET", .function = "__udp4_lib_rcv",
+	.text = "no UDP socket on this port (ICMP port unreachable)",
+	.meaning = "A UDP datagram for a port no socket is bound to: the host "
+		"answers with ICMP port unreachable (rate-limited) and drops it; "
+		"UdpNoPorts moves with each. DNS replies arriving after the client "
+		"closed its socket, syslog or metrics sent to a stopped collector.",
+	.remedy = "`ss -lun` in the namespace: is the receiver running, bound to "
+		"this address? Late replies to closed clients need nothing.",
+	.counters = C("UdpNoPorts", "IcmpOutDestUnreachs"),
+	.sysctls = C("net.ipv4.icmp_ratelimit"),
+	.severity = WD_SEV_BENIGN,
+	.seen = "system tests and VM runs (6.1, 6.12, 6.18); tests/integration/counters.sh",
+},
+{
+	.reason = "NO_SOCKET", .function = "__udp6_lib_rcv",
+	.text = "no UDP socket on this port (ICMP port unreachable)",
+	.meaning = "The IPv6 twin: a UDP datagram for a port no socket is bound "
+		"to; ICMPv6 port unreachable goes back, Udp6NoPorts moves.",
+	.remedy = "`ss -lun6` in the namespace: the receiver and its bind address.",
+	.counters = C("Udp6NoPorts", "Icmp6OutDestUnreachs"),
+	.severity = WD_SEV_BENIGN,
+	.seen = "system tests (6.18), VM runs",
+},
+/* ---- PKT_TOO_BIG: forwarding, local output, openvswitch */
+{
+	.reason = "PKT_TOO_BIG", .function = "ip_forward",
+	.text = "forwarded packet over the next hop's MTU, DF set",
+	.meaning = "Forwarding: the packet is larger than the outgoing route's "
+		"MTU and its Don't Fragment bit is set, so this router drops it and "
+		"sends ICMP fragmentation-needed back (path MTU discovery). "
+		"IpFragFails moves with each.",
+	.remedy = "Usually self-healing once the sender gets the ICMP. If not: "
+		"ICMP filtered between here and the sender (a PMTU black hole), a "
+		"tunnel or overlay with a smaller MTU; clamp the TCP MSS (`nft add "
+		"rule ... tcp option maxseg size set rt mtu`) or fix the MTUs.",
+	.counters = C("IpFragFails", "IcmpOutDestUnreachs"),
+	.sysctls = C("net.ipv4.ip_forward", "net.ipv4.ip_forward_use_pmtu"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "lab PKT_TOO_BIG.ipv4 (6.18)",
+},
+{
+	.reason = "PKT_TOO_BIG", .function = "ip6_forward",
+	.text = "forwarded IPv6 packet over the next hop's MTU",
+	.meaning = "Forwarding: IPv6 routers never fragment, so a packet larger "
+		"than the outgoing MTU is dropped and an ICMPv6 packet too big goes "
+		"back. Ip6InTooBigErrors and Ip6FragFails move with each.",
+	.remedy = "As for IPv4: ICMPv6 must reach the sender (never filter "
+		"type 2); tunnel MTUs; MSS clamping.",
+	.counters = C("Ip6InTooBigErrors", "Ip6FragFails", "Icmp6OutPktTooBigs"),
+	.sysctls = C("net.ipv6.conf.all.forwarding"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "lab PKT_TOO_BIG.ipv6 (6.18)",
+},
+{
+	.reason = "PKT_TOO_BIG", .function = "ip6_xmit",
+	.text = "IPv6 packet sent from here over the path MTU",
+	.meaning = "Local output: a socket of this host sent an IPv6 packet "
+		"larger than the route's MTU that may not be fragmented; the sender "
+		"gets EMSGSIZE and the packet is dropped. Ip6FragFails moves.",
+	.remedy = "The route's MTU (`ip -6 route get DST`, learned PMTU in `ip "
+		"-6 route show cache`), the application's message size or "
+		"IPV6_DONTFRAG.",
+	.counters = C("Ip6FragFails"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "kernel source (mainline 2025, after 6.18; not reproduced here)",
+},
+{
+	.reason = "PKT_TOO_BIG", .function = "do_output",
+	.text = "Open vSwitch output port's MTU too small for the packet",
+	.meaning = "An OVS datapath action sent a packet (after conntrack "
+		"reassembly) to a port whose MTU is below the packet's size and it "
+		"could not be fragmented.",
+	.remedy = "The MTUs of the OVS ports and tunnels (`ovs-vsctl list "
+		"interface`), MSS clamping in the flows.",
+	.severity = WD_SEV_DEPENDS,
+	.seen = "kernel source (not reproduced here)",
+},
+/* ---- PROTO_MEM: UDP socket memory, TCP receive memory */
+{
+	.reason = "PROTO_MEM", .function = "__udp_enqueue_schedule_skb",
+	.text = "UDP memory over udp_mem or the memory cgroup's limit",
+	.meaning = "The datagram could not be charged: UDP's memory (every socket's) "
+		"is over net.ipv4.udp_mem, or the receiving socket's memory cgroup "
+		"is at its limit (cgroup v1 kmem.tcp, v2 memory.max). On 6.18 only "
+		"the socket's drop counter moves (UdpMemErrors stays 0).",
+	.remedy = "`cat /proc/net/sockstat` (UDP mem) against net.ipv4.udp_mem; "
+		"the container's memory limits; receivers that do not read.",
+	.counters = C("sockets:udp_drops", "UdpMemErrors", "Udp6MemErrors"),
+	.sysctls = C("net.ipv4.udp_mem"),
+	.severity = WD_SEV_PROBLEM,
+	.seen = "lab PROTO_MEM.ipv4, .ipv6 (6.18: a memory cgroup's limit)",
+},
+{
+	.reason = "PROTO_MEM", .function = "tcp_data_queue",
+	.text = "TCP receive memory full: out-of-order data refused",
+	.meaning = "An out-of-order segment could not be queued: the socket's "
+		"receive memory (sk_rcvbuf) is used up and pruning freed nothing, "
+		"or TCP is over net.ipv4.tcp_mem. TcpExtTCPOFODrop moves with each "
+		"on 6.18.",
+	.remedy = "A receiver that does not read fast enough, a small SO_RCVBUF "
+		"or net.ipv4.tcp_rmem; `ss -tmi` (rb, drops) on the socket.",
+	.counters = C("TcpExtTCPOFODrop", "TcpExtTCPRcvQDrop"),
+	.sysctls = C("net.ipv4.tcp_rmem"),
+	.severity = WD_SEV_PROBLEM,
+	.seen = "lab TCP_OFO_QUEUE_PRUNE.* (6.18: 15 such drops = TcpExtTCPOFODrop 15)",
+},
+/* ---- QDISC_DROP: which kind of qdisc dropped, from its own counter */
+{
+	.reason = "QDISC_DROP", .function = "*",
+	.text = "tbf queue full: traffic over the shaped rate",
+	.meaning = "A token bucket filter shapes this device: packets beyond its "
+		"rate wait in a queue of `limit` bytes, and what does not fit is "
+		"dropped. The tbf's own drop counter (tc -s qdisc) moved.",
+	.remedy = "`tc -s qdisc show dev DEV`: rate, burst, limit and backlog. "
+		"Raise the rate or the limit, or send less; intended when shaping.",
+	.counters = C("qdisc:drops@tbf"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "lab QDISC_DROP.l2 (6.18); tests/integration/counters.sh",
+},
+{
+	.reason = "QDISC_DROP", .function = "*",
+	.text = "htb class queue full: traffic over its rate",
+	.meaning = "An htb class (a rate limit per class) holds more than its "
+		"leaf queue takes: the excess is dropped and counted by the htb.",
+	.remedy = "`tc -s class show dev DEV` (which class drops), its rate and "
+		"ceil, the leaf qdisc's limit.",
+	.counters = C("qdisc:drops@htb"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "kernel source (not reproduced here)",
+},
+{
+	.reason = "QDISC_DROP", .function = "*",
+	.text = "FIFO queue full: the device sends slower than traffic comes",
+	.meaning = "A plain FIFO qdisc (pfifo_fast, pfifo, bfifo) is full: packets "
+		"come faster than the device sends them for longer than txqueuelen "
+		"(or the limit) covers.",
+	.remedy = "`ip -s link show DEV` (txqueuelen), `tc -s qdisc`; a slow or "
+		"congested link; fq_codel keeps latency down where drops are due.",
+	.counters = C("qdisc:drops@pfifo_fast", "qdisc:drops@pfifo", "qdisc:drops@bfifo"),
+	.severity = WD_SEV_PROBLEM,
+	.seen = "kernel source (not reproduced here)",
+},
+{
+	.reason = "QDISC_DROP", .function = "*",
+	.text = "netem dropped it: emulated loss or its queue limit",
+	.meaning = "A netem qdisc emulates a network: its loss setting drops on "
+		"purpose, and its queue (limit, 1000 packets by default) overflows "
+		"when delays are long.",
+	.remedy = "`tc qdisc show dev DEV` (loss, limit): intended in a test "
+		"setup; remove netem when the test is over.",
+	.counters = C("qdisc:drops@netem"),
+	.severity = WD_SEV_BENIGN,
+	.seen = "VM runs on 6.1 (netem limit 5: 3 refused)",
+},
+{
+	.reason = "QDISC_DROP", .function = "*",
+	.text = "fq_codel over its packet or memory limit",
+	.meaning = "fq_codel's total limit (packets, or memory_limit) is reached: "
+		"it drops from the fattest flow. (Its AQM drops are QDISC_CONGESTED "
+		"on kernels with qdisc reasons.)",
+	.remedy = "`tc -s qdisc show dev DEV` (drop_overlimit, memory_used); a "
+		"flood, or limits too small for the link.",
+	.counters = C("qdisc:drops@fq_codel"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "kernel source (not reproduced here: fq_codel is not built on this "
+		"kernel)",
+},
+/* ---- SKB_UCOPY_FAULT: a writer's bad buffer, or zerocopy frames */
+{
+	.reason = "SKB_UCOPY_FAULT", .function = "tun_get_user",
+	.text = "tun/tap write from unreadable memory (EFAULT)",
+	.meaning = "The program writing frames to a tun/tap file descriptor (a "
+		"VPN, a VM backend) handed it memory that cannot be read: the write "
+		"fails with EFAULT and the frame is freed.",
+	.remedy = "The writer's bug: its logs, `strace -e write,writev -p PID` "
+		"returning EFAULT on /dev/net/tun.",
+	.severity = WD_SEV_PROBLEM,
+	.seen = "lab SKB_UCOPY_FAULT.tap (6.18)",
+},
+{
+	.reason = "SKB_UCOPY_FAULT", .function = "tap_get_user",
+	.text = "macvtap write from unreadable memory (EFAULT)",
+	.meaning = "The macvtap twin of tun_get_user: a frame written to "
+		"/dev/tapN from memory that cannot be read (a VM backend's bug).",
+	.remedy = "The writer (qemu, vhost): its logs and write() errors.",
+	.severity = WD_SEV_PROBLEM,
+	.seen = "kernel source (not reproduced here)",
+},
+{
+	.reason = "SKB_UCOPY_FAULT", .function = "tun_net_xmit",
+	.text = "zerocopy frames could not be copied for the tap's reader",
+	.meaning = "A packet carrying zerocopy user pages (MSG_ZEROCOPY, vhost) "
+		"was routed into a tun/tap device, and copying its pages for the "
+		"reader failed (memory).",
+	.remedy = "Memory pressure on the host; the zerocopy sender.",
+	.severity = WD_SEV_PROBLEM,
+	.seen = "kernel source (not reproduced here)",
+},
+/* ---- TCP_OFO_DROP: out-of-order data already covered, or no memory (older) */
+{
+	.reason = "TCP_OFO_DROP", .function = "tcp_data_queue",
+	.text = "out-of-order data already covered by in-order data",
+	.meaning = "When in-order data arrives, the out-of-order queue is moved "
+		"over (tcp_ofo_queue, inlined here): segments that lie wholly before "
+		"the new rcv_nxt are dropped, their data having come again in order. "
+		"A trace of reordering and retransmission, not a loss.",
+	.remedy = "Nothing by itself. Many: reordering on the path (bonding, "
+		"ECMP, multipath) that makes the peer retransmit what was only late.",
+	.severity = WD_SEV_BENIGN,
+	.seen = "lab TCP_OFO_DROP.ipv4, .ipv6 (6.18)",
+},
+{
+	.reason = "TCP_OFO_DROP", .function = "tcp_data_queue_ofo",
+	.text = "no memory to queue an out-of-order segment",
+	.meaning = "An out-of-order segment could not be queued for lack of "
+		"receive memory (older kernels; 6.18 says PROTO_MEM at "
+		"tcp_data_queue). TcpExtTCPOFODrop moves.",
+	.remedy = "The receiver's read speed, SO_RCVBUF, net.ipv4.tcp_rmem.",
+	.counters = C("TcpExtTCPOFODrop"),
+	.severity = WD_SEV_PROBLEM,
+	.seen = "kernel source (not reproduced here)",
+},
+/* ---- TCP_RESET */
+{
+	.reason = "TCP_RESET", .function = "tcp_rcv_state_process",
+	.text = "RST to a listening socket: nothing to reset",
+	.meaning = "A reset arrived for a listening socket, which has no "
+		"connection to reset: it is ignored. Late resets of connections "
+		"this host already closed, or scans.",
+	.remedy = "Nothing, unless many: then who sends them (`whydrop watch -r "
+		"TCP_RESET`).",
+	.severity = WD_SEV_BENIGN,
+	.seen = "lab TCP_RESET.ipv4, .ipv6 (6.18)",
+},
+{
+	.reason = "TCP_RESET", .function = "tcp_validate_incoming",
+	.text = "RST outside the receive window: challenged, not accepted",
+	.meaning = "A reset whose sequence number is not exactly the next "
+		"expected one is answered with a challenge ACK (RFC 5961) and "
+		"dropped: a blind reset attack, or a late reset.",
+	.remedy = "TcpExtTCPChallengeACK in `nstat -az`; who sends them.",
+	.counters = C("TcpExtTCPChallengeACK"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "kernel source (not reproduced here)",
+},
+/* ---- TCP_INVALID_SYN */
+{
+	.reason = "TCP_INVALID_SYN", .function = "tcp_validate_incoming",
+	.text = "SYN on an established connection (challenge ACK sent)",
+	.meaning = "A SYN for a connection that is established: the host answers "
+		"with a challenge ACK (RFC 5961) and drops it; TcpExtTCPSYNChallenge "
+		"and TcpInErrs move. A peer that restarted and reuses the ports.",
+	.remedy = "Usually the peer restarted: its next segment after the "
+		"challenge ACK resets the old connection.",
+	.counters = C("TcpExtTCPSYNChallenge", "TcpInErrs"),
+	.severity = WD_SEV_BENIGN,
+	.seen = "lab TCP_INVALID_SYN.ipv4, .ipv6 (6.18)",
+},
+/* ---- UNHANDLED_PROTO: an IPv6 option, an EtherType */
+{
+	.reason = "UNHANDLED_PROTO", .function = "ip6_tlvopt_unknown",
+	.text = "unknown IPv6 option whose type says discard",
+	.meaning = "A hop-by-hop or destination option of a type this host does "
+		"not know, whose two high bits say \"discard\" (01, or 10/11 with an "
+		"ICMPv6 parameter problem back). Ip6InHdrErrors moves with each.",
+	.remedy = "Find the sender (`whydrop watch -r UNHANDLED_PROTO`): a newer "
+		"protocol's option, or crafted traffic.",
+	.counters = C("Ip6InHdrErrors"),
+	.severity = WD_SEV_DEPENDS,
+	.seen = "lab UNHANDLED_PROTO.ipv6 (6.18)",
+},
+{
+	.reason = "UNHANDLED_PROTO", .function = "__netif_receive_skb_core",
+	.text = "no handler for this EtherType (or a VLAN not set up here)",
+	.meaning = "A frame with an EtherType no protocol handler or packet "
+		"socket takes (an unconfigured VLAN, LLDP, a proprietary protocol): "
+		"the device's rx_nohandler counter moves with each.",
+	.remedy = "`ip -s -s link show DEV` (rx_nohandler); which EtherType "
+		"(`tcpdump -e -i DEV`); VLAN sub-interfaces that should exist.",
+	.counters = C("netdev:rx_nohandler"),
+	.severity = WD_SEV_BENIGN,
+	.seen = "lab UNHANDLED_PROTO.l2 (6.18)",
+},
+};
+
+#undef C
 #undef R

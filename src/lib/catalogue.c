@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "callsites.h"
 #include "catalogue.h"
 #include "catalogue_data.h"
 #include "json.h"
@@ -228,6 +229,7 @@ void wd_catalogue_print(FILE *f, const struct wd_cat_entry *e)
 	field(f, "Severity:", buf);
 	field(f, "Meaning:", e->meaning);
 	list_field(f, "Dropped in:", e->functions, "-");
+	wd_causes_print_reason(f, e->name);
 	list_field(f, "Counters:", e->counters, "none (no MIB counter)");
 	list_field(f, "Sysctls:", e->sysctls, "none");
 	field(f, "Check:", e->settings);
@@ -270,6 +272,7 @@ void wd_catalogue_json_fields(struct wd_json *j, const struct wd_cat_entry *e)
 			wd_json_str(j, NULL, catalogue_renames[i].old);
 	wd_json_close(j, ']');
 	wd_json_str(j, "history", e->history ? e->history : "");
+	wd_causes_json_reason(j, e->name);
 }
 
 /* ------------------------------------------------------------ markdown */
@@ -306,6 +309,7 @@ static void md_entry(FILE *f, const struct wd_cat_entry *e)
 		e->severity_note);
 	fprintf(f, "- **Meaning:** %s\n", e->meaning);
 	md_list(f, "Dropped in", e->functions, "-");
+	wd_causes_markdown_reason(f, e->name);
 	md_list(f, "Counters", e->counters, "none");
 	md_list(f, "Sysctls", e->sysctls, "none");
 	fprintf(f, "- **Check:** %s\n", e->settings);

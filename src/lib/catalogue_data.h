@@ -307,17 +307,24 @@ static const struct wd_cat_entry catalogue[] = {
 	CORE("IP_INHDR"),
 	.layer = "IPv4/IPv6",
 	.since = "5.18",
-	.summary = "invalid IP header",
-	.meaning = "The IP header itself is invalid: wrong version, header "
-		"length below the minimum, inconsistent length fields, or bad "
-		"IPv4 options.",
-	.functions = L("ip_rcv_core", "ip6_rcv_core", "ip_rcv_options"),
+	.summary = "invalid IP header, or TTL expired while forwarding",
+	.meaning = "On input (ip_rcv_core, ip6_rcv_core) the IP header itself is "
+		"invalid: wrong version, header length below the minimum, "
+		"inconsistent length fields, bad IPv4 options, a loopback address "
+		"from the wire. When forwarding (ip_forward, ip6_forward) it means "
+		"something else: the TTL or hop limit ran out (a routing loop, "
+		"traceroute), counted in the same IpInHdrErrors. The function "
+		"tells which (By place).",
+	.functions = L("ip_rcv_core", "ip6_rcv_core", "ip_rcv_options", "ip_forward",
+		       "ip6_forward"),
 	.counters = L("IpInHdrErrors", "Ip6InHdrErrors"),
 	.sysctls = NONE,
 	.settings = "Capture offenders with `whydrop record`; tunnel and "
 		"encapsulation endpoints.",
-	.action = "Identify the sender; fix broken encapsulation or "
-		"equipment, or filter crafted traffic upstream.",
+	.action = "On input: identify the sender; fix broken encapsulation or "
+		"equipment, or filter crafted traffic upstream. When forwarding: "
+		"look for a routing loop (`ip route get DST` here and on the next "
+		"hop); traceroute probes are harmless.",
 	.severity = WD_SEV_DEPENDS,
 	.severity_note = "Background noise on the Internet; inside a data "
 		"centre it means a broken device or tunnel.",
@@ -1047,7 +1054,7 @@ static const struct wd_cat_entry catalogue[] = {
 		"gets EPERM).",
 	.functions = L("ip_finish_output", "ip6_finish_output",
 		       "__cgroup_bpf_run_filter_skb"),
-	.counters = NONE,
+	.counters = L("IpOutDiscards", "Ip6OutDiscards"),
 	.sysctls = NONE,
 	.settings = "`bpftool cgroup tree`; systemd IPAddressDeny= / "
 		"IPEgressFilterPath=; container network policies.",
@@ -1102,7 +1109,7 @@ static const struct wd_cat_entry catalogue[] = {
 	.meaning = "Address resolution for the next hop failed (no ARP/ND "
 		"reply); packets that were waiting for it are discarded.",
 	.functions = L("neigh_invalidate", "__neigh_event_send"),
-	.counters = NONE,
+	.counters = L("IcmpOutDestUnreachs", "Icmp6OutDestUnreachs"),
 	.sysctls = L("net.ipv4.neigh.default.mcast_solicit",
 		     "net.ipv4.neigh.default.retrans_time_ms"),
 	.settings = "`ip neigh show nud failed`; `ip route get DST` to find "
@@ -1765,7 +1772,8 @@ static const struct wd_cat_entry catalogue[] = {
 	.functions = L("ip_expire", "ip6_frag_expire",
 		       "ip6frag_expire_frag_queue"),
 	.counters = L("IpReasmTimeout", "IpReasmFails", "Ip6ReasmTimeout",
-		      "Ip6ReasmFails"),
+		      "Ip6ReasmFails", "IcmpOutTimeExcds",
+		      "Icmp6OutTimeExcds"),
 	.sysctls = L("net.ipv4.ipfrag_time", "net.ipv4.ipfrag_high_thresh",
 		     "net.ipv6.ip6frag_time"),
 	.settings = "Loss of fragments on the path; firewalls that drop "

@@ -21,18 +21,18 @@ void wd_dm_events_init(struct wd_dm_events *e)
 {
 	memset(e, 0, sizeof(*e));
 	pthread_mutex_init(&e->lock, NULL);
+	wd_keyset_init(&e->keys, sizeof(struct wd_key));
 }
 
 void wd_dm_events_free(struct wd_dm_events *e)
 {
 	pthread_mutex_destroy(&e->lock);
-	free(e->keys);
+	wd_keyset_free(&e->keys);
 	free(e->names);
 	free(e->names_hw);
-	e->keys = NULL;
 	e->names = NULL;
 	e->names_hw = NULL;
-	e->n_keys = e->cap_keys = e->n_names = 0;
+	e->n_names = 0;
 }
 
 static double mono_now(void)
@@ -45,36 +45,18 @@ static double mono_now(void)
 
 /* ------------------------------------------------------------ counting */
 
-static int cmp_key(const void *x, const void *y)
-{
-	return memcmp(&((const struct wd_key_total *)x)->key,
-		      &((const struct wd_key_total *)y)->key, sizeof(struct wd_key));
-}
-
 /* Add n to a key; past --map-size distinct keys, to the reason's overflow. */
 static void count_key(struct wd_dm_events *e, struct wd_key key, uint64_t n)
 {
-	for (size_t i = e->n_keys; i-- > 0;)
-		if (!memcmp(&e->keys[i].key, &key, sizeof(key))) {
-			e->keys[i].count += n;
-			return;
-		}
-	if (e->n_keys >= e->max_keys && key.location) {
-		key = (struct wd_key){ .reason = key.reason };
-		count_key(e, key, n);
+	uint64_t *c = wd_keyset_find(&e->keys, &key);
+
+	if (c) {
+		*c += n;
 		return;
 	}
-	if (e->n_keys == e->cap_keys) {
-		size_t cap = e->cap_keys ? e->cap_keys * 2 : 64;
-		struct wd_key_total *k = realloc(e->keys, cap * sizeof(*k));
-
-		if (!k)
-			return;
-		e->keys = k;
-		e->cap_keys = cap;
-	}
-	e->keys[e->n_keys].key = key;
-	e->keys[e->n_keys++].count = n;
+	if (e->keys.n >= e->max_keys && key.location)
+		key = (struct wd_key){ .reason = key.reason };
+	wd_keyset_add(&e->keys, &key, n);	/* out of memory: not counted, as before */
 }
 
 /* A code for a name the kernel's reason table lacks, or a hardware trap. */
@@ -124,30 +106,6 @@ static uint32_t packet_reason(struct wd_dm_events *e, const struct wd_dm_packet 
 	return r ? r->code : intern(e, p->reason, false);
 }
 
-static bool reason_selected(const struct wd_dm_events *e, uint32_t code)
-{
-	uint32_t slot = wd_reason_slot(code);
-
-	if (!e->filter_reasons)
-		return true;
-	return slot < WD_REASON_SLOTS && (e->reason_bits[slot / 64] >> (slot % 64) & 1);
-}
-
-static bool rate_allows(struct wd_dm_events *e)
-{
-	double now = mono_now();
-
-	if (now - e->window_start >= 1) {
-		e->window_start = now;
-		e->window_used = 0;
-	}
-	if (e->window_used >= e->rate) {
-		e->rate_limited++;
-		return false;
-	}
-	e->window_used++;
-	return true;
-}
 
 /* The packet as a BPF record, so views, JSON and pcapng are the same code. */
 static void make_event(struct wd_dm_events *e, const struct wd_dm_packet *p, uint32_t code,
@@ -203,7 +161,8 @@ static void on_packet(struct wd_dm_events *e, const struct wd_dm_packet *p)
 	code = key.reason = packet_reason(e, p);
 	pthread_mutex_unlock(&e->lock);
 	e->received++;
-	if (!reason_selected(e, code) || !filter_matches(e, p, l3)) {
+	if (!wd_reason_selected(e->reason_bits, e->filter_reasons, code) ||
+	    !filter_matches(e, p, l3)) {
 		e->filtered++;
 		return;
 	}
@@ -212,8 +171,7 @@ static void on_packet(struct wd_dm_events *e, const struct wd_dm_packet *p)
 	pthread_mutex_lock(&e->lock);
 	count_key(e, key, 1);
 	pthread_mutex_unlock(&e->lock);
-	/* --rate 0 is no limit, as on the BPF path */
-	if (!e->details || !e->on_record || (e->rate && !rate_allows(e)))
+	if (!e->details || !e->on_record || !wd_rate_allow(&e->rate, mono_now()))
 		return;
 	make_event(e, p, code, l3, &ev);
 	e->cur = p;
@@ -254,30 +212,23 @@ void wd_dm_events_msg(struct wd_dm_events *e, const struct wd_dm_msg *m)
 
 /* ------------------------------------------------------------ reading */
 
-int wd_dm_events_keys(struct wd_dm_events *e, struct wd_key_total **out, size_t *n)
+int wd_dm_events_keys(struct wd_dm_events *e, struct wd_keyset *out)
 {
-	struct wd_key_total *k;
+	int err;
 
 	pthread_mutex_lock(&e->lock);
-	k = malloc((e->n_keys ? e->n_keys : 1) * sizeof(*k));
-	if (k && e->n_keys)
-		memcpy(k, e->keys, e->n_keys * sizeof(*k));
-	*n = e->n_keys;
+	err = wd_keyset_append(out, &e->keys);
 	pthread_mutex_unlock(&e->lock);
-	if (!k)
-		return -ENOMEM;
-	qsort(k, *n, sizeof(*k), cmp_key);
-	*out = k;
-	return 0;
+	wd_keyset_merge(out);
+	return err;
 }
 
 uint64_t wd_dm_events_seen(struct wd_dm_events *e)
 {
-	uint64_t seen = 0;
+	uint64_t seen;
 
 	pthread_mutex_lock(&e->lock);
-	for (size_t i = 0; i < e->n_keys; i++)
-		seen += e->keys[i].count;
+	seen = wd_keyset_sum(&e->keys);
 	pthread_mutex_unlock(&e->lock);
 	return seen;
 }

@@ -20,6 +20,7 @@
 
 #include "dropmon.h"
 #include "keyset.h"
+#include "sampling.h"
 #include "whydrop.h"
 
 struct wd_reasons;
@@ -35,7 +36,7 @@ struct wd_dm_events {
 	bool packet_mode;
 	bool details;			/* records wanted (watch, record) */
 	size_t max_keys;		/* --map-size; then the reason's overflow key */
-	uint32_t rate;			/* --rate: records a second, 0 = no limit */
+	struct wd_rate rate;		/* --rate (per_s): records a second, 0 = no limit */
 	const struct wd_reasons *reasons;	/* the running kernel's names and codes */
 	const struct wd_cbpf_insn *filter;	/* the compiled pcap filter, NULL: none */
 	__u64 reason_bits[WD_REASON_BITMAP_WORDS];	/* -r */
@@ -45,16 +46,13 @@ struct wd_dm_events {
 	void *ctx;
 	/* What the alerts made. Keys and names under lock: serve reads them from its HTTP thread. */
 	pthread_mutex_t lock;
-	struct wd_key_total *keys;
-	size_t n_keys, cap_keys;
+	struct wd_keyset keys;		/* struct wd_key_total, one row per key */
 	char (*names)[WD_DM_NAME_LEN];	/* interned names, by code - WD_DM_CODE_BASE */
 	bool *names_hw;
 	size_t n_names;
 	uint64_t received;		/* drops drop_monitor reported */
-	uint64_t emitted, rate_limited, truncated, summary_full, filtered;
+	uint64_t emitted, truncated, summary_full, filtered;	/* over --rate: rate.limited */
 	uint64_t hw_points;		/* hardware drops seen in summary mode */
-	double window_start;		/* --rate */
-	uint64_t window_used;
 	const struct wd_dm_packet *cur;	/* the alert behind the record being delivered */
 	char cur_ifname[WD_DM_IFNAME_LEN + 1];
 };
@@ -64,8 +62,8 @@ void wd_dm_events_init(struct wd_dm_events *e);
 void wd_dm_events_free(struct wd_dm_events *e);
 /* One parsed alert (stats replies and other messages are ignored). */
 void wd_dm_events_msg(struct wd_dm_events *e, const struct wd_dm_msg *m);
-/* The counts by key, sorted by key; the caller frees *out. 0 or -ENOMEM. */
-int wd_dm_events_keys(struct wd_dm_events *e, struct wd_key_total **out, size_t *n);
+/* The counts by key appended to out (struct wd_key), then sorted by key. 0 or -ENOMEM. */
+int wd_dm_events_keys(struct wd_dm_events *e, struct wd_keyset *out);
 /* The sum of all counts. */
 uint64_t wd_dm_events_seen(struct wd_dm_events *e);
 /*

@@ -4,6 +4,7 @@
 #include <time.h>
 #include <linux/types.h>
 
+#include "check.h"
 #include "format.h"
 #include "json.h"
 #include "whydrop.h"
@@ -325,6 +326,8 @@ static void print_counters_json(struct wd_json *j, const struct wd_count_doc *do
 			wd_json_uint(j, "traced", c->traced);
 			wd_json_uint(j, "unexplained", c->unexplained);
 		}
+		if (c->explained)
+			wd_json_bool(j, "explained", true);
 		if (c->compared && c->unexplained && c->explanation)
 			wd_json_str(j, "explanation", c->explanation);
 		if (c->note)
@@ -336,26 +339,83 @@ static void print_counters_json(struct wd_json *j, const struct wd_count_doc *do
 	wd_json_close(j, ']');
 }
 
+/* "cause": what the diagnosis made of a row (diagnose.h). */
+static void print_cause_json(struct wd_json *j, const struct wd_diagnosis *d)
+{
+	wd_json_open(j, "cause", '{');
+	wd_json_str(j, "text", d->text);
+	wd_json_str(j, "confidence", wd_confidence_name(d->confidence));
+	if (d->evidence[0])
+		wd_json_str(j, "evidence", d->evidence);
+	if (d->remedy)
+		wd_json_str(j, "remedy", d->remedy);
+	wd_json_close(j, '}');
+}
+
+static void print_row_json(struct wd_json *j, const struct wd_count_row *r)
+{
+	wd_json_open(j, NULL, '{');
+	if (r->reason) {
+		wd_json_str(j, "reason", r->reason);
+		if (!r->no_code)
+			wd_json_uint(j, "code", r->code);
+		wd_json_str(j, "subsystem", r->subsystem);
+	}
+	wd_json_str(j, "function", r->function);
+	wd_json_str(j, "location", r->location);
+	wd_json_uint(j, "count", r->count);
+	if (r->cause && r->cause->text)
+		print_cause_json(j, r->cause);
+	wd_json_close(j, '}');
+}
+
 static void print_rows_json(struct wd_json *j, const char *key, const struct wd_count_row *rows,
 			    size_t n)
 {
 	wd_json_open(j, key, '[');
-	for (size_t i = 0; i < n; i++) {
-		const struct wd_count_row *r = &rows[i];
+	for (size_t i = 0; i < n; i++)
+		print_row_json(j, &rows[i]);
+	wd_json_close(j, ']');
+}
+
+/* "check": count --fail-on, each threshold and the reasons it measured. */
+static void print_check_json(struct wd_json *j, const struct wd_check_result *r)
+{
+	wd_json_open(j, "check", '{');
+	wd_json_str(j, "fail_on", r->check->spec);
+	wd_json_bool(j, "crossed", r->crossed);
+	wd_json_uint(j, "exit_status", r->crossed ? WD_EXIT_CHECK : 0);
+	wd_json_open(j, "thresholds", '[');
+	for (size_t i = 0; i < r->n; i++) {
+		const struct wd_check_outcome *o = &r->o[i];
 
 		wd_json_open(j, NULL, '{');
-		if (r->reason) {
-			wd_json_str(j, "reason", r->reason);
-			if (!r->no_code)
-				wd_json_uint(j, "code", r->code);
-			wd_json_str(j, "subsystem", r->subsystem);
+		wd_json_str(j, "threshold", o->term->text);
+		wd_json_bool(j, "crossed", o->crossed);
+		wd_json_uint(j, "count", o->count);
+		wd_json_double(j, "rate", o->rate, 3);
+		wd_json_open(j, "reasons", '[');
+		for (size_t k = 0; k < o->n_reasons; k++) {
+			const struct wd_check_reason *x = &o->reasons[k];
+
+			wd_json_open(j, NULL, '{');
+			if (x->reason)
+				wd_json_str(j, "reason", x->reason);
+			wd_json_uint(j, "count", x->count);
+			wd_json_double(j, "rate", x->rate, 3);
+			wd_json_bool(j, "crossed", o->term->what == WD_CHECK_UNEXPECTED ?
+				     x->crossed : o->crossed);
+			wd_json_open(j, "drops", '[');
+			for (size_t n = 0; n < x->n_rows; n++)
+				print_row_json(j, x->rows[n]);
+			wd_json_close(j, ']');
+			wd_json_close(j, '}');
 		}
-		wd_json_str(j, "function", r->function);
-		wd_json_str(j, "location", r->location);
-		wd_json_uint(j, "count", r->count);
+		wd_json_close(j, ']');
 		wd_json_close(j, '}');
 	}
 	wd_json_close(j, ']');
+	wd_json_close(j, '}');
 }
 
 static void print_source_json(struct wd_json *j, const struct wd_count_source *src)
@@ -484,6 +544,8 @@ void wd_print_count_json(FILE *f, const struct wd_count_doc *doc)
 		print_counters_json(&j, doc);
 	else if (doc->counters_error)
 		wd_json_str(&j, "counters_error", doc->counters_error);
+	if (doc->check)
+		print_check_json(&j, doc->check);
 	wd_json_close(&j, '}');
 	fputc('\n', f);
 }
@@ -496,8 +558,8 @@ static void print_counter_line(FILE *f, const struct wd_counter_row *c)
 		snprintf(traced, sizeof(traced), "%" PRIu64, c->traced);
 		snprintf(unexp, sizeof(unexp), "%" PRIu64, c->unexplained);
 	}
-	fprintf(f, "%10" PRIu64 "  %-26s %8s %12s  %s", c->delta, c->name, traced, unexp,
-		c->reasons ? c->reasons : "(context)");
+	fprintf(f, "%10" PRIu64 "  %-26s %8s %12s  %s%s", c->delta, c->name, traced, unexp,
+		c->reasons ? c->reasons : "(context)", c->explained ? " (explained)" : "");
 	if (c->note)
 		fprintf(f, "  [%s]", c->note);
 	fputc('\n', f);
@@ -610,6 +672,41 @@ void wd_print_groups_table(FILE *f, const struct wd_count_doc *doc)
 			wd_plural(doc->groups_lost, "it is", "they are"));
 }
 
+/* The rows of a reason that a threshold measured, each with its cause. */
+static void print_check_reason(FILE *f, const struct wd_check_reason *x)
+{
+	for (size_t n = 0; n < x->n_rows; n++) {
+		const struct wd_count_row *r = x->rows[n];
+		const struct wd_diagnosis *d = r->cause;
+
+		fprintf(f, "%12" PRIu64 "  %-26s %-34s %s\n", r->count, r->reason ? r->reason : "-",
+			r->location, r->hint ? r->hint : "");
+		if (d && d->text)
+			fprintf(f, "%14s%s: %s\n", "", wd_confidence_name(d->confidence),
+				d->evidence);
+		if (d && d->remedy)
+			fprintf(f, "%14sdo: %s\n", "", d->remedy);
+	}
+}
+
+/* count --fail-on: each threshold, and the causes of what crossed. */
+static void print_check_text(FILE *f, const struct wd_check_result *r)
+{
+	fprintf(f, "\nCheck --fail-on %s: %s\n", r->check->spec,
+		r->crossed ? "crossed (exit status 3)" : "passed");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct wd_check_outcome *o = &r->o[i];
+		bool each = o->term->what == WD_CHECK_UNEXPECTED;
+
+		fprintf(f, "  %s: %s, %s%" PRIu64 " %s, %.1f/s\n", o->term->text,
+			o->crossed ? "crossed" : "not crossed", each ? "largest reason " : "",
+			o->count, wd_plural(o->count, "drop", "drops"), o->rate);
+		for (size_t k = 0; o->crossed && k < o->n_reasons; k++)
+			if (!each || o->reasons[k].crossed)
+				print_check_reason(f, &o->reasons[k]);
+	}
+}
+
 void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 {
 	if (doc->counters_only) {
@@ -650,4 +747,6 @@ void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 		wd_print_counters_table(f, doc);
 	else if (doc->counters_error)
 		fprintf(f, "\nKernel counters: not read (%s)\n", doc->counters_error);
+	if (doc->check)
+		print_check_text(f, doc->check);
 }

@@ -9,6 +9,7 @@
 
 #include "counters.h"
 #include "decode.h"
+#include "diagnose.h"
 
 /* The socket of a drop: none, one the kernel could not tell, or one it named. */
 enum wd_sock_kind {
@@ -70,6 +71,7 @@ struct wd_count_row {
 	const char *hint;
 	uint64_t count;
 	bool no_code;		/* drop_monitor: a name without a number here */
+	const struct wd_diagnosis *cause;	/* why (JSON "cause"), NULL: none */
 };
 
 /* Where the counts came from when not the BPF program (drop_monitor). */
@@ -90,6 +92,7 @@ struct wd_counter_row {
 	uint64_t delta;
 	const char *reasons;	/* matching reasons, "A,B"; NULL: context only */
 	bool compared;		/* traced and unexplained are valid */
+	bool explained;		/* compared, and the traced drops account for all */
 	uint64_t traced;	/* drops traced with the matching reasons */
 	uint64_t unexplained;	/* delta beyond traced: drops with no traced reason */
 	const char *explanation; /* why such drops lack an event (unexplained > 0) */
@@ -130,6 +133,8 @@ struct wd_group_out {
 	uint64_t netns_cookie;
 };
 
+struct wd_check_result;
+
 struct wd_count_doc {
 	const char *kernel;
 	double duration_s;
@@ -167,6 +172,8 @@ struct wd_count_doc {
 	const struct wd_group_out *groups;
 	size_t n_groups;
 	uint64_t groups_lost;	/* by-socket counts the kernel had no room for */
+	/* Additive: count --fail-on (check.h), NULL: no check asked for. */
+	const struct wd_check_result *check;
 };
 
 /* one for 1, many for any other n: "1 drop", "2 drops", "0 drops". */

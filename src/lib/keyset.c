@@ -1,28 +1,162 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Sets of exact counts by key; see keyset.h. */
+/* Exact counts by key, any key size; see keyset.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
 #include "keyset.h"
 
 #define RUN_SLOTS	(WD_RUN_SETS * WD_RUN_WAYS)
+#define FIRST_ROWS	256
 
-int wd_keyset_push(struct wd_keyset *ks, const struct wd_key *key, uint64_t count)
+static size_t row_size(const struct wd_keyset *ks)
 {
-	if (wd_grow(&ks->v, &ks->cap, ks->n, sizeof(*ks->v), 256))
+	return ks->key_size + sizeof(uint64_t);
+}
+
+void wd_keyset_init(struct wd_keyset *ks, size_t key_size)
+{
+	memset(ks, 0, sizeof(*ks));
+	ks->key_size = key_size;
+}
+
+void wd_keyset_free(struct wd_keyset *ks)
+{
+	size_t key_size = ks->key_size;
+
+	free(ks->v);
+	free(ks->index);
+	wd_keyset_init(ks, key_size);
+}
+
+void wd_keyset_clear(struct wd_keyset *ks)
+{
+	ks->n = 0;
+	ks->indexed = false;
+}
+
+/* Room for one more row; the rows are bytes of row_size() each. */
+static int room(struct wd_keyset *ks)
+{
+	char *v;
+	size_t cap;
+
+	if (ks->n < ks->cap)
+		return 0;
+	cap = ks->cap ? ks->cap * 2 : FIRST_ROWS;
+	v = realloc(ks->v, cap * row_size(ks));
+	if (!v)
 		return -ENOMEM;
-	ks->v[ks->n].key = *key;
-	ks->v[ks->n].count = count;
+	ks->v = v;
+	ks->cap = cap;
+	return 0;
+}
+
+int wd_keyset_push(struct wd_keyset *ks, const void *key, uint64_t count)
+{
+	if (room(ks))
+		return -ENOMEM;
+	memcpy(wd_keyset_key(ks, ks->n), key, ks->key_size);
+	*wd_keyset_count(ks, ks->n) = count;
+	ks->n++;
+	ks->indexed = false;
+	return 0;
+}
+
+int wd_keyset_append(struct wd_keyset *ks, const struct wd_keyset *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		if (wd_keyset_push(ks, wd_keyset_key(from, i), *wd_keyset_count(from, i)))
+			return -ENOMEM;
+	return 0;
+}
+
+/* ------------------------------------------------------------ the hash of rows */
+
+/* Multiply-xor over the key's words (key_size is a multiple of 8). */
+static uint64_t hash_key(const void *key, size_t key_size)
+{
+	const unsigned char *p = key;
+	uint64_t h = 0x9E3779B97F4A7C15ULL, w;
+
+	for (size_t i = 0; i < key_size; i += sizeof(w)) {
+		memcpy(&w, p + i, sizeof(w));
+		h = (h ^ w) * 0xC2B2AE3D27D4EB4FULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/* The slot of key in the index: its row's, or the free one where it would go. */
+static size_t slot_of(const struct wd_keyset *ks, const void *key)
+{
+	size_t mask = ks->index_cap - 1, i = hash_key(key, ks->key_size) & mask;
+
+	while (ks->index[i] && memcmp(wd_keyset_key(ks, ks->index[i] - 1), key, ks->key_size))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Every row in an index at least twice as large as the rows' room. */
+static int reindex(struct wd_keyset *ks)
+{
+	size_t cap = ks->index_cap ? ks->index_cap : 64;
+
+	while (cap < 2 * (ks->n + 1))
+		cap *= 2;
+	if (cap != ks->index_cap || !ks->index) {
+		uint32_t *idx = calloc(cap, sizeof(*idx));
+
+		if (!idx)
+			return -ENOMEM;
+		free(ks->index);
+		ks->index = idx;
+		ks->index_cap = cap;
+	} else {
+		memset(ks->index, 0, cap * sizeof(*ks->index));
+	}
+	for (size_t i = 0; i < ks->n; i++)
+		ks->index[slot_of(ks, wd_keyset_key(ks, i))] = (uint32_t)(i + 1);
+	ks->indexed = true;
+	return 0;
+}
+
+uint64_t *wd_keyset_find(struct wd_keyset *ks, const void *key)
+{
+	size_t i;
+
+	if (!ks->indexed && reindex(ks))
+		return NULL;
+	i = slot_of(ks, key);
+	return ks->index[i] ? wd_keyset_count(ks, ks->index[i] - 1) : NULL;
+}
+
+int wd_keyset_add(struct wd_keyset *ks, const void *key, uint64_t count)
+{
+	uint64_t *c = wd_keyset_find(ks, key);
+
+	if (c) {
+		*c += count;
+		return 0;
+	}
+	if (!ks->indexed || 2 * (ks->n + 1) > ks->index_cap || ks->n >= UINT32_MAX - 1) {
+		if (ks->n >= UINT32_MAX - 1 || reindex(ks))
+			return -ENOMEM;
+	}
+	if (room(ks))
+		return -ENOMEM;
+	memcpy(wd_keyset_key(ks, ks->n), key, ks->key_size);
+	*wd_keyset_count(ks, ks->n) = count;
+	ks->index[slot_of(ks, key)] = (uint32_t)(ks->n + 1);
 	ks->n++;
 	return 0;
 }
 
-static int cmp_key(const void *x, const void *y)
+/* ------------------------------------------------------------ merging */
+
+static int cmp_key(const void *x, const void *y, void *key_size)
 {
-	return memcmp(&((const struct wd_key_total *)x)->key,
-		      &((const struct wd_key_total *)y)->key, sizeof(struct wd_key));
+	return memcmp(x, y, *(const size_t *)key_size);
 }
 
 void wd_keyset_merge(struct wd_keyset *ks)
@@ -31,78 +165,119 @@ void wd_keyset_merge(struct wd_keyset *ks)
 
 	if (!ks->n)
 		return;
-	qsort(ks->v, ks->n, sizeof(*ks->v), cmp_key);
+	qsort_r(ks->v, ks->n, row_size(ks), cmp_key, &ks->key_size);
 	for (size_t i = 1; i < ks->n; i++) {
-		if (!cmp_key(&ks->v[out], &ks->v[i]))
-			ks->v[out].count += ks->v[i].count;
-		else
-			ks->v[++out] = ks->v[i];
+		if (!memcmp(wd_keyset_key(ks, out), wd_keyset_key(ks, i), ks->key_size))
+			*wd_keyset_count(ks, out) += *wd_keyset_count(ks, i);
+		else if (++out != i)
+			memcpy(wd_keyset_key(ks, out), wd_keyset_key(ks, i), row_size(ks));
 	}
 	ks->n = out + 1;
+	ks->indexed = false;
 }
 
-/* Overflow counts by slot: the keys with location 0. */
-static void overflow_counts(const struct wd_key_total *v, size_t n, uint64_t *out)
+uint64_t wd_keyset_sum(const struct wd_keyset *ks)
 {
-	memset(out, 0, WD_OVERFLOW_SLOTS * sizeof(*out));
-	for (size_t i = 0; i < n; i++)
-		if (!v[i].key.location)
-			out[wd_reason_slot(v[i].key.reason)] += v[i].count;
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < ks->n; i++)
+		sum += *wd_keyset_count(ks, i);
+	return sum;
 }
 
-int wd_keyset_clamp(struct wd_keyset *cur, const struct wd_key_total *prev, size_t n_prev)
+void wd_keyset_filter(struct wd_keyset *ks, bool (*keep)(void *ctx, void *key, uint64_t count),
+		      void *ctx)
 {
-	uint64_t ovf_cur[WD_OVERFLOW_SLOTS], ovf_prev[WD_OVERFLOW_SLOTS];
-	struct wd_keyset res = { 0 };
+	size_t out = 0;
+
+	for (size_t i = 0; i < ks->n; i++) {
+		if (!keep(ctx, wd_keyset_key(ks, i), *wd_keyset_count(ks, i)))
+			continue;
+		if (out != i)
+			memcpy(wd_keyset_key(ks, out), wd_keyset_key(ks, i), row_size(ks));
+		out++;
+	}
+	ks->n = out;
+	ks->indexed = false;
+}
+
+int wd_keyset_clamp(struct wd_keyset *cur, const struct wd_keyset *prev,
+		    bool (*gone)(void *ctx, const void *key), void *ctx)
+{
+	struct wd_keyset res;
 	size_t i = 0, j = 0;
 	int d, err = 0;
 
-	overflow_counts(cur->v, cur->n, ovf_cur);
-	overflow_counts(prev, n_prev, ovf_prev);
+	wd_keyset_init(&res, cur->key_size);
+	while (!err && (i < cur->n || j < prev->n)) {
+		const void *a = i < cur->n ? wd_keyset_key(cur, i) : NULL;
+		const void *b = j < prev->n ? wd_keyset_key(prev, j) : NULL;
 
-	while (!err && (i < cur->n || j < n_prev)) {
-		if (i == cur->n)
-			d = 1;
-		else if (j == n_prev)
-			d = -1;
-		else
-			d = cmp_key(&cur->v[i], &prev[j]);
+		d = !a ? 1 : !b ? -1 : memcmp(a, b, cur->key_size);
 		if (d < 0) {
-			err = wd_keyset_push(&res, &cur->v[i].key, cur->v[i].count);
-			i++;
+			err = wd_keyset_push(&res, a, *wd_keyset_count(cur, i++));
 		} else if (d > 0) {
-			/*
-			 * Gone from this read: a run in flight (keep it), or a
-			 * run moved into its reason's overflow bucket, which
-			 * grew and now holds it (keeping it would count twice).
-			 */
-			uint32_t slot = wd_reason_slot(prev[j].key.reason);
-
-			if (!prev[j].key.location || ovf_cur[slot] <= ovf_prev[slot])
-				err = wd_keyset_push(&res, &prev[j].key, prev[j].count);
+			if (!gone || !gone(ctx, b))
+				err = wd_keyset_push(&res, b, *wd_keyset_count(prev, j));
 			j++;
 		} else {
-			uint64_t n = cur->v[i].count > prev[j].count ? cur->v[i].count :
-								       prev[j].count;
+			uint64_t x = *wd_keyset_count(cur, i++), y = *wd_keyset_count(prev, j++);
 
-			err = wd_keyset_push(&res, &cur->v[i].key, n);
-			i++;
-			j++;
+			err = wd_keyset_push(&res, a, x > y ? x : y);
 		}
 	}
 	if (err) {
-		free(res.v);
+		wd_keyset_free(&res);
 		return err;
 	}
-	free(cur->v);
+	wd_keyset_free(cur);
 	*cur = res;
 	return 0;
 }
 
-void wd_keyset_free(struct wd_keyset *ks)
+/* ------------------------------------------------------------ drop keys */
+
+/* Overflow counts by slot: the keys with location 0. */
+static void overflow_counts(const struct wd_keyset *ks, uint64_t *out)
 {
-	free(ks->v);
-	memset(ks, 0, sizeof(*ks));
+	const struct wd_key_total *v = wd_key_rows(ks);
+
+	memset(out, 0, WD_OVERFLOW_SLOTS * sizeof(*out));
+	for (size_t i = 0; i < ks->n; i++)
+		if (!v[i].key.location)
+			out[wd_reason_slot(v[i].key.reason)] += v[i].count;
+}
+
+struct overflow_growth {
+	uint64_t cur[WD_OVERFLOW_SLOTS], prev[WD_OVERFLOW_SLOTS];
+};
+
+/*
+ * Gone from this read: a run in flight (keep it), or a run moved into its
+ * reason's overflow bucket, which grew and now holds it (keeping it would
+ * count twice).
+ */
+static bool moved_to_overflow(void *ctx, const void *key)
+{
+	const struct overflow_growth *g = ctx;
+	const struct wd_key *k = key;
+	uint32_t slot = wd_reason_slot(k->reason);
+
+	return k->location && g->cur[slot] > g->prev[slot];
+}
+
+int wd_keys_clamp(struct wd_keyset *cur, const struct wd_keyset *prev)
+{
+	struct overflow_growth *g = malloc(sizeof(*g));
+	int err;
+
+	if (!g)
+		return -ENOMEM;
+	overflow_counts(cur, g->cur);
+	overflow_counts(prev, g->prev);
+	err = wd_keyset_clamp(cur, prev, moved_to_overflow, g);
+	free(g);
+	return err;
 }
 
 long wd_runs_take(const struct wd_runs *a, const struct wd_runs *b, const struct wd_runs *c,

@@ -29,7 +29,7 @@ struct link_name {
 };
 
 struct link_sums {
-	uint64_t rx_dropped, tx_dropped, rx_missed;
+	uint64_t rx_dropped, tx_dropped, rx_missed, rx_nohandler;
 	struct link_name *names;
 	size_t n, cap;
 };
@@ -105,6 +105,7 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 		s->rx_dropped += st.rx_dropped;
 		s->tx_dropped += st.tx_dropped;
 		s->rx_missed += st.rx_missed_errors;
+		s->rx_nohandler += st.rx_nohandler;
 	}
 	return MNL_CB_OK;
 }
@@ -203,6 +204,8 @@ static int store(struct wd_counters *c, const struct link_sums *l, const struct 
 	if (!err)
 		err = wd_counters_set(c, "netdev:rx_missed_errors", l->rx_missed);
 	if (!err)
+		err = wd_counters_set(c, "netdev:rx_nohandler", l->rx_nohandler);
+	if (!err)
 		err = wd_counters_set(c, "qdisc:drops", q->root);
 	if (!err)
 		err = wd_counters_set(c, "qdisc:ingress_drops", q->ingress);
@@ -279,10 +282,29 @@ static void close_fds(int *fd, size_t n)
 	}
 }
 
-/* In the namespace to read: each file, and a bound rtnetlink socket. */
-static int open_here(struct wd_netstats_src *src)
+/* net.ipv4.ip_forward -> /proc/sys/net/ipv4/ip_forward, opened here. */
+static void open_sysctls(struct wd_netstats_src *src, const char *const *names)
 {
-	char path[64];
+	char path[256];
+	size_t n = 0;
+
+	for (; names && *names && n < WD_NETSTATS_SYSCTLS; names++) {
+		size_t off = (size_t)snprintf(path, sizeof(path), "/proc/sys/%s", *names);
+
+		if (off >= sizeof(path))
+			continue;
+		for (char *p = path + 10; *p; p++)
+			if (*p == '.')
+				*p = '/';
+		src->sysctl[n] = open(path, O_RDONLY | O_CLOEXEC);
+		src->sysctl_name[n++] = *names;
+	}
+}
+
+/* In the namespace to read: each file, and a bound rtnetlink socket. */
+static int open_here(struct wd_netstats_src *src, const char *const *sysctls)
+{
+	char path[64], err[128];
 
 	for (size_t i = 0; wd_counters_proc_files[i] && i < WD_NETSTATS_MIB_FILES; i++) {
 		/* thread-self: the namespace of this thread, the one that entered */
@@ -296,6 +318,8 @@ static int open_here(struct wd_netstats_src *src)
 	if (src->mib[0] < 0)
 		return -errno;	/* no /proc/net/snmp: /proc is not there */
 	src->nl = open_rtnl();	/* none (seccomp, odd sandbox): /proc is still worth it */
+	wd_ct_open(&src->ct, -1, err, sizeof(err));	/* no conntrack: no error */
+	open_sysctls(src, sysctls);
 	return 0;
 }
 
@@ -303,10 +327,14 @@ void wd_netstats_init(struct wd_netstats_src *src)
 {
 	memset(src->mib, -1, sizeof(src->mib));
 	memset(src->sock, -1, sizeof(src->sock));
+	memset(src->sysctl, -1, sizeof(src->sysctl));
+	memset(src->sysctl_name, 0, sizeof(src->sysctl_name));
+	src->ct.stat_fd = src->ct.count_fd = src->ct.max_fd = -1;
 	src->nl = NULL;
 }
 
-int wd_netstats_open(struct wd_netstats_src *src, int netns_fd, char *err, size_t errlen)
+int wd_netstats_open(struct wd_netstats_src *src, int netns_fd, const char *const *sysctls,
+		     char *err, size_t errlen)
 {
 	int saved = -1, e;
 
@@ -317,7 +345,7 @@ int wd_netstats_open(struct wd_netstats_src *src, int netns_fd, char *err, size_
 			 errno == EPERM ? " (needs root or CAP_SYS_ADMIN)" : "");
 		return -1;
 	}
-	e = open_here(src);
+	e = open_here(src, sysctls);
 	if (netns_fd >= 0 && wd_netns_leave(saved)) {
 		snprintf(err, errlen, "cannot return to whydrop's own network namespace: %s",
 			 strerror(errno));
@@ -337,6 +365,8 @@ void wd_netstats_close(struct wd_netstats_src *src)
 {
 	close_fds(src->mib, WD_NETSTATS_MIB_FILES);
 	close_fds(src->sock, WD_NETSTATS_SOCK_FILES);
+	close_fds(src->sysctl, WD_NETSTATS_SYSCTLS);
+	wd_ct_close(&src->ct);
 	if (src->nl)
 		mnl_socket_close(src->nl);
 	src->nl = NULL;
@@ -382,6 +412,47 @@ static int read_sockets(struct wd_counters *c, const struct wd_netstats_src *src
 	return err;
 }
 
+/* conntrack's own drop counters, summed over CPUs: absent without conntrack. */
+static int read_conntrack(struct wd_counters *c, const struct wd_netstats_src *src)
+{
+	static const enum wd_ct_col cols[] = { WD_CT_DROP, WD_CT_INSERT_FAILED,
+					       WD_CT_EARLY_DROP, WD_CT_INVALID, WD_CT_CHAINLENGTH };
+	struct wd_ct_stats st;
+	char name[64];
+	int err = 0;
+
+	if (wd_ct_read(&src->ct, &st))
+		return 0;
+	for (size_t i = 0; !err && i < sizeof(cols) / sizeof(cols[0]); i++) {
+		if (!(st.have & (1u << cols[i])))
+			continue;
+		snprintf(name, sizeof(name), "conntrack:%s", wd_ct_col_name(cols[i]));
+		err = wd_counters_set(c, name, st.v[cols[i]]);
+	}
+	return err;
+}
+
+/* The first number of each sysctl: a value, kept as "sysctl:NAME". */
+static int read_sysctls(struct wd_counters *c, const struct wd_netstats_src *src)
+{
+	char buf[64], name[192];
+	int err = 0;
+
+	for (size_t i = 0; !err && i < WD_NETSTATS_SYSCTLS && src->sysctl_name[i]; i++) {
+		ssize_t n;
+
+		if (src->sysctl[i] < 0)
+			continue;
+		n = pread(src->sysctl[i], buf, sizeof(buf) - 1, 0);
+		if (n <= 0 || buf[0] < '0' || buf[0] > '9')
+			continue;
+		buf[n] = '\0';
+		snprintf(name, sizeof(name), "sysctl:%s", src->sysctl_name[i]);
+		err = wd_counters_set(c, name, strtoull(buf, NULL, 10));
+	}
+	return err;
+}
+
 int wd_netstats_sample(struct wd_counters *c, const struct wd_netstats_src *src,
 		       char *err, size_t errlen)
 {
@@ -389,6 +460,10 @@ int wd_netstats_sample(struct wd_counters *c, const struct wd_netstats_src *src,
 
 	if (!e)
 		e = read_sockets(c, src);
+	if (!e)
+		e = read_conntrack(c, src);
+	if (!e)
+		e = read_sysctls(c, src);
 	if (e) {
 		snprintf(err, errlen, "cannot read the kernel's counters: %s", strerror(-e));
 		return -1;

@@ -17,7 +17,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "callsites.h"
 #include "catalogue.h"
+#include "diagnose.h"
 #include "grow.h"
 #include "reconcile.h"
 
@@ -185,6 +187,11 @@ static const struct {
 	{ "qdisc:ingress_drops", "ingress/clsact (tc filters)" },
 	{ "sockets:udp_drops", "open UDP sockets only" },
 	{ "sockets:raw_drops", "open raw sockets only" },
+	{ "conntrack:drop", "conntrack dropped them itself (no entry could be made)" },
+	{ "conntrack:insert_failed", "conntrack could not insert new entries" },
+	{ "conntrack:early_drop", "entries evicted for room: the table was full" },
+	{ "conntrack:invalid", "not trackable: accepted unless a rule drops them" },
+	{ "conntrack:chainlength", "insertions refused: a hash chain too long" },
 };
 
 #define N_CONTEXT	(sizeof(context) / sizeof(context[0]))
@@ -205,6 +212,53 @@ static void match_reason(const char *match, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)n, match);
 }
 
+/*
+ * What the catalogue pairs a counter with: "REASON" for a reason's own
+ * counters, "REASON@function" for a cause's or a call site's. Into m
+ * (NULL: only count them); their number.
+ */
+#define MAX_PAIRS	32
+
+static bool listed(const char *const *v, const char *counter)
+{
+	for (; v && *v; v++)
+		if (!strcmp(*v, counter))
+			return true;
+	return false;
+}
+
+static size_t pair_add(char (*m)[NAME_LEN], size_t n, const char *reason, const char *function)
+{
+	if (n >= MAX_PAIRS)
+		return n;
+	if (m)
+		snprintf(m[n], NAME_LEN, "%s%s%s", reason, function ? "@" : "",
+			 function ? function : "");
+	return n + 1;
+}
+
+static size_t paired_with(const char *counter, char (*m)[NAME_LEN])
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < wd_catalogue_count(); i++)
+		if (listed(wd_catalogue_at(i)->counters, counter))
+			n = pair_add(m, n, wd_catalogue_at(i)->name, NULL);
+	for (size_t i = 0; i < wd_cause_count(); i++) {
+		const struct wd_cause *c = wd_cause_at(i);
+
+		if (listed(c->counters, counter) && strcmp(c->function, "*"))
+			n = pair_add(m, n, c->reason, c->function);
+	}
+	for (size_t i = 0; i < wd_callsite_count(); i++) {
+		const struct wd_callsite *c = wd_callsite_at(i);
+
+		for (const char *const *r = c->reasons; listed(c->counters, counter) && *r; r++)
+			n = pair_add(m, n, *r, c->function);
+	}
+	return n;
+}
+
 /* Context note of a counter; *known tells whether it is listed at all. */
 static const char *context_note(const char *counter, bool *known)
 {
@@ -219,7 +273,7 @@ static const char *context_note(const char *counter, bool *known)
 			if (!strcmp(*c, counter))
 				return NULL;
 	}
-	*known = false;
+	*known = paired_with(counter, NULL) > 0;
 	return NULL;
 }
 
@@ -427,7 +481,66 @@ static int add_rules(const struct wd_counters *before, const struct wd_counters 
 	return 0;
 }
 
+/* Does the match list name a reason -r leaves out? */
+static bool pairs_filtered(char (*m)[NAME_LEN], size_t np, const char *list)
+{
+	char reason[NAME_LEN];
+
+	for (size_t i = 0; i < np; i++) {
+		match_reason(m[i], reason, sizeof(reason));
+		if (!in_list(list, reason))
+			return true;
+	}
+	return false;
+}
+
+/* "A,B": the reasons of the matches, each once. */
+static void pair_reasons(char (*m)[NAME_LEN], size_t np, char *buf, size_t len)
+{
+	const char *list[MAX_PAIRS + 1];
+
+	for (size_t i = 0; i < np; i++)
+		list[i] = m[i];
+	list[np] = NULL;
+	wd_recon_reasons(&(struct wd_recon_rule){ .match = list }, buf, len);
+}
+
+/*
+ * A counter the catalogue pairs with reasons: explained when the traced
+ * drops of those reasons (at those places) are exactly its delta. Not a
+ * one-to-one rule, so any other outcome stays context, never flagged.
+ */
+static void pair_row(struct wd_recon_row *row, const struct wd_traced *t, size_t nt,
+		     const struct wd_recon_opts *o)
+{
+	char m[MAX_PAIRS][NAME_LEN];
+	size_t np = paired_with(row->name, m);
+	const char *list[MAX_PAIRS + 1];
+	struct wd_recon_rule r = { .counter = row->name, .match = list,
+				   .global = !strncmp(row->name, "softnet:", 8) };
+	bool by_reason = false;
+	uint64_t sum;
+
+	if (!np || !o->traced || o->no_compare || (r.global && o->netns_scoped) ||
+	    (o->reasons && pairs_filtered(m, np, o->reasons)))
+		return;
+	for (size_t i = 0; i < np; i++)
+		list[i] = m[i];
+	list[np] = NULL;
+	sum = 0;
+	for (size_t i = 0; i < nt; i++)		/* of this counter's family only */
+		if (wd_diag_family_ok(row->name, t[i].function))
+			sum += traced_for(&r, &t[i], 1, &by_reason);
+	if (sum != row->delta)
+		return;
+	pair_reasons(m, np, row->paired, sizeof(row->paired));
+	row->compared = true;
+	row->traced = sum;
+	row->unexplained = 0;
+}
+
 static int add_context(const struct wd_counters *before, const struct wd_counters *after,
+		       const struct wd_traced *t, size_t nt, const struct wd_recon_opts *o,
 		       struct wd_recon_row **v, size_t *n, size_t *cap)
 {
 	size_t first = *n;
@@ -440,7 +553,10 @@ static int add_context(const struct wd_counters *before, const struct wd_counter
 		    !moved(before, &after->v[j], &row.delta))
 			continue;
 		row.note = context_note(row.name, &known);
-		if (known && push_row(before, after, v, n, cap, &row))
+		if (!known)
+			continue;
+		pair_row(&row, t, nt, o);
+		if (push_row(before, after, v, n, cap, &row))
 			return -ENOMEM;
 	}
 	if (*n > first)
@@ -458,7 +574,7 @@ int wd_reconcile(const struct wd_counters *before, const struct wd_counters *aft
 
 	err = add_rules(before, after, t, nt, o, &v, &cnt, &cap);
 	if (!err)
-		err = add_context(before, after, &v, &cnt, &cap);
+		err = add_context(before, after, t, nt, o, &v, &cnt, &cap);
 	if (err) {
 		wd_recon_free(v, cnt);
 		return err;
@@ -524,6 +640,11 @@ void wd_recon_reasons(const struct wd_recon_rule *rule, char *buf, size_t len)
 		match_reason(*m, reason, sizeof(reason));
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "," : "", reason);
 	}
+}
+
+bool wd_recon_explained(const struct wd_recon_row *r)
+{
+	return r->compared && !r->unexplained;
 }
 
 #define PARTS_SAID	3	/* devices named in a message, the largest */

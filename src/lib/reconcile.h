@@ -6,7 +6,11 @@
  * such a counter moved more than its reasons were traced, the rest are
  * drops the tracepoint did not see with that reason (a full accept queue
  * refuses SYNs with no kfree_skb event at all). Other counters that moved
- * are shown as context, never compared (TcpOutRsts, InErrors aggregates).
+ * are shown as context (TcpOutRsts, InErrors aggregates), unless the
+ * catalogue pairs them with reasons (a reason's counters, a cause's or a
+ * call site's: callsites.h) and they moved by exactly as many drops as
+ * those reasons had: then they are explained (compared, nothing
+ * unexplained), never flagged when they are not.
  *
  * Pure logic, no I/O: the caller samples the counters (netstats.h) and
  * hands the traced totals in by reason and function.
@@ -57,10 +61,13 @@ struct wd_recon_opts {
 #define WD_RECON_BY_REASON "some drops have no function name (no CAP_SYSLOG?): " \
 	"matched by reason alone"
 
+#define WD_RECON_PAIRED	192
+
 struct wd_recon_row {
 	const char *name;			/* points into the "after" sample */
 	uint64_t delta;
-	const struct wd_recon_rule *rule;	/* NULL: context only */
+	const struct wd_recon_rule *rule;	/* NULL: context only, or paired */
+	char paired[WD_RECON_PAIRED];		/* no rule: the reasons it goes with, "A,B" */
 	bool compared;				/* traced and unexplained are valid */
 	uint64_t traced;
 	uint64_t unexplained;			/* delta - traced, 0 if below */
@@ -93,5 +100,7 @@ uint64_t wd_recon_untraced(const struct wd_recon_row *r, size_t n);
 void wd_recon_message(const struct wd_recon_row *r, char *buf, size_t len);
 /* The rule's reasons, comma-separated ("TCP_LISTEN_OVERFLOW"); "" if none. */
 void wd_recon_reasons(const struct wd_recon_rule *rule, char *buf, size_t len);
+/* A row whose delta the traced drops account for: compared, nothing unexplained. */
+bool wd_recon_explained(const struct wd_recon_row *r);
 
 #endif /* WD_RECONCILE_H */

@@ -37,6 +37,7 @@ value_of() {
 	--source) echo bpf ;;
 	--dropmon-mode) echo packet ;;
 	--listen) echo :1 ;;
+	--fail-on) echo 'NO_SOCKET>0' ;;
 	-s|--snaplen) echo 0 ;;
 	-c|--count|-C|--file-size|-G|--rotate-seconds|-W|--file-count|--rate|--map-size|\
 	--max-groups|--stack-map-size|--dropmon-queue|--max-series) echo 5 ;;
@@ -66,6 +67,39 @@ expect_run "count --rate: refused, says why" 2 \
 	"^whydrop count: --rate applies to commands that print records \(watch, record\); counting is never rate-limited$" \
 	"$W" count -d 1 --rate 5
 expect_run "top --rate: refused" 2 "^whydrop top: --rate applies to commands that print records" "$W" top -d 1 --rate 5
+
+# count --fail-on: thresholds parsed before anything is attached; each mistake one
+# message saying what to write, exit 2 (a crossed threshold is exit 3: tests/integration/counters.sh)
+expect_run "count --fail-on: thresholds of every kind taken" 0 '^Usage: whydrop count' \
+	"$W" count --fail-on ' NO_SOCKET>=1/s, unexpected>0 ,any>5,skb_drop_reason_tcp_csum>0.5/s' -h
+expect_run "--fail-on: a misspelt reason, with the closest" 2 \
+	"^whydrop count: --fail-on: unknown reason 'NO_SOKET'; did you mean 'NO_SOCKET'\?: a reason as .whydrop reasons. names it, unexpected .* or any" \
+	"$W" count -d 1 --fail-on 'NO_SOKET>5'
+expect_run "--fail-on: a reason without a threshold" 2 \
+	"^whydrop count: --fail-on: 'NO_SOCKET' is no threshold: write REASON>N \(a count\) or REASON>N/s \(a rate\)" \
+	"$W" count -d 1 --fail-on NO_SOCKET
+expect_run "--fail-on: < refused, says why" 2 "^whydrop count: --fail-on: 'NO_SOCKET<5': only > and >= compare" \
+	"$W" count -d 1 --fail-on 'NO_SOCKET<5'
+expect_run "--fail-on: a threshold that is no number" 2 \
+	"^whydrop count: --fail-on: 'NO_SOCKET>ten': the threshold must be a number of drops" \
+	"$W" count -d 1 --fail-on 'NO_SOCKET>ten'
+expect_run "--fail-on: a count is whole" 2 "the threshold must be a number of drops \(0, 100\) or a rate" \
+	"$W" count -d 1 --fail-on 'NO_SOCKET>1.5'
+expect_run "--fail-on: empty" 2 "^whydrop count: --fail-on needs at least one threshold" \
+	"$W" count -d 1 --fail-on ''
+expect_run "--fail-on: a trailing comma" 2 "an empty threshold after the last comma" \
+	"$W" count -d 1 --fail-on 'NO_SOCKET>5,'
+expect_run "--fail-on: not with --counters-only" 2 \
+	"^whydrop count: --fail-on checks the traced counts: it does not go with --counters-only" \
+	"$W" count -d 1 --counters-only --fail-on 'any>0'
+expect_run "--fail-on: not with --folded" 2 "does not go with --folded \(no report\)" \
+	"$W" count -d 1 --stacks --folded --fail-on 'any>0'
+expect_run "top --fail-on: refused, points at count" 2 \
+	"^whydrop top: --fail-on applies to the command that counts for a while \(count\); .whydrop count -d T --fail-on SPEC. checks one run" \
+	"$W" top -d 1 --fail-on 'any>0'
+expect_run "serve --fail-on: refused, points at the alerting rules" 2 \
+	"^whydrop serve: --fail-on applies .*; serve's alerts are in contrib/prometheus/whydrop-rules.yml" \
+	"$W" serve --fail-on 'any>0'
 expect_run "serve --json: refused, says it answers Prometheus" 2 \
 	"^whydrop serve: --json applies to commands with JSON output .*; serve answers in the Prometheus text format" \
 	"$W" serve -d 1 --json
@@ -281,7 +315,7 @@ check "... no line of its frames wider than 60 (widest: $(widest "$TMP_ERR.t60.f
 check "... the row cut in its location, the hint gone" \
 	grep -Eq '^ +[0-9]+ +[0-9.]+  NO_SOCKET +__udp4_lib_[a-z]*$' "$TMP_ERR.t60.frames"
 check "... the summary on exit is whole (hint and all)" \
-	grep -q 'NO_SOCKET .*__udp4_lib_rcv+0x[0-9a-f]* *no socket' "$TMP_ERR.t60"
+	grep -q 'NO_SOCKET .*__udp4_lib_rcv+0x[0-9a-f]* *no UDP socket on this port' "$TMP_ERR.t60"
 top_pty t0 "cols 0 rows 50" "COLUMNS=50"
 check "top in a terminal that tells no width: \$COLUMNS (50; widest: $(widest "$TMP_ERR.t0.frames"))" \
 	sh -c "grep -q ' NO_SOCKET ' '$TMP_ERR.t0.frames' && test $(widest "$TMP_ERR.t0.frames") -le 50"
@@ -290,7 +324,7 @@ check "... and without \$COLUMNS either: 80 (widest: $(widest "$TMP_ERR.t80.fram
 	sh -c "grep -q ' NO_SOCKET ' '$TMP_ERR.t80.frames' && test $(widest "$TMP_ERR.t80.frames") -le 80"
 live tpipe 2 top -d 1.5 --netns "$NSL"
 check "top into a pipe: nothing cut (the row keeps its hint)" \
-	grep -Eq '^ +[0-9]+ +[0-9.]+  NO_SOCKET +__udp4_lib_rcv\+0x[0-9a-f]+ +no socket for the destination port$' \
+	grep -Eq '^ +[0-9]+ +[0-9.]+  NO_SOCKET +__udp4_lib_rcv\+0x[0-9a-f]+ +no UDP socket on this port \(ICMP port unreachable\)$' \
 	"$TMP_ERR.tpipe.out"
 ip netns del "$NSL"
 

@@ -62,7 +62,18 @@ check "the rules have alerts" test "$(grep -c . <<<"$coverage")" -ge 8
 check "the catalogue's every reason has its series (whydrop:reason_info)" \
 	test "$(grep -c 'record: whydrop:reason_info' "$RULES")" -ge \
 	"$("$W" explain --all --json | $PY -c 'import json, sys; print(len(json.load(sys.stdin)["reasons"]))')"
-check "the hidden-drops spot is marked for serve's coming metric" grep -q 'HIDDEN DROPS' "$RULES"
+# Expected drops are serve's to set apart (whydrop_hidden_drops_total, its noise
+# rules, an operator's noise.conf included): the rules record their rate and
+# no alert looks at them, nor at a copy of the built-in list of its own.
+check "the hidden drops' rate is recorded (instance_reason:whydrop_hidden_drops:rate5m)" \
+	grep -q '^      - record: instance_reason:whydrop_hidden_drops:rate5m$' "$RULES"
+alert_exprs=$(awk '/^      - alert: /{a=1; next} a && /^        expr: /{print; a=0}' "$RULES")
+check "every alert's expression read ($(grep -c . <<<"$alert_exprs") of $(grep -c '^      - alert: ' "$RULES"))" \
+	test "$(grep -c . <<<"$alert_exprs")" -eq "$(grep -c '^      - alert: ' "$RULES")"
+check "no alert reads the hidden drops or a noise list of the rules' own" \
+	sh -c '! grep -Eq "whydrop_hidden_drops|noise" <<EOF
+$1
+EOF' - "$alert_exprs"
 expect_run "the generator refuses a bad window, exit 2" 2 "bad duration '5x'" \
 	scripts/gen-prometheus-rules.py --whydrop "$W" --window 5x
 

@@ -28,8 +28,7 @@ static void through_events(const struct wd_dm_msg *m, bool packet_mode)
 {
 	char reason[64], function[64], loc[64];
 	struct wd_dm_events e;
-	struct wd_key_total *k;
-	size_t n;
+	struct wd_keyset ks;
 
 	wd_dm_events_init(&e);
 	e.packet_mode = packet_mode;
@@ -38,14 +37,17 @@ static void through_events(const struct wd_dm_msg *m, bool packet_mode)
 	e.on_record = on_record;
 	e.ctx = &e;
 	wd_dm_events_msg(&e, m);
-	if (!wd_dm_events_keys(&e, &k, &n)) {
-		for (size_t i = 0; i < n; i++) {
+	wd_keyset_init(&ks, sizeof(struct wd_key));
+	if (!wd_dm_events_keys(&e, &ks)) {
+		const struct wd_key_total *k = wd_key_rows(&ks);
+
+		for (size_t i = 0; i < ks.n; i++) {
 			wd_dm_events_names(&e, k[i].key.reason, k[i].key.location, reason,
 					   function, loc, sizeof(reason));
 			wd_dm_events_subsys(&e, k[i].key.reason);
 		}
-		free(k);
 	}
+	wd_keyset_free(&ks);
 	wd_dm_events_free(&e);
 }
 

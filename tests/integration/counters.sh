@@ -11,6 +11,9 @@
 #  - a per-CPU backlog overflow in a namespace, watched host-wide: traced
 #    CPU_BACKLOG (any namespace) equals the global softnet "dropped" delta
 #  - --counters-only as an unprivileged user (no BPF at all)
+#  - count --fail-on: a namespace takes a known number of NO_SOCKET drops (its
+#    UdpNoPorts moves by as many); a threshold just below exits 3 and names
+#    NO_SOCKET with its cause (text and JSON), one just above exits 0
 #  - counters that cannot be read: counting goes on, counters_error says why
 # Usage: tests/integration/counters.sh [BINARY]; prints "N passed, N failed".
 set -u
@@ -275,6 +278,68 @@ check "traced CPU_BACKLOG (every namespace) = softnet_stat's dropped delta" \
 check "softnet:dropped reconciled: traced = delta, nothing unexplained" test \
 	"$(counter "$TMP/backlog.out" softnet:dropped traced)" = "$sd" -a \
 	"$(counter "$TMP/backlog.out" softnet:dropped unexplained)" = 0
+
+echo "-- count --fail-on: a crossed threshold exits 3 with the cause, else 0"
+# udp_closed NS N: N datagrams to a port no socket has (NO_SOCKET in __udp4_lib_rcv)
+udp_closed() {
+	ip netns exec "$1" $PY -c 'import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])): s.sendto(b"x", ("127.0.0.1", 9))' "$2"
+}
+N=7
+# check_run NAME FORMAT SPEC: count with --fail-on SPEC while N datagrams are refused;
+# sets RC (its exit status) and DELTA (the namespace's UdpNoPorts delta)
+check_run() {
+	local name=$1 fmt=$2 spec=$3 before
+	RC=none DELTA=0
+	start "$name" count $fmt --netns "$NS" --fail-on "$spec" || return 1
+	before=$(mib "$NS" UdpNoPorts)
+	udp_closed "$NS" "$N"
+	sleep 0.3
+	DELTA=$(( $(mib "$NS" UdpNoPorts) - before ))
+	stop "$LAST"
+	RC=$?
+}
+check_run failjson --json "NO_SOCKET>$((N - 1)),NETFILTER_DROP>0"
+echo "   UdpNoPorts +$DELTA (nstat); exit $RC"
+check "--fail-on NO_SOCKET>$((N - 1)): the namespace took $N NO_SOCKET (UdpNoPorts +$DELTA)" \
+	test "$DELTA" -eq "$N"
+check "... exit status 3: the threshold was crossed" test "$RC" = 3
+check "... whydrop's NO_SOCKET count = UdpNoPorts delta" \
+	test "$(traced "$TMP/failjson.out" NO_SOCKET __udp4_lib_rcv)" = "$DELTA"
+check "... the JSON check: NO_SOCKET>6 crossed with $N drops, NETFILTER_DROP>0 not; the cause said" \
+	$PY - "$TMP/failjson.out" "$DELTA" <<'PYEOF'
+import json, sys
+d, n = json.load(open(sys.argv[1])), int(sys.argv[2])
+c = d["check"]
+t = {x["threshold"]: x for x in c["thresholds"]}
+r = t["NO_SOCKET>6"]["reasons"][0]
+cause = r["drops"][0]["cause"]
+ok = (c["crossed"] and c["exit_status"] == 3 and c["fail_on"] == "NO_SOCKET>6,NETFILTER_DROP>0"
+      and t["NO_SOCKET>6"]["crossed"] and t["NO_SOCKET>6"]["count"] == n
+      and r["reason"] == "NO_SOCKET" and r["count"] == n
+      and not t["NETFILTER_DROP>0"]["crossed"] and t["NETFILTER_DROP>0"]["count"] == 0
+      and "no UDP socket" in cause["text"] and cause["confidence"] == "high"
+      and "UdpNoPorts +%d, the same as these drops" % n in cause["evidence"])
+sys.exit(not ok)
+PYEOF
+check "... stderr says which threshold was crossed" \
+	grep -q "^whydrop count: --fail-on NO_SOCKET>6 crossed: $N drops" "$TMP/failjson.err"
+check "... every drop row carries its cause: UdpNoPorts explained, the same count" \
+	test "$(counter "$TMP/failjson.out" UdpNoPorts explained)" = true
+check_run failtext "" "NO_SOCKET>=$N"
+check "--fail-on NO_SOCKET>=$N (text): exit 3 with $N drops (UdpNoPorts +$DELTA)" \
+	test "$RC" -eq 3 -a "$DELTA" -eq "$N"
+check "... the text says it crossed, and the cause of the rows that crossed" \
+	sh -c "grep -q '^Check --fail-on NO_SOCKET>=$N: crossed (exit status 3)\$' '$TMP/failtext.out' &&
+		grep -q '^  NO_SOCKET>=$N: crossed, $N drops' '$TMP/failtext.out' &&
+		grep -q 'high: UdpNoPorts +$N, the same as these drops' '$TMP/failtext.out'"
+check_run failpass "" "NO_SOCKET>$N,NO_SOCKET>1000/s"
+check "--fail-on NO_SOCKET>$N: exit 0 with $N drops (UdpNoPorts +$DELTA)" \
+	test "$RC" -eq 0 -a "$DELTA" -eq "$N"
+check "... the text says it passed, each threshold not crossed" \
+	sh -c "grep -q '^Check --fail-on NO_SOCKET>$N,NO_SOCKET>1000/s: passed\$' '$TMP/failpass.out' &&
+		grep -q '^  NO_SOCKET>$N: not crossed, $N drops' '$TMP/failpass.out'"
 
 echo "-- --counters-only as an unprivileged user"
 expect_run "nobody: count --counters-only -d 1 exits 0" 0 'Counters only' \

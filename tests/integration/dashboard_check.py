@@ -12,10 +12,14 @@ description starts "Ready for" is for a metric other work adds: empty is
 reported, not failed.
 
   dashboard_check.py DASHBOARD PROMETHEUS_URL RANGE_SECONDS SCRAPE_SECONDS \\
-      instance=VALUE reason=VALUE,VALUE ... [must:LABEL=VALUE ...]
+      instance=VALUE reason=VALUE,VALUE ... [must:VAR=VALUE ...] \\
+      [has:PANEL TITLE:LABEL=VALUE ...]
 
 Each VAR=VALUE selects values of a variable for the second pass (the first
-pass selects "All" where a variable has it, else its first value). Prints one
+pass selects "All" where a variable has it, else its first value).
+must:VAR=VALUE: the variable must offer that value (repeat for several).
+has:TITLE:LABEL=VALUE: in the first pass, that panel must return a series
+with that label whose value is above 0 somewhere in the range. Prints one
 line per query and a summary; exits 0 when every check holds.
 """
 import json
@@ -94,6 +98,20 @@ def panels_of(dash):
             yield q
 
 
+def check_has(title, wanted, d):
+    """Each (label, value): a series of the panel's answer has it, above 0."""
+    bad = 0
+    result = (d.get("data") or {}).get("result") or []
+    for k, v in wanted:
+        values = [float(x[1]) for r in result if r["metric"].get(k) == v
+                  for x in r.get("values") or [r.get("value")] if x]
+        ok = bool(values) and max(values) > 0
+        print("  [all] %s: %s=%s %s" % (title, k, v, "max %g" % max(values) if ok else
+                                         "FAIL: %s" % ("0 all along" if values else "no series")))
+        bad += not ok
+    return bad
+
+
 def main():
     if len(sys.argv) < 5:
         print(__doc__)
@@ -101,11 +119,14 @@ def main():
     dash = json.load(open(sys.argv[1]))
     prom = Prom(sys.argv[2])
     range_s, scrape_s = int(sys.argv[3]), float(sys.argv[4])
-    chosen, must = {}, {}
+    chosen, must, has = {}, {}, {}
     for a in sys.argv[5:]:
         if a.startswith("must:"):
             k, v = a[5:].split("=", 1)
-            must[k] = v
+            must.setdefault(k, []).append(v)
+        elif a.startswith("has:"):
+            title, _, lv = a[4:].rpartition(":")
+            has.setdefault(title, []).append(tuple(lv.split("=", 1)))
         else:
             k, v = a.split("=", 1)
             chosen[k] = v.split(",")
@@ -130,7 +151,7 @@ def main():
         q = interpolate(query, first_pass, builtins)
         status, values = label_values(prom, q, now, range_s)
         v["_options"] = values
-        ok = status == "success" and values and (v["name"] not in must or must[v["name"]] in values)
+        ok = status == "success" and values and set(must.get(v["name"], [])) <= set(values)
         print("  variable $%s: %s -> %s" % (v["name"], q, values if ok else "%s %s" % (status, values)))
         bad += not ok
         if not values:
@@ -167,6 +188,11 @@ def main():
                 print("  [%s] %s / %s: %s" % (label, p["title"], t["refId"], verdict))
                 if verdict.startswith("FAIL"):
                     print("        %s" % expr)
+                if label == "all":
+                    bad += check_has(p["title"], has.pop(p["title"], []), d)
+    for title in has:
+        print("  FAIL: no panel titled %r" % title)
+        bad += 1
     print("%d queries through Prometheus's HTTP API (%d variables, %d panel queries): "
           "%d with series, %d empty (panels ready for metrics to come), %d wrong"
           % (prom.count, len(variables), queries, with_series, empty_future, bad))

@@ -291,7 +291,7 @@ serve capped --listen 127.0.0.1:0 --netns "$NS" --max-series 2 && {
 echo "-- a long run with churning keys: the counting hash is swapped, nothing overflows"
 # 96 kinds of drop (IP_NOPROTO in as many namespaces: the key has the
 # namespace), 12 new ones between scrapes, against a counting hash of 16
-# keys: without generations (src/core/counts.c) they would spill into the
+# keys: without generations (src/core/map_counts.c) they would spill into the
 # overflow bucket; a count with no read between the batches shows that they
 # do. No --netns (the namespaces are many): the expression keeps out drops
 # of tests running beside this one.

@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
 # docs/lab.md stays true to tests/lab/scenarios/: every scenario has its row
 # (reason, family and function as the file says), every row has a scenario,
-# and the totals line counts them. Prints "N passed, N failed".
+# the totals line counts them, and every scenario states a CAUSE that the list
+# of causes gives as the file says. Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 exec /usr/bin/python3 - <<'PY'
 import glob, os, re
 
 doc = open("docs/lab.md", encoding="utf-8").read()
-table = doc[doc.index("## Reasons covered"):doc.index("## Not reproduced here")]
+table = doc[doc.index("## Reasons covered"):doc.index("## The cause each scenario asserts")]
+causes_doc = {}
+for line in doc[doc.index("## The cause each scenario asserts"):doc.index("## Not reproduced here")].splitlines():
+    m = re.match(r"^\| ([A-Z0-9_]+\.[a-z0-9]+) \| (.*) \|$", line)
+    if m:
+        causes_doc[m.group(1)] = m.group(2)
 rows = {}
 for line in table.splitlines():
     m = re.match(r"^\| ([A-Z0-9_]+) \| ([^|]*) \|", line)
     if m:
         rows[m.group(1)] = m.group(2)
-scen = {}
+scen, causes = {}, {}
 for path in sorted(glob.glob("tests/lab/scenarios/*.sh")):
     reason, fam = os.path.basename(path)[:-3].split(".", 1)
-    m = re.search(r"FUNCTION=(\S+)", open(path, encoding="utf-8").read())
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r"FUNCTION=(\S+)", text)
     scen.setdefault(reason, []).append((fam, m.group(1) if m else None))
+    c = re.search(r'^CAUSE="([^"]+)"$', text, re.M)
+    causes[f"{reason}.{fam}"] = c.group(1) if c else None
 
 passed = failed = 0
 def check(name, ok, why=""):
@@ -36,6 +45,13 @@ for reason, fams in sorted(scen.items()):
            if row is None or fn is None or fam not in row or f"`{fn}`" not in row]
     check(f"{reason}: a row naming {', '.join(f for f, _ in fams)} and the function",
           not bad, f"row {row!r} lacks {bad}")
+nocause = sorted(k for k, v in causes.items() if not v)
+check("every scenario states its CAUSE", not nocause, f"no CAUSE=\"...\" line: {nocause}")
+wrong = sorted(k for k, v in causes.items() if v and causes_doc.get(k) != v)
+check("the list of causes gives each scenario's CAUSE", not wrong,
+      f"differ: {[(k, causes[k], causes_doc.get(k)) for k in wrong]}")
+extra = sorted(set(causes_doc) - set(causes))
+check("every cause listed has a scenario", not extra, f"no scenario: {extra}")
 orphans = sorted(set(rows) - set(scen))
 check("every row has a scenario", not orphans, f"rows without a scenario: {orphans}")
 n = sum(len(v) for v in scen.values())

@@ -28,6 +28,9 @@ kernel statistics (if any) to $STATS.
   tap NAME COUNT                tap nobody reads, COUNT datagrams routed into it
   tap-drop MODE NAME COUNT      a tap that drops COUNT frames (txfilter, ebpf, down, vnethdr)
   unix oob|close|disconnect N   AF_UNIX drop reasons
+  ucopy tap NAME N              N writes to a tap from unreadable memory (EFAULT)
+  cause JSON REASON PHRASE      (on the host) each REASON row's cause in whydrop's JSON
+                                names PHRASE
 """
 # The commands live beside this file, by concern:
 #   lab_common.py    socket-option constants, AF, ready() ($READY), stats() ($STATS),
@@ -37,6 +40,8 @@ kernel statistics (if any) to $STATS.
 #                    tcp-connect, pktsock, unix
 #   lab_dev.py       tun/tap and macvtap devices: tap, tap-drop
 #   lab_counters.py  kernel counters: mib, udp-drops
+#   lab_cause.py     the cause check: cause
+#   lab_fault.py     writes from memory the kernel cannot read: ucopy
 import sys
 
 sys.dont_write_bytecode = True   # run as root in namespaces: leave no __pycache__ in the tree
@@ -46,6 +51,8 @@ from lab_craft import cmd_send, cmd_forge, cmd_listen_overflow, cmd_handshake, c
 from lab_sockets import (cmd_udp_server, cmd_tcp_server, cmd_syn_sent, cmd_lose_route,
                          cmd_udp_send, cmd_tcp_connect, cmd_pktsock, cmd_unix)
 from lab_dev import cmd_tap, cmd_tap_drop
+from lab_cause import cmd_cause
+from lab_fault import cmd_ucopy
 
 
 CMDS = {'send': cmd_send, 'mib': cmd_mib, 'udp-drops': cmd_udp_drops,
@@ -53,6 +60,7 @@ CMDS = {'send': cmd_send, 'mib': cmd_mib, 'udp-drops': cmd_udp_drops,
         'udp-send': cmd_udp_send, 'tcp-connect': cmd_tcp_connect, 'pktsock': cmd_pktsock,
         'tap': cmd_tap, 'tap-drop': cmd_tap_drop, 'unix': cmd_unix, 'listen-overflow': cmd_listen_overflow,
         'lose-route': cmd_lose_route, 'handshake': cmd_handshake, 'synack': cmd_synack, 'syn-sent': cmd_syn_sent}
+CMDS.update({'cause': cmd_cause, 'ucopy': cmd_ucopy})
 
 if __name__ == '__main__':
     if len(sys.argv) < 2 or sys.argv[1] not in CMDS:

@@ -1,7 +1,9 @@
 # shellcheck shell=bash
 # tests/lab/lib.sh: shared set-up for the drop-reason lab. Sourced by every scenario.
 #
-# A scenario sets REASON, FAMILY, FUNCTION (and optionally WATCH=a|b, default b), defines
+# A scenario sets REASON, FAMILY, FUNCTION, CAUSE (a phrase of what really happened, which
+# the cause whydrop gives each row of REASON must name: lab_cause.py) and optionally
+# WATCH=a|b (default b), defines
 # trigger() (and optionally setup()), and ends with `lab_main`. trigger() states what it
 # expects with `expect N` (exact: the trigger sent a known number) or, where the kernel
 # cannot be made exact, with `expect_counter 'shell command printing a number'` before the
@@ -33,6 +35,7 @@ SETTLE=${SETTLE:-0.3}
 # same reason (e.g. IP_INNOROUTES also exists for IPv6); a scenario may set NO_IPV6=0.
 if [ "${FAMILY:-}" = ipv4 ]; then NO_IPV6=${NO_IPV6:-1}; else NO_IPV6=${NO_IPV6:-0}; fi
 FUNCTION=${FUNCTION:-}
+CAUSE=${CAUSE:-}
 
 # shellcheck source=tests/lib/sysctl.sh
 . "$REPO_DIR/tests/lib/sysctl.sh"
@@ -311,11 +314,17 @@ EOF
 		# a NOT_SPECIFIED drop the lab makes must be explained by its call-site entry
 		verdict=FAIL why="no call-site entry for $FUNCTION (src/lib/callsites_data.h)"
 	fi
+	[ "$verdict" = PASS ] && ! why=$(lab_cause_check) && verdict=FAIL
 	[ -n "$why" ] && _NOTE="$why"
 	if [ "$verdict" = FAIL ]; then
 		cp "$T/wd.json" "${LAB_KEEP:-/tmp}/wdlab-fail-$REASON.$FAMILY.json" 2>/dev/null || true
 	fi
 	_VERDICT=$verdict
+}
+
+# lab_cause_check: the cause whydrop gives the rows names $CAUSE; else prints why, fails
+lab_cause_check() {
+	"$PY" "$LAB_PY" cause "$T/wd.json" "$REASON" "$CAUSE" 2>&1
 }
 
 _lab_exit() {

@@ -113,7 +113,7 @@ grep -v '^running with root privileges' "$work/lintian.log" | sed 's/^/        /
 check "lintian on the .changes: no E: and no W: (exit $rc)" \
 	test "$rc" -eq 0 -a -z "$(grep -E '^[EW]: ' "$work/lintian.log")"
 
-# ---- make install with its defaults (what the README documents), from the same build
+# ---- make install with its defaults (what docs/building.md documents), from the same build
 dest=$work/destdir
 if make -C "$copy" --no-print-directory install DESTDIR="$dest" >"$work/install.log" 2>&1 &&
 	test -x "$dest/usr/local/bin/whydrop" &&

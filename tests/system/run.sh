@@ -221,6 +221,59 @@ check "shown <= --rate 2000 x ($secs + 1) seconds spanned" test "${shown:-0}" -l
 check "watch JSON decodes the flow" grep -q '"src": "127.0.0.1", "sport": [0-9]*, "dst": "127.0.0.1", "dport": 9' "$TMP/flood.out"
 check "watch names the interface" grep -q '"ifname": "lo"' "$TMP/flood.out"
 
+echo "-- top: every table of a refresh is one reading of the kernel"
+# A storm of NO_SOCKET drops in $NS while top refreshes: the header's total,
+# the --group-by netns table and the traced column of the kernel counters'
+# table come from one snapshot, so they agree in every frame (read one
+# after the other, they were apart by hundreds to thousands of drops); the
+# summary after detach equals the namespace's Udp NoPorts.
+noports=$(udp_noports "$NS")
+start topf top --group-by netns --netns "$NS" -r NO_SOCKET -d 5 || true
+ip netns exec "$NS" $PY -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+end = time.time() + 3.5
+while time.time() < end:
+    for _ in range(1000):
+        s.sendto(b"x", ("127.0.0.1", 9))'
+finish
+noports=$(($(udp_noports "$NS") - noports))
+read -r frames live bad <<<"$($PY - "$TMP/topf.out" <<'PYEOF'
+import re, sys
+frames, cur, sect = [], None, None
+for l in open(sys.argv[1]).read().split("\n"):
+    if l.startswith("Summary:"):
+        break
+    m = re.match(r"whydrop \S+  kernel \S+  (\d+) drops? since start", l)
+    if m:
+        cur = {"total": int(m.group(1)), "groups": 0, "traced": None}
+        frames.append(cur)
+        sect = None
+    elif cur is None:
+        continue
+    elif l.startswith("By netns:") or l.startswith("Kernel counters"):
+        sect = l[0]
+    elif not l.strip():
+        sect = None
+    elif sect == "B" and l.split()[0].isdigit():
+        cur["groups"] += int(l.split()[0])
+    elif sect == "K" and l.split()[1:2] == ["UdpNoPorts"]:
+        cur["traced"] = int(l.split()[2]) if l.split()[2].isdigit() else None
+live = [f for f in frames if f["total"]]
+bad = [f for f in live if f["groups"] != f["total"] or f["traced"] != f["total"]]
+print(len(frames), len(live), len(bad))
+for f in bad:
+    print("frame: %d in the header, %d grouped, %s traced" % (f["total"], f["groups"], f["traced"]),
+          file=sys.stderr)
+PYEOF
+)"
+summary_total=$(sed -n '/^Summary:/,$ s/^\([0-9]*\) drops\? in .*/\1/p' "$TMP/topf.out")
+echo "   $frames frames, $live with drops; Udp NoPorts +$noports, the summary's total $summary_total"
+check "top: frames with drops while the storm ran (${live:-0} of ${frames:-0})" test "${live:-0}" -ge 2
+check "top: in each frame, the groups and the counters' traced column = the header's total" \
+	test "${bad:-1}" -eq 0
+check "top: the summary's total = Udp NoPorts ($noports)" \
+	test "${summary_total:-0}" -eq "$noports" -a "$noports" -gt 0
+
 echo "-- --rate 0: no limit, every drop shown"
 start rate0 watch --json --netns "$NS" --rate 0 || true
 noports=$(udp_noports "$NS")

@@ -359,11 +359,15 @@ static void count_doc(char *table, size_t tlen, char *json, size_t jlen)
 	uint64_t locs[MAX_ROWS];
 	struct wd_count_doc doc = { .kernel = "test", .duration_s = 1 };
 	struct wd_count_source src = { .name = "dropmon" };
-	struct wd_key_total *k;
+	const struct wd_key_total *k;
+	struct wd_keyset ks;
 	size_t n, nr = 0, j;
 	FILE *f;
 
-	CHECK_INT(wd_dm_events_keys(&sh.e, &k, &n), 0);
+	wd_keyset_init(&ks, sizeof(struct wd_key));
+	CHECK_INT(wd_dm_events_keys(&sh.e, &ks), 0);
+	k = wd_key_rows(&ks);
+	n = ks.n;
 	for (size_t i = 0; i < n; i++) {
 		struct wd_count_row *r = &rows[nr];
 		char *reason = names[nr][0], *subsys = names[nr][1];
@@ -401,7 +405,7 @@ static void count_doc(char *table, size_t tlen, char *json, size_t jlen)
 		doc.total += r->count;
 		nr++;
 	}
-	free(k);
+	wd_keyset_free(&ks);
 	doc.rows = rows;
 	doc.n_rows = nr;
 	doc.location_only = !sh.reasons.has_reason;

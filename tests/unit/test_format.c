@@ -159,10 +159,15 @@ static void test_sock_text(void)
 
 static void test_count_json(void)
 {
+	struct wd_diagnosis cause = {
+		.text = "no listener or connection on this TCP port (RST sent)",
+		.remedy = "`ss -ltn`", .confidence = WD_CONF_HIGH,
+		.evidence = "TcpOutRsts +7, the same as these drops",
+	};
 	struct wd_count_row rows[] = {
-		{ 3, "NO_SOCKET", "core", "tcp_v4_rcv", "tcp_v4_rcv+0x99", NULL, 7, false },
+		{ 3, "NO_SOCKET", "core", "tcp_v4_rcv", "tcp_v4_rcv+0x99", NULL, 7, false, &cause },
 		{ 0x20001, "OPENVSWITCH:OVS_DROP_LAST_ACTION", "openvswitch", "ovs_dp \"x\"",
-		  "ovs_dp+0x1", NULL, 5, false },
+		  "ovs_dp+0x1", NULL, 5, false, NULL },
 	};
 	struct wd_count_doc doc = {
 		.kernel = "6.18.44", .duration_s = 5.0, .total = 12, .lost_events = 0,
@@ -173,7 +178,10 @@ static void test_count_json(void)
 	CHECK_STR(out,
 		"{\"kernel\": \"6.18.44\", \"duration_s\": 5.0, \"total\": 12, \"lost_events\": 0, "
 		"\"drops\": [{\"reason\": \"NO_SOCKET\", \"code\": 3, \"subsystem\": \"core\", "
-		"\"function\": \"tcp_v4_rcv\", \"location\": \"tcp_v4_rcv+0x99\", \"count\": 7}, "
+		"\"function\": \"tcp_v4_rcv\", \"location\": \"tcp_v4_rcv+0x99\", \"count\": 7, "
+		"\"cause\": {\"text\": \"no listener or connection on this TCP port (RST sent)\", "
+		"\"confidence\": \"high\", \"evidence\": \"TcpOutRsts +7, the same as these drops\", "
+		"\"remedy\": \"`ss -ltn`\"}}, "
 		"{\"reason\": \"OPENVSWITCH:OVS_DROP_LAST_ACTION\", \"code\": 131073, "
 		"\"subsystem\": \"openvswitch\", \"function\": \"ovs_dp \\\"x\\\"\", "
 		"\"location\": \"ovs_dp+0x1\", \"count\": 5}]}\n");

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * How user space assembles exact counts (src/lib/keyset.c): equal keys are
- * summed, a live read never goes below an earlier one, and a CPU's run is
- * taken only from a consistent seqcount read, never twice.
+ * How user space assembles exact counts (src/lib/keyset.c), for every key
+ * size: equal keys are summed, a live read never goes below an earlier
+ * one, and a CPU's run is taken only from a consistent seqcount read,
+ * never twice; counting one by one through the hash of rows equals sorting
+ * and summing; what user-space sources share with the BPF program
+ * (src/lib/sampling.h): the -r filter and the --rate limit.
  */
 #include <stdbool.h>
 #include "unit.h"
 #include "keyset.h"
+#include "sampling.h"
 
 #define SLOTS (WD_RUN_SETS * WD_RUN_WAYS)
 
@@ -25,19 +29,26 @@ static struct wd_key key(uint32_t reason, uint64_t location)
 static uint64_t count_of(const struct wd_keyset *ks, uint32_t reason, uint64_t location)
 {
 	struct wd_key k = key(reason, location);
+	const struct wd_key_total *v = wd_key_rows(ks);
 
 	for (size_t i = 0; i < ks->n; i++)
-		if (!memcmp(&ks->v[i].key, &k, sizeof(k)))
-			return ks->v[i].count;
+		if (!memcmp(&v[i].key, &k, sizeof(k)))
+			return v[i].count;
 	return (uint64_t)-1;
+}
+
+static void keys_init(struct wd_keyset *ks)
+{
+	wd_keyset_init(ks, sizeof(struct wd_key));
 }
 
 /* The hash and a run hold the same key: one row, the sum. */
 static void test_merge(void)
 {
-	struct wd_keyset ks = { 0 };
+	struct wd_keyset ks;
 	struct wd_key a = key(2, 0x100), b = key(3, 0x200);
 
+	keys_init(&ks);
 	wd_keyset_push(&ks, &b, 5);
 	wd_keyset_push(&ks, &a, 7);
 	wd_keyset_push(&ks, &b, 1);
@@ -47,7 +58,8 @@ static void test_merge(void)
 	CHECK_INT(ks.n, 2);
 	CHECK_INT(count_of(&ks, 2, 0x100), 10);
 	CHECK_INT(count_of(&ks, 3, 0x200), 6);
-	CHECK(memcmp(&ks.v[0].key, &ks.v[1].key, sizeof(struct wd_key)) < 0);
+	CHECK(memcmp(&wd_key_rows(&ks)[0].key, &wd_key_rows(&ks)[1].key,
+		     sizeof(struct wd_key)) < 0);
 	wd_keyset_merge(&ks);	/* idempotent */
 	CHECK_INT(ks.n, 2);
 	wd_keyset_free(&ks);
@@ -62,19 +74,20 @@ static void test_merge(void)
  */
 static void test_reused_inode(void)
 {
-	struct wd_keyset ks = { 0 };
+	struct wd_keyset ks;
 	struct wd_key a = key(2, 0x100), b = key(2, 0x100);
 
+	keys_init(&ks);
 	b.netns_cookie = 8;
 	wd_keyset_push(&ks, &a, 4);
 	wd_keyset_push(&ks, &b, 5);
 	wd_keyset_push(&ks, &a, 2);
 	wd_keyset_merge(&ks);
 	CHECK_INT(ks.n, 2);
-	CHECK_INT(ks.v[0].key.netns_cookie, 7);
-	CHECK_INT(ks.v[0].count, 6);
-	CHECK_INT(ks.v[1].key.netns_cookie, 8);
-	CHECK_INT(ks.v[1].count, 5);
+	CHECK_INT(wd_key_rows(&ks)[0].key.netns_cookie, 7);
+	CHECK_INT(wd_key_rows(&ks)[0].count, 6);
+	CHECK_INT(wd_key_rows(&ks)[1].key.netns_cookie, 8);
+	CHECK_INT(wd_key_rows(&ks)[1].count, 5);
 	wd_keyset_free(&ks);
 }
 
@@ -123,56 +136,62 @@ static int cmp_total(const void *a, const void *b)
  */
 static void test_clamp_subsys_overflow(void)
 {
-	struct wd_keyset cur = { 0 };
-	struct wd_key_total prev[4];
+	struct wd_keyset cur, prev;
 	struct wd_key ovs1 = key(0x20001, 0), ovs2 = key(0x20002, 0), r255 = key(255, 0);
 	struct wd_key run2 = key(0x20002, 0x500), run255 = key(255, 0x600);
 
-	prev[0] = (struct wd_key_total){ r255, 1 };
-	prev[1] = (struct wd_key_total){ run255, 5 };
-	prev[2] = (struct wd_key_total){ ovs1, 2 };
-	prev[3] = (struct wd_key_total){ run2, 3 };
-	qsort(prev, 4, sizeof(prev[0]), cmp_total);
+	keys_init(&cur);
+	keys_init(&prev);
+	wd_keyset_push(&prev, &r255, 1);
+	wd_keyset_push(&prev, &run255, 5);
+	wd_keyset_push(&prev, &ovs1, 2);
+	wd_keyset_push(&prev, &run2, 3);
+	qsort(prev.v, 4, sizeof(struct wd_key_total), cmp_total);
 	/* now: 0x20002's run of 3 moved into its bucket (4), the others unchanged */
 	wd_keyset_push(&cur, &r255, 1);
 	wd_keyset_push(&cur, &ovs1, 2);
 	wd_keyset_push(&cur, &ovs2, 4);
 	wd_keyset_merge(&cur);
-	CHECK_INT(wd_keyset_clamp(&cur, prev, 4), 0);
+	CHECK_INT(wd_keys_clamp(&cur, &prev), 0);
 	CHECK_INT(count_of(&cur, 0x20002, 0), 4);
 	CHECK_INT(count_of(&cur, 0x20002, 0x500), (uint64_t)-1);
 	CHECK_INT(count_of(&cur, 255, 0x600), 5);	/* 255's bucket did not grow */
 	CHECK_INT(count_of(&cur, 0x20001, 0), 2);
 	wd_keyset_free(&cur);
+	wd_keyset_free(&prev);
 }
 
 /* A run in flight was missed, or a key is gone from this read: no step back. */
 static void test_clamp(void)
 {
-	struct wd_keyset prev = { 0 }, cur = { 0 };
+	struct wd_keyset prev, cur;
 	struct wd_key a = key(2, 0x100), b = key(3, 0x200), c = key(4, 0x300);
 
+	keys_init(&prev);
+	keys_init(&cur);
 	wd_keyset_push(&prev, &a, 10);
 	wd_keyset_push(&prev, &b, 20);
 	wd_keyset_merge(&prev);
 	wd_keyset_push(&cur, &a, 8);	/* lower than before: keep 10 */
 	wd_keyset_push(&cur, &c, 1);	/* new */
 	wd_keyset_merge(&cur);		/* b missing: keep 20 */
-	CHECK_INT(wd_keyset_clamp(&cur, prev.v, prev.n), 0);
+	CHECK_INT(wd_keys_clamp(&cur, &prev), 0);
 	CHECK_INT(cur.n, 3);
 	CHECK_INT(count_of(&cur, 2, 0x100), 10);
 	CHECK_INT(count_of(&cur, 3, 0x200), 20);
 	CHECK_INT(count_of(&cur, 4, 0x300), 1);
 	for (size_t i = 1; i < cur.n; i++)
-		CHECK(memcmp(&cur.v[i - 1].key, &cur.v[i].key, sizeof(struct wd_key)) < 0);
+		CHECK(memcmp(&wd_key_rows(&cur)[i - 1].key, &wd_key_rows(&cur)[i].key,
+			     sizeof(struct wd_key)) < 0);
 
 	/* and growth is kept */
 	wd_keyset_free(&prev);
 	wd_keyset_push(&prev, &a, 12);
-	CHECK_INT(wd_keyset_clamp(&prev, cur.v, cur.n), 0);
+	CHECK_INT(wd_keys_clamp(&prev, &cur), 0);
 	CHECK_INT(count_of(&prev, 2, 0x100), 12);
 	CHECK_INT(count_of(&prev, 3, 0x200), 20);
-	CHECK_INT(wd_keyset_clamp(&prev, NULL, 0), 0);	/* nothing before */
+	wd_keyset_free(&cur);
+	CHECK_INT(wd_keys_clamp(&prev, &cur), 0);	/* nothing before */
 	CHECK_INT(prev.n, 3);
 	wd_keyset_free(&prev);
 	wd_keyset_free(&cur);
@@ -195,9 +214,10 @@ static void test_runs_seqcount(void)
 {
 	struct wd_runs *a = calloc(6, sizeof(*a)), *b = a + 2, *c = a + 4;
 	bool taken[2 * SLOTS] = { false };
-	struct wd_keyset ks = { 0 };
+	struct wd_keyset ks;
 	long left;
 
+	keys_init(&ks);
 	for (int cpu = 0; cpu < 2; cpu++)
 		for (int s = 0; s < SLOTS; s++)
 			a[cpu].slot[s].seq = b[cpu].slot[s].seq = c[cpu].slot[s].seq = 2;
@@ -243,24 +263,207 @@ static void test_runs_seqcount(void)
  */
 static void test_clamp_overflow(void)
 {
-	struct wd_keyset prev = { 0 }, cur = { 0 };
+	struct wd_keyset prev, cur;
 	struct wd_key a = key(2, 0x100), b = key(3, 0x200), ovf = key(2, 0);
 	uint64_t total = 0;
 
+	keys_init(&prev);
+	keys_init(&cur);
 	wd_keyset_push(&prev, &a, 10);
 	wd_keyset_push(&prev, &b, 5);
 	wd_keyset_merge(&prev);
 	wd_keyset_push(&cur, &ovf, 12);	/* a's 10 and 2 more, in the bucket */
 	wd_keyset_merge(&cur);		/* a and b are gone */
-	CHECK_INT(wd_keyset_clamp(&cur, prev.v, prev.n), 0);
+	CHECK_INT(wd_keys_clamp(&cur, &prev), 0);
 	CHECK_INT(count_of(&cur, 2, 0x100), (uint64_t)-1);
 	CHECK_INT(count_of(&cur, 2, 0), 12);
 	CHECK_INT(count_of(&cur, 3, 0x200), 5);
 	for (size_t i = 0; i < cur.n; i++)
-		total += cur.v[i].count;
+		total += wd_key_rows(&cur)[i].count;
 	CHECK_INT(total, 17);
+	CHECK_INT(wd_keyset_sum(&cur), 17);
 	wd_keyset_free(&prev);
 	wd_keyset_free(&cur);
 }
 
-UNIT_MAIN(test_merge, test_reused_inode, test_reason_slots, test_clamp_subsys_overflow, test_clamp, test_clamp_overflow, test_runs_seqcount)
+/*
+ * Counting one by one through the hash of rows (drop_monitor's alerts)
+ * gives what appending and merging gives: up to 3000 keys, 20000 adds in a
+ * scrambled order, a merge in between (the index is rebuilt after it).
+ */
+static void test_add_equals_merge(void)
+{
+	struct wd_keyset added, pushed;
+	uint64_t x = 12345;
+	bool same = true;
+	size_t n_added;
+	int err = 0;
+
+	keys_init(&added);
+	keys_init(&pushed);
+	for (int i = 0; i < 20000; i++) {
+		struct wd_key k;
+		uint64_t n = i % 7 + 1;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		k = key((uint32_t)(x >> 33) % 30, 0x1000 + (x >> 40) % 100);
+		err |= wd_keyset_add(&added, &k, n) | wd_keyset_push(&pushed, &k, n);
+		if (i == 10000)
+			wd_keyset_merge(&added);	/* sorted: the index goes stale */
+	}
+	CHECK_INT(err, 0);
+	n_added = added.n;	/* one row per key already */
+	wd_keyset_merge(&added);
+	wd_keyset_merge(&pushed);
+	CHECK(pushed.n > 2900 && pushed.n <= 3000);
+	CHECK_INT(n_added, pushed.n);
+	CHECK_INT(added.n, pushed.n);
+	for (size_t i = 0; same && i < added.n; i++)
+		same = !memcmp(wd_keyset_key(&added, i), wd_keyset_key(&pushed, i),
+			       sizeof(struct wd_key) + 8);
+	CHECK(same);
+	CHECK_INT(wd_keyset_sum(&added), wd_keyset_sum(&pushed));
+	{
+		struct wd_key k = key(7, 0x1000), absent = key(99, 0x1000);
+		uint64_t *c = wd_keyset_find(&added, &k);
+
+		CHECK(c && *c == count_of(&pushed, 7, 0x1000));
+		CHECK(!wd_keyset_find(&added, &absent));
+	}
+	wd_keyset_free(&added);
+	wd_keyset_free(&pushed);
+}
+
+static struct wd_sock_key sock(uint64_t ino, uint64_t cgroup)
+{
+	struct wd_sock_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.reason = 3;
+	k.netns = 4026532238u;
+	k.netns_cookie = 7;
+	k.ino = ino;
+	k.cgroup_id = cgroup;
+	return k;
+}
+
+/* Give up sockets 1 and 2 (a fold took socket 1), keep the rest as they are. */
+static bool let_go(void *ctx, void *key, uint64_t count)
+{
+	struct wd_sock_key *k = key;
+
+	(void)ctx;
+	(void)count;
+	if (k->ino == 1)
+		return false;
+	if (k->ino == 2 || k->ino == 3)
+		k->ino = UINT64_MAX;
+	return true;
+}
+
+/*
+ * The by-socket counts use the same structure with their own key: merged,
+ * let go of their inodes when swapped out (two sockets of one cgroup
+ * become one row), one taken elsewhere; and forgotten by cgroup.
+ */
+static void test_sock_keys(void)
+{
+	struct wd_keyset ks;
+	struct wd_sock_key a = sock(1, 100), b = sock(2, 100), c = sock(3, 100), d = sock(4, 200);
+	const struct wd_sock_total *v;
+
+	wd_keyset_init(&ks, sizeof(struct wd_sock_key));
+	wd_keyset_push(&ks, &d, 1);
+	wd_keyset_push(&ks, &c, 2);
+	wd_keyset_push(&ks, &b, 3);
+	wd_keyset_push(&ks, &a, 4);
+	wd_keyset_push(&ks, &c, 5);
+	wd_keyset_merge(&ks);
+	CHECK_INT(ks.n, 4);
+	v = wd_sock_rows(&ks);
+	CHECK_INT(v[2].key.ino, 3);
+	CHECK_INT(v[2].count, 7);
+	wd_keyset_filter(&ks, let_go, NULL);
+	wd_keyset_merge(&ks);
+	v = wd_sock_rows(&ks);
+	CHECK_INT(ks.n, 2);
+	CHECK_INT(v[0].key.ino, 4);
+	CHECK_INT(v[0].count, 1);
+	CHECK_INT(v[1].key.ino, UINT64_MAX);
+	CHECK_INT(v[1].key.cgroup_id, 100);
+	CHECK_INT(v[1].count, 10);	/* sockets 2 and 3, one row */
+	CHECK_INT(wd_keyset_sum(&ks), 11);
+	wd_keyset_free(&ks);
+}
+
+static bool gone_odd(void *ctx, const void *key)
+{
+	(void)ctx;
+	return ((const struct wd_key *)key)->reason % 2;
+}
+
+/* The generic clamp: a key missing from this read is kept unless gone() says so. */
+static void test_clamp_gone(void)
+{
+	struct wd_keyset prev, cur, copy;
+	struct wd_key a = key(2, 0x100), b = key(3, 0x200), c = key(4, 0x300);
+
+	keys_init(&prev);
+	keys_init(&cur);
+	keys_init(&copy);
+	wd_keyset_push(&prev, &a, 1);
+	wd_keyset_push(&prev, &b, 2);
+	wd_keyset_push(&prev, &c, 3);
+	wd_keyset_merge(&prev);
+	CHECK_INT(wd_keyset_append(&copy, &cur), 0);
+	CHECK_INT(wd_keyset_clamp(&cur, &prev, gone_odd, NULL), 0);
+	CHECK_INT(cur.n, 2);
+	CHECK_INT(count_of(&cur, 3, 0x200), (uint64_t)-1);
+	CHECK_INT(wd_keyset_clamp(&copy, &prev, NULL, NULL), 0);
+	CHECK_INT(copy.n, 3);
+	CHECK_INT(wd_keyset_sum(&copy), 6);
+	wd_keyset_clear(&copy);
+	CHECK_INT(copy.n, 0);
+	wd_keyset_free(&prev);
+	wd_keyset_free(&cur);
+	wd_keyset_free(&copy);
+}
+
+/* --rate in user space: so many records a second, the rest counted as refused; 0: all. */
+static void test_rate(void)
+{
+	struct wd_rate r = { .per_s = 3 }, none = { 0 };
+	int allowed = 0;
+
+	for (int i = 0; i < 5; i++)
+		allowed += wd_rate_allow(&r, 100.2);
+	CHECK_INT(allowed, 3);
+	CHECK_INT(r.limited, 2);
+	CHECK(!wd_rate_allow(&r, 101.1));	/* the same window */
+	CHECK(wd_rate_allow(&r, 101.3));	/* a new one */
+	CHECK_INT(r.limited, 3);
+	for (int i = 0; i < 1000; i++)
+		allowed += wd_rate_allow(&none, 5.0);
+	CHECK_INT(allowed, 1003);
+	CHECK_INT(none.limited, 0);
+}
+
+/* -r in user space: the slots the bitmap holds, core and subsystem reasons alike. */
+static void test_reason_selected(void)
+{
+	__u64 bits[WD_REASON_BITMAP_WORDS] = { 0 };
+	uint32_t ovs = 0x30001, slot = wd_reason_slot(ovs);
+
+	bits[2 / 64] |= 1ULL << 2;
+	bits[slot / 64] |= 1ULL << (slot % 64);
+	CHECK(wd_reason_selected(bits, true, 2));
+	CHECK(!wd_reason_selected(bits, true, 3));
+	CHECK(wd_reason_selected(bits, true, ovs));
+	CHECK(!wd_reason_selected(bits, true, 0x30002));
+	CHECK(!wd_reason_selected(bits, true, 0x90001));	/* no slot */
+	CHECK(wd_reason_selected(bits, false, 3));	/* no -r */
+}
+
+UNIT_MAIN(test_merge, test_reused_inode, test_reason_slots, test_clamp_subsys_overflow, test_clamp,
+	  test_clamp_overflow, test_runs_seqcount, test_add_equals_merge, test_sock_keys,
+	  test_clamp_gone, test_rate, test_reason_selected)

@@ -422,6 +422,85 @@ static void test_counters_json(void)
 	free(out);
 }
 
+/*
+ * Counters the catalogue pairs with reasons (a reason's, a cause's, a call
+ * site's) but that are no one-to-one rule: explained when they moved by
+ * exactly their reasons' drops, else context; never flagged, never counted
+ * in the untraced total. The same for IPv4 and IPv6.
+ */
+static void test_paired(void)
+{
+	struct wd_recon_opts o = { .traced = true };
+	const struct wd_traced t[] = {
+		{ "IP_INHDR", "ip6_forward", 6, false },	/* Ip6InHdrErrors, a cause's */
+		{ "TCP_MINTTL", "tcp_v4_rcv", 3, false },	/* TcpExtTCPMinTTLDrop */
+		{ "UDP_CSUM", "__udp6_lib_rcv", 2, false },	/* Udp6InCsumErrors */
+		{ "UDP_CSUM", "__udp4_lib_rcv", 2, false },	/* UdpInCsumErrors */
+		{ "NOT_SPECIFIED", "inet6_csk_xmit", 4, false },	/* a call site's */
+		{ "TCP_MINTTL", "tcp_v4_rcv", 50, true },	/* elsewhere: not these counters' */
+	};
+	struct wd_counters a, b;
+	struct wd_recon_row *r = NULL;
+	const struct wd_recon_row *x;
+	size_t n = 0;
+
+	wd_counters_init(&a);
+	wd_counters_init(&b);
+	set(&a, "Ip6InHdrErrors", 10);
+	set(&b, "Ip6InHdrErrors", 16);
+	set(&a, "TcpExtTCPMinTTLDrop", 0);
+	set(&b, "TcpExtTCPMinTTLDrop", 3);
+	set(&a, "UdpInCsumErrors", 0);
+	set(&b, "UdpInCsumErrors", 2);
+	set(&a, "Udp6InCsumErrors", 0);
+	set(&b, "Udp6InCsumErrors", 2);
+	set(&a, "Ip6OutNoRoutes", 0);
+	set(&b, "Ip6OutNoRoutes", 4);
+	set(&a, "Ip6InDiscards", 0);		/* paired, no such drop traced */
+	set(&b, "Ip6InDiscards", 5);
+	CHECK_INT(wd_reconcile(&a, &b, t, 6, &o, &r, &n), 0);
+	x = row(r, n, "Ip6InHdrErrors");
+	CHECK(x && !x->rule && x->compared && x->traced == 6 && !x->unexplained);
+	CHECK(x && wd_recon_explained(x) && strstr(x->paired, "IP_INHDR"));
+	x = row(r, n, "TcpExtTCPMinTTLDrop");		/* its context note stays */
+	CHECK(x && x->compared && x->traced == 3 && !strcmp(x->paired, "TCP_MINTTL"));
+	x = row(r, n, "UdpInCsumErrors");
+	CHECK(x && wd_recon_explained(x));
+	x = row(r, n, "Udp6InCsumErrors");		/* the same wording for IPv6 */
+	CHECK(x && wd_recon_explained(x));
+	x = row(r, n, "Ip6OutNoRoutes");
+	CHECK(x && wd_recon_explained(x) && !strcmp(x->paired, "IP_OUTNOROUTES,NOT_SPECIFIED"));
+	x = row(r, n, "UdpInErrors");			/* not read: no row */
+	CHECK(x == NULL);
+	x = row(r, n, "Ip6InDiscards");			/* 5, none traced: context, not flagged */
+	CHECK(x && !x->compared && !x->paired[0] && !wd_recon_explained(x));
+	CHECK_INT(wd_recon_untraced(r, n), 0);
+	wd_recon_free(r, n);
+
+	/* moved by more than their drops: context, never unexplained */
+	set(&b, "Ip6InHdrErrors", 17);
+	CHECK_INT(wd_reconcile(&a, &b, t, 6, &o, &r, &n), 0);
+	x = row(r, n, "Ip6InHdrErrors");
+	CHECK(x && !x->compared && !x->unexplained && !x->paired[0]);
+	CHECK_INT(wd_recon_untraced(r, n), 0);
+	wd_recon_free(r, n);
+
+	/* -i, or -r leaving one of the reasons out: not compared */
+	o = (struct wd_recon_opts){ .traced = true, .no_compare = "-i" };
+	set(&b, "Ip6InHdrErrors", 16);
+	CHECK_INT(wd_reconcile(&a, &b, t, 6, &o, &r, &n), 0);
+	x = row(r, n, "Ip6InHdrErrors");
+	CHECK(x && !x->compared);
+	wd_recon_free(r, n);
+	o = (struct wd_recon_opts){ .traced = true, .reasons = "TCP_MINTTL" };
+	CHECK_INT(wd_reconcile(&a, &b, t, 6, &o, &r, &n), 0);
+	CHECK((x = row(r, n, "TcpExtTCPMinTTLDrop")) && x->compared);
+	CHECK((x = row(r, n, "Ip6InHdrErrors")) && !x->compared);
+	wd_recon_free(r, n);
+	wd_counters_free(&a);
+	wd_counters_free(&b);
+}
+
 UNIT_MAIN(test_rules_name_catalogue_reasons, test_reconcile_traced, test_reconcile_limits,
 	  test_invisible_rule, test_no_function_names, test_sock_drops, test_qdisc_devices,
-	  test_untraced, test_counters_json)
+	  test_untraced, test_counters_json, test_paired)

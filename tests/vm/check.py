@@ -107,6 +107,25 @@ def check_catalogue(t, rel, sec, mode):
               f"missing_from_catalogue {listed}; in_catalogue false: {short_list(lacking, 6)}")
 
 
+# What really happened in each scenario (guest.sh): the cause whydrop gives every row of
+# its reason must name it, whatever the kernel. NETFILTER_DROP: an nftables rule, freed in
+# nf_hook_slow on 6.1 and in nft_do_chain since; the cause of either place says "rule".
+CAUSES = {"no_socket_v4": "no listener", "no_socket_v6": "no listener",
+          "no_socket_udp4": "no UDP socket", "tcp_csum": "bad TCP checksum",
+          "netfilter_drop": "rule", "tcp_flags": "flags invalid",
+          "socket_rcvbuff": "receive buffer full"}
+
+
+def cause_problem(sid, reason, rows):
+    """'' when every row's cause names the scenario's, else what is wrong"""
+    want = CAUSES.get(sid.rsplit(".", 1)[-1])
+    if not want:
+        return f"no CAUSES entry for {sid} (tests/vm/check.py)"
+    bad = [f"{r.get('function')}: {(r.get('cause') or {}).get('text')!r}" for r in rows
+           if want.lower() not in ((r.get("cause") or {}).get("text") or "").lower()]
+    return f"cause does not name {want!r}: {short_list(bad, 3)}" if bad else ""
+
+
 # subsystem reasons whydrop must name once the module is loaded, per module:
 # (prefix every name has, one name that must be there)
 MODULE_REASONS = {"openvswitch": ("OVS_DROP_", "OVS_DROP_LAST_ACTION"),
@@ -374,13 +393,16 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
         allowed = set(s["funcs"]) | set(locs)
         if rows and not set(funcs) <= allowed:
             problems.append(f"function {funcs}, expected one of {sorted(allowed)}")
+        if rows and cause_problem(sid, reason, rows):
+            problems.append(cause_problem(sid, reason, rows))
         if doc.get("lost_events", 0) != 0:
             problems.append(f"lost_events={doc.get('lost_events')}")
         if doc.get("kernel") not in (None, rel):
             problems.append(f"kernel={doc.get('kernel')!r}")
         others = {d.get("reason"): d.get("count") for d in doc["drops"]
                   if d.get("reason") != reason}
-        detail = (f"{got} {reason} (code {code_of.get(reason)}) in {short_list(funcs)}"
+        detail = (f"{got} {reason} (code {code_of.get(reason)}) in {short_list(funcs)}, "
+                  f"cause {(rows[0].get('cause') or {}).get('text') if rows else None!r}"
                   + (f", attach {int(kv[f'attach_ms.{sid}']) / 1000:.1f}s"
                      if f"attach_ms.{sid}" in kv else "")
                   + (f"; also {others}" if others else ""))

@@ -43,6 +43,28 @@ def dm_by_func(doc):
     return res
 
 
+# What the dropmon scenarios really do: the cause of each row must name it.
+DM_CAUSES = {"NO_SOCKET": "no listener", "NETFILTER_DROP": "rule"}
+
+
+def dm_causes(doc):
+    """(reason, function) -> the cause text of its rows"""
+    return {(d.get("reason"), d.get("function")): (d.get("cause") or {}).get("text")
+            for d in doc.get("drops", []) if isinstance(doc, dict)
+            and d.get("reason") in DM_CAUSES}
+
+
+def check_dm_causes(t, rel, bpf, dm):
+    """drop_monitor's rows get the cause BPF's get at the same place, naming what happened"""
+    got, want = dm_causes(dm), dm_causes(bpf)
+    bad = [f"{k}: {c!r}" for k, c in got.items()
+           if not c or DM_CAUSES[k[0]].lower() not in c.lower()]
+    ok = bool(got) and got == want and not bad
+    t.add(rel, "dropmon: each row's cause = BPF's, naming what happened", ok,
+          f"{len(got)} rows, e.g. {next(iter(got.values()), None)!r}" if ok else
+          f"dropmon {got} vs bpf {want}; not naming the cause: {bad}")
+
+
 def check_dropmon(t, rel, kv, sec, code_of):
     """--source dropmon: errors, the same counts as BPF, watch, STOP on SIGTERM."""
     check_msg(t, rel, "dropmon: not loaded says modprobe", sec, "dm.notloaded", 1,
@@ -70,6 +92,7 @@ def check_dropmon(t, rel, kv, sec, code_of):
           same and not bad_codes,
           f"{len(dm_rows(dm))} identical rows" if same and not bad_codes else
           f"dropmon {dm_rows(dm)} vs bpf {dm_rows(bpf)}; wrong codes {bad_codes}")
+    check_dm_causes(t, rel, bpf, dm)
     src = dm.get("dropmon", {}) if isinstance(dm, dict) else {}
     ok = (isinstance(dm, dict) and dm.get("source") == "dropmon" and
           src.get("queue_dropped") == 0 and src.get("socket_overruns") == 0 and

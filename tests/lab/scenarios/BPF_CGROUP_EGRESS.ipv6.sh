@@ -2,6 +2,7 @@
 # A cgroup_skb/egress BPF program returning 0 on a cgroup (v2) holding the sender:
 # 3 datagrams, each refused (sendto fails with EPERM). Watched in the sender.
 REASON=BPF_CGROUP_EGRESS FAMILY=ipv6 FUNCTION=ip6_finish_output
+CAUSE="cgroup egress BPF"
 source "$(dirname "$0")/../lib.sh"
 WATCH=a
 setup() {

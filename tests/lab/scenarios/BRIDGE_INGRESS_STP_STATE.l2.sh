@@ -1,6 +1,7 @@
 #!/bin/bash
 # vB is a bridge port in STP state "disabled"; every frame arriving on it is dropped.
 REASON=BRIDGE_INGRESS_STP_STATE FAMILY=l2 FUNCTION=br_handle_frame
+CAUSE="STP state"
 source "$(dirname "$0")/../lib.sh"
 NO_IPV6=1
 setup() {

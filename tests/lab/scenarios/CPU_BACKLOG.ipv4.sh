@@ -5,6 +5,7 @@
 # (net.core.netdev_max_backlog: host-wide, lowered only around the sends) 5 fit and 15 are
 # dropped. Expected: vB's rx_dropped, which enqueue_to_backlog moves with each drop.
 REASON=CPU_BACKLOG FAMILY=ipv4 FUNCTION=enqueue_to_backlog
+CAUSE="backlog full"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_a ip link set vA gso_max_segs 1

@@ -3,6 +3,7 @@
 # character device behind a virtio_net_hdr whose gso_type (2) does not exist: each write
 # fails with EINVAL. (A tun/tap device frees the same frames as NOT_SPECIFIED.)
 REASON=DEV_HDR FAMILY=l2 FUNCTION=tap_get_user
+CAUSE="virtio_net_hdr"
 NO_IPV6=1
 source "$(dirname "$0")/../lib.sh"
 setup() {

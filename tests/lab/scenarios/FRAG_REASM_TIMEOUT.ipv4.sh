@@ -1,6 +1,7 @@
 #!/bin/bash
 # ipfrag_time=1 in the receiver; 3 datagrams of which only the first fragment arrives.
 REASON=FRAG_REASM_TIMEOUT FAMILY=ipv4 FUNCTION=ip_expire
+CAUSE="reassembly timed out"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_b sysctl -q -w net.ipv4.ipfrag_time=1; }
 SETTLE=2.5

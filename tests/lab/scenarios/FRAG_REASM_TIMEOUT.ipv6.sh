@@ -1,6 +1,7 @@
 #!/bin/bash
 # ip6frag_time=1 in the receiver; 3 datagrams of which only the first fragment arrives.
 REASON=FRAG_REASM_TIMEOUT FAMILY=ipv6 FUNCTION=ip6_frag_expire
+CAUSE="reassembly timed out"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_b sysctl -q -w net.ipv6.ip6frag_time=1; }
 SETTLE=2.5

@@ -5,6 +5,7 @@
 # The purged fragments have neither a device (ip_frag_queue clears skb->dev) nor a socket,
 # so no tool can tell their namespace from the skb: counted host-wide (WATCH=all).
 REASON=FRAG_TOO_FAR FAMILY=ipv4 FUNCTION=inet_frag_rbtree_purge
+CAUSE="too far out of order"
 WATCH=all
 source "$(dirname "$0")/../lib.sh"
 trigger() {

@@ -5,6 +5,7 @@
 # datagrams behind 12 headers, sent alongside, must pass: the server reads them
 # (Udp6InDatagrams counts reads) and they add nothing to the count.
 REASON=IPV6_TOO_MANY_EXTHDRS FAMILY=ipv6 FUNCTION=ip6_input_finish
+CAUSE="more than 12"
 source "$(dirname "$0")/../lib.sh"
 dest_opts() { printf 'IPv6ExtHdrDestOpt()/%.0s' $(seq "$1"); }	# N headers, as scapy layers
 trigger() {

@@ -3,6 +3,7 @@
 # device (the per-device switch the route lookup reads; a new namespace copies the host's, and
 # a container host forwards).
 REASON=IP_INADDRERRORS FAMILY=ipv4 FUNCTION=ip_error
+CAUSE="not forwardable"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_b sysctl -q -w net.ipv4.conf.vB.forwarding=0; }
 trigger() {

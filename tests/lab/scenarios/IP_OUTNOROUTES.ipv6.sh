@@ -5,6 +5,7 @@
 # finds no route for it and drops the ACK. (The sender's nft drops the SYN-ACK, so that its
 # kernel sends no RST.)
 REASON=IP_OUTNOROUTES FAMILY=ipv6 FUNCTION=cookie_v6_check
+CAUSE="SYN-cookie ACK with no route back"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_b sysctl -q -w net.ipv4.tcp_syncookies=2

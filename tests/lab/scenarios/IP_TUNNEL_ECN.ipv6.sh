@@ -3,6 +3,7 @@
 # outer IPv6 header is marked CE (congestion experienced) around an inner IPv4 packet that is
 # Not-ECT: the mark cannot be propagated (RFC 6040), so the packet is dropped at decapsulation.
 REASON=IP_TUNNEL_ECN FAMILY=ipv6 FUNCTION=vxlan_rcv
+CAUSE="ECN"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	vxlan_b 2001:db8::2

@@ -1,6 +1,7 @@
 #!/bin/bash
 # vB is a bridge port; frames to the IEEE MAC-control address 01:80:c2:00:00:01 (PAUSE).
 REASON=MAC_IEEE_MAC_CONTROL FAMILY=l2 FUNCTION=br_handle_frame
+CAUSE="MAC-control frame"
 source "$(dirname "$0")/../lib.sh"
 NO_IPV6=1
 setup() { in_b sh -c 'ip link add br0 type bridge && ip link set vB master br0 && ip link set br0 up'; }

@@ -3,6 +3,7 @@
 # datagrams are dropped when resolution fails (1 probe, 100 ms; no probe through a user-space
 # daemon: a device's neighbour settings are copied from the host's defaults).
 REASON=NEIGH_FAILED FAMILY=ipv4 FUNCTION=neigh_invalidate
+CAUSE="resolution of the next hop failed"
 source "$(dirname "$0")/../lib.sh"
 WATCH=a
 SETTLE=1

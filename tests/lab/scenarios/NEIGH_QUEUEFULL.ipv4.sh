@@ -3,6 +3,7 @@
 # address evicts the previous one: 6 datagrams, 5 evicted (resolution takes 3 s, after the window:
 # 3 probes 1 s apart, the kernel's defaults, set on the device since it copies the host's).
 REASON=NEIGH_QUEUEFULL FAMILY=ipv4 FUNCTION=__neigh_event_send
+CAUSE="waiting for ARP/ND"
 source "$(dirname "$0")/../lib.sh"
 WATCH=a
 setup() {

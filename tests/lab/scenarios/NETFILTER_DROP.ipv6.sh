@@ -1,6 +1,7 @@
 #!/bin/bash
 # An nftables input rule drops UDP to port 5555.
 REASON=NETFILTER_DROP FAMILY=ipv6 FUNCTION=nft_do_chain
+CAUSE="an nftables rule or chain policy"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_b nft -f - <<'NFT'
 table inet wdlab {

@@ -4,6 +4,7 @@
 # inet6_csk_xmit with a plain kfree_skb, so they show as NOT_SPECIFIED, not IP_OUTNOROUTES.
 # Expected: the sender namespace's Ip6OutNoRoutes (it moves with each of these drops).
 REASON=NOT_SPECIFIED FAMILY=noroute6 FUNCTION=inet6_csk_xmit WATCH=a
+CAUSE="no route"
 source "$(dirname "$0")/../lib.sh"
 setup() {	# B's MLD reports would be NOT_SPECIFIED in A too (ip6_mc_input)
 	in_b nft -f - <<'NFT'

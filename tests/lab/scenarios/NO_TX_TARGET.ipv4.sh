@@ -2,6 +2,7 @@
 # A VXLAN device without remote, group or FDB entry; datagrams routed into it
 # (static neighbour, so no ARP) have nowhere to go.
 REASON=NO_TX_TARGET FAMILY=ipv4 FUNCTION=vxlan_xmit
+CAUSE="no destination"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_b sh -c 'ip link add vx1 type vxlan id 200 dstport 4790 dev vB &&

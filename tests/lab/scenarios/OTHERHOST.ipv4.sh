@@ -2,6 +2,7 @@
 # Frames for a foreign destination MAC reach IP: veth delivers everything and
 # eth_type_trans() marks them PACKET_OTHERHOST.
 REASON=OTHERHOST FAMILY=ipv4 FUNCTION=ip_rcv_core
+CAUSE="another host's MAC"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	send 3 'Ether(src=MAC_A, dst="02:00:00:00:99:99")/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555)'

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The receiver forwards to 198.51.100.0/24 over a link with MTU 1280; 1400-byte packets with DF.
 REASON=PKT_TOO_BIG FAMILY=ipv4 FUNCTION=ip_forward
+CAUSE="next hop's MTU"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	lab_setup_c

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The receiver forwards to 2001:db8:1::/64 over a link with MTU 1280; 1400-byte packets.
 REASON=PKT_TOO_BIG FAMILY=ipv6 FUNCTION=ip6_forward
+CAUSE="next hop's MTU"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	lab_setup_c

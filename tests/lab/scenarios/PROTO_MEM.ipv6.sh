@@ -7,6 +7,7 @@
 # No global sysctl is touched. Without cgroup v1 (cgroup v2's memory.max is forced past by
 # receive charges): skipped, and PROTO_MEM.tcp6 makes the reason.
 REASON=PROTO_MEM FAMILY=ipv6 FUNCTION=__udp_enqueue_schedule_skb
+CAUSE="memory cgroup"
 source "$(dirname "$0")/../lib.sh"
 setup() { memcg_setup; }
 trigger() {

@@ -6,6 +6,7 @@
 # lands above everything queued, so nothing is pruned to make room.
 # Expected: the namespace's TcpExtTCPOFODrop, which moves with each of these drops.
 REASON=PROTO_MEM FAMILY=tcp6 FUNCTION=tcp_data_queue
+CAUSE="out-of-order data refused"
 NO_IPV6=0
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }

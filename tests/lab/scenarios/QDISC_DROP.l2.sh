@@ -2,6 +2,7 @@
 # tbf with a 3000-byte queue on the sender's vA; 300 frames at once.
 # Expected: the "dropped" counter of that qdisc (tc -s qdisc).
 REASON=QDISC_DROP FAMILY=l2 FUNCTION=__dev_queue_xmit
+CAUSE="tbf"
 NO_IPV6=1	# no IPv6 link-up chatter (MLD) through the same hook
 source "$(dirname "$0")/../lib.sh"
 WATCH=a

@@ -3,6 +3,7 @@
 # serves), so segments go to the backlog; 3000 forged segments overflow it.
 # Expected: the namespace's TcpExtTCPBacklogDrop counter.
 REASON=SOCKET_BACKLOG FAMILY=ipv4 FUNCTION=tcp_v4_rcv
+CAUSE="backlog queue is full"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

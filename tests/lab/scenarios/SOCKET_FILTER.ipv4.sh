@@ -1,6 +1,7 @@
 #!/bin/bash
 # A UDP socket with a classic BPF filter "ret #0" (SO_ATTACH_FILTER) refuses every datagram.
 REASON=SOCKET_FILTER FAMILY=ipv4 FUNCTION=udp_queue_rcv_one_skb
+CAUSE="socket filter"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	bg_py srv b udp-server 4 5555 --filter-drop

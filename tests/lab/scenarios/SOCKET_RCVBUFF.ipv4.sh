@@ -2,6 +2,7 @@
 # A UDP socket with SO_RCVBUF=1 that never reads; 200 datagrams of 1000 bytes.
 # Expected: the drops column of /proc/net/udp for that socket, in that namespace.
 REASON=SOCKET_RCVBUFF FAMILY=ipv4 FUNCTION=udp_queue_rcv_one_skb
+CAUSE="receive buffer full"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	bg_py srv b udp-server 4 5555 --rcvbuf 1

@@ -2,6 +2,7 @@
 # A UDP socket with SO_RCVBUF=1 that never reads; 200 datagrams of 1000 bytes.
 # Expected: the drops column of /proc/net/udp6 for that socket, in that namespace.
 REASON=SOCKET_RCVBUFF FAMILY=ipv6 FUNCTION=udpv6_queue_rcv_one_skb
+CAUSE="receive buffer full"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	bg_py srv b udp-server 6 5555 --rcvbuf 1

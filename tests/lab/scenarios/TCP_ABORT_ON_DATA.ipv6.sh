@@ -2,6 +2,7 @@
 # tcp_fin_timeout=120 keeps the closed side as a full FIN_WAIT2 socket; the server closes
 # each of 3 connections at once, the client then sends data: each connection is reset once.
 REASON=TCP_ABORT_ON_DATA FAMILY=ipv6 FUNCTION=tcp_v6_do_rcv
+CAUSE="data after the local side closed"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_b sysctl -q -w net.ipv4.tcp_fin_timeout=120; }
 trigger() {

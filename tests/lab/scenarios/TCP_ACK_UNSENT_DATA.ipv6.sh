@@ -1,6 +1,7 @@
 #!/bin/bash
 # An ACK for 50000 bytes the receiver never sent.
 REASON=TCP_ACK_UNSENT_DATA FAMILY=ipv6 FUNCTION=tcp_v6_do_rcv
+CAUSE="ACK for data never sent"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

@@ -6,6 +6,7 @@
 # the receiver but the SYN-ACK, so that it never ACKs the send()'s data: such an ACK could
 # join the backlog behind the RST and be a 4th drop.
 REASON=TCP_CLOSE FAMILY=ipv6 FUNCTION=tcp_rcv_state_process
+CAUSE="CLOSE state"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_a sysctl -q -w net.ipv4.tcp_timestamps=0

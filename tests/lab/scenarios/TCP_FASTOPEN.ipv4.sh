@@ -4,6 +4,7 @@
 # sender's nft drops the SYN-ACK); then 3 in-window data segments without the ACK flag,
 # which the child's request check (tcp_check_req) refuses.
 REASON=TCP_FASTOPEN FAMILY=ipv4 FUNCTION=tcp_rcv_state_process
+CAUSE="Fast Open"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_b sysctl -q -w net.ipv4.tcp_fastopen=3

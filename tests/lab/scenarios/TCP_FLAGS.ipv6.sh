@@ -1,6 +1,7 @@
 #!/bin/bash
 # SYN+FIN segments to a listening port.
 REASON=TCP_FLAGS FAMILY=ipv6 FUNCTION=tcp_rcv_state_process
+CAUSE="flags invalid"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	bg_py srv b tcp-server 6 80

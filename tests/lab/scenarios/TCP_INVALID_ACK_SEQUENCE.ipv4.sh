@@ -2,6 +2,7 @@
 # The receiver's connect() is left in SYN-SENT (the sender's nft drops its SYN); 3 forged
 # SYN-ACKs acknowledge 1000 bytes beyond the SYN: each is answered with a RST and dropped.
 REASON=TCP_INVALID_ACK_SEQUENCE FAMILY=ipv4 FUNCTION=tcp_v4_do_rcv
+CAUSE="ACK number outside"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_a nft -f - <<'NFT'

@@ -2,6 +2,7 @@
 # The receiver holds 1000 unread bytes; 1000 more bytes start 100 bytes before the
 # right edge of its window (6.17+: before, TCP_ZEROWINDOW/OVERWINDOW-style handling).
 REASON=TCP_INVALID_END_SEQUENCE FAMILY=ipv6 FUNCTION=tcp_validate_incoming
+CAUSE="overruns the receive window"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

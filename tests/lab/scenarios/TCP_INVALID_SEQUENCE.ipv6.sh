@@ -1,6 +1,7 @@
 #!/bin/bash
 # Data starting 2^30 beyond rcv_nxt on an established connection.
 REASON=TCP_INVALID_SEQUENCE FAMILY=ipv6 FUNCTION=tcp_validate_incoming
+CAUSE="out of window"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

@@ -1,6 +1,7 @@
 #!/bin/bash
 # A SYN on an established connection (same 4-tuple): challenge ACK, SYN dropped.
 REASON=TCP_INVALID_SYN FAMILY=ipv4 FUNCTION=tcp_validate_incoming
+CAUSE="SYN on an established connection"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

@@ -2,6 +2,7 @@
 # syncookies off, listen(backlog=2), never accept(). Two crafted SYNs are left half-open,
 # three real connections fill the accept queue, then the two final ACKs arrive.
 REASON=TCP_LISTEN_OVERFLOW FAMILY=ipv4 FUNCTION=tcp_v4_rcv
+CAUSE="accept queue full"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_b sysctl -q -w net.ipv4.tcp_syncookies=0

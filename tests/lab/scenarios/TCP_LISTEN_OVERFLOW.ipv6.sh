@@ -1,6 +1,7 @@
 #!/bin/bash
 # As for IPv4.
 REASON=TCP_LISTEN_OVERFLOW FAMILY=ipv6 FUNCTION=tcp_v6_rcv
+CAUSE="accept queue full"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_b sysctl -q -w net.ipv4.tcp_syncookies=0

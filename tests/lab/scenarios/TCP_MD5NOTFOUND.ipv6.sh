@@ -1,6 +1,7 @@
 #!/bin/bash
 # The listener has a TCP-MD5 key for the client; the client sends unsigned SYNs.
 REASON=TCP_MD5NOTFOUND FAMILY=ipv6 FUNCTION=tcp_v6_rcv
+CAUSE="signature missing"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	bg_py srv b tcp-server 6 179 --md5 secret@$A6

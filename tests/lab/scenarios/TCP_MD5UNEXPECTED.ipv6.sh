@@ -1,6 +1,7 @@
 #!/bin/bash
 # The listener has no TCP-MD5 key; the client sends MD5-signed SYNs (option 19).
 REASON=TCP_MD5UNEXPECTED FAMILY=ipv6 FUNCTION=tcp_v6_rcv
+CAUSE="no key configured"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	bg_py srv b tcp-server 6 179

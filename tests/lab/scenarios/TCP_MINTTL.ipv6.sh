@@ -1,6 +1,7 @@
 #!/bin/bash
 # Listener with IPV6_MINHOPCOUNT 255 (GTSM); SYNs arrive with TTL/hop limit 64.
 REASON=TCP_MINTTL FAMILY=ipv6 FUNCTION=tcp_v6_rcv
+CAUSE="below the socket's minimum"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	bg_py srv b tcp-server 6 179 --minttl

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The same out-of-order segment (rcv_nxt+1000) sent 4 times: 3 duplicates of queued data.
 REASON=TCP_OFOMERGE FAMILY=ipv6 FUNCTION=tcp_data_queue
+CAUSE="duplicate of data already in out-of-order queue"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

@@ -4,6 +4,7 @@
 # (tcp_ofo_queue), each queued segment lies wholly before the new rcv_nxt and is dropped.
 # (6.18 reports a segment refused for lack of receive memory as PROTO_MEM, not TCP_OFO_DROP.)
 REASON=TCP_OFO_DROP FAMILY=ipv4 FUNCTION=tcp_data_queue
+CAUSE="already covered"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

@@ -6,6 +6,7 @@
 # highest queued segment to make room. One per segment: the memory goal of a prune,
 # sk_rcvbuf/8 = 512, is below the truesize of any skb.
 REASON=TCP_OFO_QUEUE_PRUNE FAMILY=ipv4 FUNCTION=tcp_prune_ofo_queue
+CAUSE="pruned"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

@@ -1,6 +1,7 @@
 #!/bin/bash
 # After 100 real bytes, the last 5 are replayed (end_seq == rcv_nxt).
 REASON=TCP_OLD_DATA FAMILY=ipv4 FUNCTION=tcp_data_queue
+CAUSE="duplicate data already received"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

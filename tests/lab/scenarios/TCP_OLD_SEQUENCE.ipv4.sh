@@ -1,6 +1,7 @@
 #!/bin/bash
 # Data ending 300000 bytes before rcv_nxt (a stale duplicate from long ago).
 REASON=TCP_OLD_SEQUENCE FAMILY=ipv4 FUNCTION=tcp_validate_incoming
+CAUSE="left of the window"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

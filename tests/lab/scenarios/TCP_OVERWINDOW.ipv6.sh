@@ -2,6 +2,7 @@
 # A handshake left half-open (the sender's nft drops the SYN-ACK); then 3 segments far
 # outside the request's window (6.15+: TCP_OVERWINDOW from tcp_check_req).
 REASON=TCP_OVERWINDOW FAMILY=ipv6 FUNCTION=tcp_v6_rcv
+CAUSE="beyond the receive window"
 source "$(dirname "$0")/../lib.sh"
 setup() { a_ignores_synack; }
 trigger() {

@@ -1,6 +1,7 @@
 #!/bin/bash
 # RST segments to a listening port.
 REASON=TCP_RESET FAMILY=ipv4 FUNCTION=tcp_rcv_state_process
+CAUSE="RST to a listening socket"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	bg_py srv b tcp-server 4 80

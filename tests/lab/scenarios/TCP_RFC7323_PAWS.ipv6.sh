@@ -1,6 +1,7 @@
 #!/bin/bash
 # Data at rcv_nxt whose timestamp (TSval) is 200000 older than the last one seen.
 REASON=TCP_RFC7323_PAWS FAMILY=ipv6 FUNCTION=tcp_validate_incoming
+CAUSE="timestamp older"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	bg_py srv b tcp-server 6 8080 

@@ -2,6 +2,7 @@
 # After 100 real bytes, 3 pure ACKs with an old sequence (rcv_nxt-50) whose timestamp (TSval)
 # is 200000 older than the last one seen: an overtaken old ACK, discarded quietly (no dup-ACK).
 REASON=TCP_RFC7323_PAWS_ACK FAMILY=ipv4 FUNCTION=tcp_validate_incoming
+CAUSE="pure ACK"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	bg_py srv b tcp-server 4 8080 --read

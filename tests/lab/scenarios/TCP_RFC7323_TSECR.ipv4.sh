@@ -3,6 +3,7 @@
 # SYN-ACK); then 3 final ACKs whose echoed timestamp (TSecr) is 100000 below the SYN-ACK's
 # TSval, i.e. one the receiver never sent.
 REASON=TCP_RFC7323_TSECR FAMILY=ipv4 FUNCTION=tcp_v4_rcv
+CAUSE="invalid timestamp"
 source "$(dirname "$0")/../lib.sh"
 setup() { a_ignores_synack; }
 trigger() {

@@ -3,6 +3,7 @@
 # whose timestamp (TSval) is 200000 older than the last one seen. The sender's nft drops its
 # own RSTs (its socket is gone), which would otherwise kill the TIME_WAIT socket.
 REASON=TCP_RFC7323_TW_PAWS FAMILY=ipv4 FUNCTION=tcp_v4_rcv
+CAUSE="TIME_WAIT"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_a nft -f - <<'NFT'

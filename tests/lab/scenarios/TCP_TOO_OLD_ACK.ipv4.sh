@@ -1,6 +1,7 @@
 #!/bin/bash
 # An ACK number 2^29 before anything the receiver still has in flight.
 REASON=TCP_TOO_OLD_ACK FAMILY=ipv4 FUNCTION=tcp_v4_do_rcv
+CAUSE="far older"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

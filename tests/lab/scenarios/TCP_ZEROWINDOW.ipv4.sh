@@ -6,6 +6,7 @@
 # update), then one segment of data arrives at rcv_nxt. (The drop's ACK reopens the window,
 # so one segment gives one drop.)
 REASON=TCP_ZEROWINDOW FAMILY=ipv4 FUNCTION=tcp_data_queue
+CAUSE="window is zero"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 trigger() {

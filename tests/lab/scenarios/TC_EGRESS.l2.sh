@@ -1,6 +1,7 @@
 #!/bin/bash
 # A tc BPF classifier on the sender's egress returns TC_ACT_SHOT (watched in the sender).
 REASON=TC_EGRESS FAMILY=l2 FUNCTION=__dev_queue_xmit
+CAUSE="tc egress"
 NO_IPV6=1	# no IPv6 link-up chatter (MLD) through the same hook
 source "$(dirname "$0")/../lib.sh"
 WATCH=a

@@ -3,6 +3,7 @@
 # to an ifb device, which discards it) ends with the control verdict "reclassify": every
 # packet it matches is classified again and again until the limit (16 reclassifications).
 REASON=TC_RECLASSIFY_LOOP FAMILY=l2 FUNCTION=__netif_receive_skb_core
+CAUSE="reclassification looped"
 NO_IPV6=1
 source "$(dirname "$0")/../lib.sh"
 setup() {

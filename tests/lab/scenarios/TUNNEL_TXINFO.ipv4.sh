@@ -1,6 +1,7 @@
 #!/bin/bash
 # A metadata-mode ("external") VXLAN device; plain datagrams routed into it carry no tunnel info.
 REASON=TUNNEL_TXINFO FAMILY=ipv4 FUNCTION=vxlan_xmit
+CAUSE="no tunnel metadata"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_b sh -c 'ip link add vx2 type vxlan external dstport 4791 &&

@@ -1,6 +1,7 @@
 #!/bin/bash
 # UDP datagrams with a wrong checksum (verified before the port lookup).
 REASON=UDP_CSUM FAMILY=ipv4 FUNCTION=__udp4_lib_rcv
+CAUSE="bad UDP checksum"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	send 3 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555, chksum=0xdead)/Raw(b"x"*20)'

@@ -3,6 +3,7 @@
 # the queued datagrams are flushed.
 # Run inside the receiving namespace (the socket's netns is the only one an AF_UNIX drop has).
 REASON=UNIX_DISCONNECT FAMILY=unix FUNCTION=skb_queue_purge_reason
+CAUSE="reconnect"
 source "$(dirname "$0")/../lib.sh"
 trigger() {
 	py_b unix disconnect 4

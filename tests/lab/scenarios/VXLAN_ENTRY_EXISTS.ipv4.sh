@@ -3,6 +3,7 @@
 # 02:00:00:00:0d:01 behind 198.51.100.9; VXLAN packets from 192.0.2.1 whose inner source is
 # that MAC: a static entry is never moved, so they are dropped.
 REASON=VXLAN_ENTRY_EXISTS FAMILY=ipv4 FUNCTION=vxlan_rcv
+CAUSE="static FDB entry"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	vxlan_b

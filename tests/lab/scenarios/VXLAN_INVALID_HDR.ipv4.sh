@@ -1,6 +1,7 @@
 #!/bin/bash
 # VXLAN device (VNI 100, UDP 4789) in the receiver; VXLAN packets with flags 0 (I bit clear).
 REASON=VXLAN_INVALID_HDR FAMILY=ipv4 FUNCTION=vxlan_rcv
+CAUSE="invalid VXLAN header"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	vxlan_b

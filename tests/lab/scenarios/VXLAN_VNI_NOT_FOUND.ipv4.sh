@@ -1,6 +1,7 @@
 #!/bin/bash
 # VXLAN device with VNI 100 in the receiver; VXLAN packets for VNI 999.
 REASON=VXLAN_VNI_NOT_FOUND FAMILY=ipv4 FUNCTION=vxlan_rcv
+CAUSE="VNI"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	vxlan_b

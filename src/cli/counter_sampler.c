@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The kernel's own counters beside the traced reasons: sampled after
- * attaching and before detaching (inside --netns when given), and
- * reconciled with what was traced (src/lib/reconcile.c).
- */
+/* The kernel's own counters beside the traced drops; see counter_sampler.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -11,91 +7,86 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "counter_sampler.h"
 #include "output.h"
-#include "reconcile.h"
-#include "report.h"
+#include "session.h"
 
 #define NAME_LEN 160
 
-int wd_watch_begin(struct wd_counter_watch *w, const struct wd_opts *o)
+int wd_counter_sampler_begin(struct wd_counter_sampler *cs, const struct wd_opts *o)
 {
 	char err[512];
 	uint32_t ino;
 	int ns_fd = -1, ret;
 
-	memset(w, 0, sizeof(*w));
-	wd_netstats_init(&w->src);
-	wd_counters_init(&w->start);
-	wd_counters_init(&w->now);
-	snprintf(w->scope, sizeof(w->scope), "whydrop's network namespace");
+	memset(cs, 0, sizeof(*cs));
+	wd_netstats_init(&cs->src);
+	wd_counters_init(&cs->start);
+	wd_counters_init(&cs->now);
+	snprintf(cs->scope, sizeof(cs->scope), "whydrop's network namespace");
 	if (o->netns) {
-		if (wd_netns_resolve(o->netns, w->netns_path, sizeof(w->netns_path), &ino,
+		if (wd_netns_resolve(o->netns, cs->netns_path, sizeof(cs->netns_path), &ino,
 				     err, sizeof(err))) {
 			fprintf(stderr, "whydrop: %s\n", err);
-			snprintf(w->error, sizeof(w->error), "%s", err);
+			snprintf(cs->error, sizeof(cs->error), "%s", err);
 			return WD_EXIT_USAGE;
 		}
-		snprintf(w->scope, sizeof(w->scope), "network namespace %s", o->netns);
-		ns_fd = open(w->netns_path, O_RDONLY | O_CLOEXEC);
+		snprintf(cs->scope, sizeof(cs->scope), "network namespace %s", o->netns);
+		ns_fd = open(cs->netns_path, O_RDONLY | O_CLOEXEC);
 		if (ns_fd < 0) {
 			snprintf(err, sizeof(err), "cannot open the network namespace %s: %s",
-				 w->netns_path, strerror(errno));
+				 cs->netns_path, strerror(errno));
 			goto fail;
 		}
 	}
 	/* Now, while privileged: the samples after it need no capability. */
-	ret = wd_netstats_open(&w->src, ns_fd, err, sizeof(err));
+	ret = wd_netstats_open(&cs->src, ns_fd, wd_diag_sysctls(), err, sizeof(err));
 	if (ns_fd >= 0)
 		close(ns_fd);
-	if (ret || wd_netstats_sample(&w->start, &w->src, err, sizeof(err)))
+	if (ret || wd_netstats_sample(&cs->start, &cs->src, err, sizeof(err)))
 		goto fail;
-	w->ok = true;
+	cs->ok = true;
 	return 0;
 fail:
 	fprintf(stderr, "whydrop: %s\n", err);
-	snprintf(w->error, sizeof(w->error), "%s", err);
+	snprintf(cs->error, sizeof(cs->error), "%s", err);
 	return 1;
 }
 
-int wd_watch_sample(struct wd_counter_watch *w)
+int wd_counter_sampler_take(struct wd_counter_sampler *cs)
 {
 	char err[512];
 
-	if (!w->ok)
+	if (!cs->ok)
 		return -1;
-	wd_counters_free(&w->now);
-	w->have_now = false;
-	if (wd_netstats_sample(&w->now, &w->src, err, sizeof(err))) {
+	wd_counters_free(&cs->now);
+	cs->have_now = false;
+	if (wd_netstats_sample(&cs->now, &cs->src, err, sizeof(err))) {
 		fprintf(stderr, "whydrop: %s\n", err);
-		snprintf(w->error, sizeof(w->error), "%s", err);
+		snprintf(cs->error, sizeof(cs->error), "%s", err);
 		return -1;
 	}
-	w->have_now = true;
+	cs->have_now = true;
 	return 0;
 }
 
-void wd_watch_end(struct wd_counter_watch *w)
-{
-	wd_counters_free(&w->start);
-	wd_counters_free(&w->now);
-	wd_netstats_close(&w->src);
-	w->ok = false;
-}
-
-struct traced_set {
-	struct wd_traced *v;
-	char (*reason)[NAME_LEN];
-	size_t n, cap;
-};
-
-static void traced_free(struct traced_set *t)
+static void traced_free(struct wd_traced_set *t)
 {
 	free(t->v);
 	free(t->reason);
 	memset(t, 0, sizeof(*t));
 }
 
-static int traced_add(struct traced_set *t, struct wd_session *s,
+void wd_counter_sampler_end(struct wd_counter_sampler *cs)
+{
+	traced_free(&cs->last);
+	wd_counters_free(&cs->start);
+	wd_counters_free(&cs->now);
+	wd_netstats_close(&cs->src);
+	cs->ok = false;
+}
+
+static int traced_add(struct wd_traced_set *t, struct wd_session *s,
 		      const struct wd_key_total *kt, bool elsewhere)
 {
 	const struct wd_ksym *k;
@@ -128,22 +119,18 @@ static int traced_add(struct traced_set *t, struct wd_session *s,
  * of another namespace than ns (NULL: any) are marked elsewhere, and only
  * the global counters take them. A drop of unknown namespace counts here.
  */
-static int read_traced(struct wd_session *s, const struct wd_netns_id *ns,
-		       struct traced_set *t)
+static int read_traced(struct wd_session *s, const struct wd_snapshot *snap,
+		       const struct wd_netns_id *ns, struct wd_traced_set *t)
 {
-	struct wd_key_total *k;
-	size_t n;
-	int err = wd_session_keys(s, &k, &n);
+	const struct wd_key_total *k = wd_key_rows(&snap->keys);
+	int err = 0;
 
-	if (err)
-		return err;
-	for (size_t i = 0; !err && i < n; i++) {
+	for (size_t i = 0; !err && i < snap->keys.n; i++) {
 		struct wd_netns_id kn = { k[i].key.netns_cookie, k[i].key.netns };
 		bool known = kn.cookie || kn.inode;
 
 		err = traced_add(t, s, &k[i], ns && known && !wd_netns_same(&kn, ns));
 	}
-	free(k);
 	for (size_t i = 0; !err && i < t->n; i++)
 		t->v[i].reason = t->reason[i];
 	return err;
@@ -183,6 +170,7 @@ static int to_rows(const struct wd_recon_row *r, size_t n, struct wd_counter_row
 		row->name = r[i].name;
 		row->delta = r[i].delta;
 		row->compared = r[i].compared;
+		row->explained = wd_recon_explained(&r[i]);
 		row->traced = r[i].traced;
 		row->unexplained = r[i].unexplained;
 		row->note = r[i].note;
@@ -192,6 +180,8 @@ static int to_rows(const struct wd_recon_row *r, size_t n, struct wd_counter_row
 			wd_recon_reasons(r[i].rule, c->text[i].reasons, sizeof(c->text[i].reasons));
 			row->reasons = c->text[i].reasons;
 			row->explanation = r[i].rule->unseen;
+		} else if (r[i].paired[0]) {
+			row->reasons = r[i].paired;
 		}
 		wd_recon_message(&r[i], c->text[i].message, sizeof(c->text[i].message));
 		row->message = c->text[i].message;
@@ -200,38 +190,50 @@ static int to_rows(const struct wd_recon_row *r, size_t n, struct wd_counter_row
 	return 0;
 }
 
-int wd_counters_build(struct wd_session *s, const struct wd_opts *o,
-			  struct wd_counter_watch *w, struct wd_counter_rows *c)
+int wd_counter_rows_build(struct wd_counter_sampler *cs, const struct wd_opts *o,
+			  struct wd_session *s, const struct wd_snapshot *snap,
+			  struct wd_counter_rows *c)
 {
 	struct wd_netns_id self = wd_netns_self();
-	struct traced_set t = { 0 };
+	struct wd_traced_set *t = &cs->last;
 	struct wd_recon_row *r = NULL;
 	struct wd_recon_opts ro;
 	size_t n = 0;
 	int err = 0;
 
 	recon_opts(s, o, &ro);
-	if (s)
-		err = read_traced(s, o->netns ? NULL : &self, &t);
+	traced_free(t);
+	if (s && snap)
+		err = read_traced(s, snap, o->netns ? NULL : &self, t);
 	if (!err)
-		err = wd_reconcile(&w->start, &w->now, t.v, t.n, &ro, &r, &n);
+		err = wd_reconcile(&cs->start, &cs->now, t->v, t->n, &ro, &r, &n);
 	if (!err)
 		err = to_rows(r, n, c);
 	/* the rows point into r: kept with them, freed with them */
 	c->recon = r;
 	c->n = n;
 	c->untraced = wd_recon_untraced(r, n);
-	traced_free(&t);
+	if (err)
+		traced_free(t);
 	return err;
 }
 
-void wd_report_counters_live(struct wd_session *s, const struct wd_opts *o,
-			     struct wd_counter_watch *w, FILE *f)
+bool wd_counter_sampler_diag_ctx(const struct wd_counter_sampler *cs, struct wd_diag_ctx *x)
 {
-	struct wd_count_doc doc = { .has_counters = true, .counters_scope = w->scope };
+	memset(x, 0, sizeof(*x));
+	if (!cs || !cs->ok || !cs->have_now)
+		return false;
+	*x = (struct wd_diag_ctx){ &cs->start, &cs->now, cs->last.v, cs->last.n };
+	return true;
+}
+
+void wd_counter_sampler_print_live(struct wd_counter_sampler *cs, const struct wd_opts *o,
+				   struct wd_session *s, const struct wd_snapshot *snap, FILE *f)
+{
+	struct wd_count_doc doc = { .has_counters = true, .counters_scope = cs->scope };
 	struct wd_counter_rows c = { 0 };
 
-	if (wd_watch_sample(w) || wd_counters_build(s, o, w, &c))
+	if (wd_counter_sampler_take(cs) || wd_counter_rows_build(cs, o, s, snap, &c))
 		goto out;
 	doc.counters = c.rows;
 	doc.n_counters = c.n;
@@ -240,18 +242,18 @@ out:
 	wd_counter_rows_free(&c);
 }
 
-int wd_report_counters_only(const struct wd_opts *o, double duration,
-				struct wd_counter_watch *w, FILE *f)
+int wd_counter_report_only(const struct wd_opts *o, double duration,
+			   struct wd_counter_sampler *cs, FILE *f)
 {
 	struct wd_count_doc doc = { .duration_s = duration, .counters_only = true,
-				    .has_counters = true, .counters_scope = w->scope };
+				    .has_counters = true, .counters_scope = cs->scope };
 	struct wd_counter_rows c = { 0 };
 	struct utsname u;
 	int err;
 
 	if (!uname(&u))
 		doc.kernel = u.release;
-	err = w->have_now ? wd_counters_build(NULL, o, w, &c) : -EIO;
+	err = cs->have_now ? wd_counter_rows_build(cs, o, NULL, NULL, &c) : -EIO;
 	if (err) {
 		fprintf(stderr, "whydrop: cannot compare the counters: %s\n", strerror(-err));
 		goto out;

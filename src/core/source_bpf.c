@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The BPF source: the program on skb:kfree_skb (loaded by loader.c), its
+ * records from the ring buffer, and its exact counts read into snapshots:
+ * the counting hash in generations, the per-reason overflow bucket, each
+ * CPU's runs of identical drops (src/bpf/counting.h), the statistics, the
+ * counts by socket and the stacks (stacks.c).
+ *
+ * While the program runs, a run moves from its slot into the hash. It
+ * leaves the slot first, and the hash is read before the runs, so a live
+ * read can miss a run in flight but never counts one twice. Each key's
+ * total is then never allowed below what an earlier snapshot read: live
+ * totals only grow (Prometheus counters, top's rates) and never exceed the
+ * truth; once detached, a read is exact.
+ *
+ * Generations (map_counts.h): once a snapshot finds a hash half full
+ * (--map-size; the by-socket hash's WD_SOCK_MAP_SIZE), maintain() swaps in
+ * its empty spare. Swapped-out counts by socket leave their socket too:
+ * each goes to the caller's fold (process names learned while the socket
+ * lived), else is kept with its inode let go (WD_SOCK_INO_RETIRED), one
+ * entry per reason, namespace and cgroup: memory follows those, never the
+ * number of sockets that came and went. Only more than WD_SOCK_MAP_SIZE new
+ * sockets between two snapshots overflow, and those drops are counted
+ * (WD_STAT_SOCK_OVERFLOW). serve forgets the counts of cgroups whose series
+ * retired (forget_cgroups).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "core.h"
+#include "session.h"
+#include "source_bpf.h"
+#include "whydrop.skel.h"
+
+#define RUNS_TRIES	100
+
+static struct wd_bpf *bpf_of(struct wd_source *src)
+{
+	return src->priv;
+}
+
+/* Both generations now, while whydrop may still create maps (map_counts.h). */
+int wd_counts_setup(struct wd_bpf *s, int outer_fd)
+{
+	return wd_gen_setup(&s->counts, outer_fd, "wd_counts", sizeof(struct wd_key), s->map_size);
+}
+
+int wd_socks_setup(struct wd_bpf *s, int outer_fd)
+{
+	return wd_gen_setup(&s->socks, outer_fd, "wd_by_socket", sizeof(struct wd_sock_key),
+			    WD_SOCK_MAP_SIZE);
+}
+
+/* ------------------------------------------------------------ records */
+
+static int on_ring(void *ctx, void *data, size_t len)
+{
+	struct wd_session *s = ctx;
+	const struct wd_event *ev = data;
+	struct wd_event cut;
+
+	if (len < sizeof(*ev) || !s->on_event)
+		return 0;
+	/* Packet bytes past hdr[] are read only as far as the record holds them. */
+	if (WD_EVENT_BYTES(ev->caplen) > len) {
+		memcpy(&cut, ev, sizeof(cut));
+		cut.caplen = WD_HDR_BYTES;
+		ev = &cut;
+	}
+	s->on_event(s->event_ctx, ev);
+	return 0;
+}
+
+static int bpf_fd(struct wd_source *src)
+{
+	struct wd_bpf *b = bpf_of(src);
+
+	return b->rb ? ring_buffer__epoll_fd(b->rb) : -1;
+}
+
+static int bpf_poll(struct wd_source *src)
+{
+	struct wd_bpf *b = bpf_of(src);
+	int err;
+
+	if (!b->rb)
+		return 0;
+	err = ring_buffer__consume(b->rb);
+	if (err >= 0 || err == -EINTR)
+		return 0;
+	fprintf(stderr, "whydrop: reading records failed: %s\n", strerror(-err));
+	return err;
+}
+
+/* ------------------------------------------------------------ life cycle */
+
+static int bpf_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
+{
+	struct wd_session *s = src->s;
+	struct wd_bpf *b = calloc(1, sizeof(*b));
+	int status;
+
+	(void)quiet;	/* a failed load says nothing: libbpf's messages are kept */
+	if (!b)
+		return -ENOMEM;
+	src->priv = b;
+	b->src = src;
+	b->filter_fd = b->filter_ctx_fd = -1;
+	b->overflow_fd = b->runs_fd = b->stats_fd = b->prog_fd = -1;
+	b->stackmap_fd = b->stack_counts_fd = b->stack_overflow_fd = -1;
+	wd_gen_init(&b->counts, sizeof(struct wd_key));
+	wd_gen_init(&b->socks, sizeof(struct wd_sock_key));
+	wd_keyset_init(&b->last, sizeof(struct wd_key));
+	b->reasons = &s->reasons;
+	b->netns = s->netns;
+	b->ifindex = s->ifindex;
+	b->filter = s->filter;
+	b->filter_len = s->filter_len;
+	b->details = s->details;
+	status = wd_loader_attach(b, o, s->details);
+	if (status)
+		return status;
+	if (s->details && b->skel) {
+		b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.events), on_ring, s, NULL);
+		if (!b->rb) {
+			fprintf(stderr, "whydrop: cannot open the ring buffer: %s\n", strerror(errno));
+			return 1;
+		}
+	}
+	src->what = "skb:kfree_skb";
+	src->attach_mode = b->attach_mode;
+	src->map_fd = b->stats_fd;
+	if (b->skel)
+		src->caps |= WD_SRC_NETNS;
+	if (b->socks.cur_fd >= 0)
+		src->caps |= WD_SRC_SOCKETS;
+	if (b->stacks)
+		src->caps |= WD_SRC_STACKS;
+	return 0;
+}
+
+static void bpf_detach(struct wd_source *src)
+{
+	struct wd_bpf *b = bpf_of(src);
+
+	bpf_link__destroy(b->link);
+	b->link = NULL;
+	/* Let runs already inside the program finish before the final read. */
+	nanosleep(&(struct timespec){ 0, 20 * 1000000L }, NULL);
+	if (b->rb)
+		ring_buffer__consume(b->rb);
+}
+
+static void bpf_close(struct wd_source *src)
+{
+	struct wd_bpf *b = bpf_of(src);
+
+	if (!b)
+		return;
+	ring_buffer__free(b->rb);
+	wd_loader_free(b);
+	wd_gen_free(&b->counts);
+	wd_gen_free(&b->socks);
+	wd_keyset_free(&b->last);
+	free(b);
+	src->priv = NULL;
+}
+
+/* ------------------------------------------------------------ snapshot */
+
+static int read_overflow(struct wd_bpf *b, struct wd_keyset *kv, int ncpu)
+{
+	uint64_t *n = calloc(WD_OVERFLOW_SLOTS, sizeof(*n));
+	int err = n ? wd_map_read_array(b->overflow_fd, WD_OVERFLOW_SLOTS, n, ncpu) : -ENOMEM;
+
+	for (uint32_t slot = 0; !err && slot < WD_OVERFLOW_SLOTS; slot++) {
+		struct wd_key key = { .reason = wd_slot_reason(slot) };
+
+		if (n[slot])
+			err = wd_keyset_push(kv, &key, n[slot]);
+	}
+	free(n);
+	return err;
+}
+
+/*
+ * Runs are read by seqcount: three copies of every CPU's slots, taken
+ * where consistent (src/lib/keyset.c). A slot that never settles is left
+ * out, an undercount the monotonic clamp absorbs.
+ */
+static int read_runs(int fd, struct wd_keyset *kv, int ncpu)
+{
+	const size_t slots = WD_RUN_SETS * WD_RUN_WAYS;
+	struct wd_runs *a = calloc((size_t)ncpu * 3, sizeof(*a));
+	bool *taken = calloc((size_t)ncpu * slots, sizeof(*taken));
+	uint32_t zero = 0;
+	long left = 1;
+	int err = 0;
+
+	if (!a || !taken) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int t = 0; t < RUNS_TRIES && left > 0; t++) {
+		if (bpf_map_lookup_elem(fd, &zero, a) ||
+		    bpf_map_lookup_elem(fd, &zero, a + ncpu) ||
+		    bpf_map_lookup_elem(fd, &zero, a + 2 * ncpu)) {
+			err = -errno;
+			goto out;
+		}
+		left = wd_runs_take(a, a + ncpu, a + 2 * ncpu, ncpu, taken, kv);
+		if (left < 0)
+			err = (int)left;
+	}
+out:
+	free(a);
+	free(taken);
+	return err;
+}
+
+/* Every count by key: kept generations, this one's hash, overflow, runs; clamped. */
+static int read_keys(struct wd_bpf *b, struct wd_keyset *kv, int ncpu)
+{
+	/* Order matters: hash and overflow before the runs. */
+	int err = wd_gen_read(&b->counts, kv, ncpu);
+
+	if (!err)
+		err = read_overflow(b, kv, ncpu);
+	if (!err)
+		err = read_runs(b->runs_fd, kv, ncpu);
+	if (err)
+		return err;
+	wd_keyset_merge(kv);
+	err = wd_keys_clamp(kv, &b->last);
+	if (err)
+		return err;
+	/* the floor of the next snapshot */
+	wd_keyset_clear(&b->last);
+	return wd_keyset_append(&b->last, kv);
+}
+
+/*
+ * What the program does not count itself, to keep a storm cheap: drops over
+ * --rate are those counted minus those recorded or lost to a full ring
+ * (0 while a live read of the counts lags the records), and the filter's
+ * drops left unmatched for want of paged data, from its per-CPU state.
+ */
+static void derive_stats(struct wd_bpf *b, struct wd_stats *st, int ncpu)
+{
+	uint64_t done = st->v[WD_STAT_EMITTED] + st->v[WD_STAT_RING_FULL];
+	struct wd_filter_ctx *fc;
+	__u32 zero = 0;
+
+	if (b->details)
+		st->rate_limited = st->seen > done ? st->seen - done : 0;
+	if (b->filter_ctx_fd < 0)
+		return;
+	fc = calloc((size_t)ncpu, sizeof(*fc));
+	if (fc && !bpf_map_lookup_elem(b->filter_ctx_fd, &zero, fc))
+		for (int c = 0; c < ncpu; c++)
+			st->filter_nonlinear += fc[c].nonlinear;
+	free(fc);
+}
+
+static int read_stats(struct wd_bpf *b, struct wd_stats *st, int ncpu)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info);
+	int err = wd_map_read_array(b->stats_fd, WD_STAT_MAX, st->v, ncpu);
+
+	if (err)
+		return err;
+	derive_stats(b, st, ncpu);
+	if (!bpf_obj_get_info_by_fd(b->prog_fd, &info, &len))
+		st->recursion_misses = info.recursion_misses;
+	return 0;
+}
+
+static int bpf_snapshot(struct wd_source *src, struct wd_snapshot *snap)
+{
+	struct wd_bpf *b = bpf_of(src);
+	int ncpu = libbpf_num_possible_cpus();
+	struct wd_keyset kv;
+	int err;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	wd_keyset_init(&kv, sizeof(struct wd_key));
+	err = read_keys(b, &kv, ncpu);
+	if (!err)
+		err = wd_keyset_append(&snap->keys, &kv);
+	wd_keyset_free(&kv);
+	if (err)
+		return err;
+	wd_keyset_merge(&snap->keys);
+	snap->stats.seen = wd_keyset_sum(&snap->keys);
+	err = read_stats(b, &snap->stats, ncpu);
+	snap->lost_events += snap->stats.recursion_misses;
+	if (!err && b->socks.cur_fd >= 0) {
+		snap->has_socks = true;
+		snap->sock_generation = b->socks.swaps;
+		err = wd_gen_read(&b->socks, &snap->socks, ncpu);
+		wd_keyset_merge(&snap->socks);
+	}
+	if (!err && b->stacks)
+		err = wd_bpf_stack_totals(b, snap, ncpu);
+	return err;
+}
+
+/* ------------------------------------------------------------ generations */
+
+struct sock_fold {
+	wd_sock_fold_fn fn;
+	void *ctx;
+};
+
+/* A swapped-out socket's count: to the fold, else kept without its inode. */
+static bool let_go(void *ctx, void *key, uint64_t count)
+{
+	struct sock_fold *f = ctx;
+	struct wd_sock_total t;
+
+	memcpy(&t.key, key, sizeof(t.key));
+	t.count = count;
+	if (f->fn && f->fn(f->ctx, &t))
+		return false;
+	if (t.key.ino)	/* 0: no socket, kept as such */
+		((struct wd_sock_key *)key)->ino = WD_SOCK_INO_RETIRED;
+	return true;
+}
+
+static int bpf_maintain(struct wd_source *src, wd_sock_fold_fn fold, void *ctx)
+{
+	struct wd_bpf *b = bpf_of(src);
+	struct sock_fold f = { fold, ctx };
+	int ncpu = libbpf_num_possible_cpus();
+	int err = 0;
+
+	/* Detached: nothing grows any more, the final read is exact as it is. */
+	if (!b->link || ncpu <= 0)
+		return 0;
+	if (wd_gen_half_full(&b->counts))
+		err = wd_gen_swap(&b->counts, ncpu, NULL, NULL);
+	if (wd_gen_half_full(&b->socks)) {
+		int e = wd_gen_swap(&b->socks, ncpu, let_go, &f);
+
+		err = err ? err : e;
+	}
+	return err;
+}
+
+static bool listed(const uint64_t *ids, size_t n, uint64_t id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ids[mid] == id)
+			return true;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+struct id_list {
+	const uint64_t *ids;
+	size_t n;
+};
+
+static bool not_listed(void *ctx, void *key, uint64_t count)
+{
+	const struct id_list *l = ctx;
+
+	(void)count;
+	return !listed(l->ids, l->n, ((const struct wd_sock_key *)key)->cgroup_id);
+}
+
+/* The keys of the current hash that name these cgroups, deleted. */
+static int forget_in_kernel(int fd, const struct id_list *l)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct wd_keyset ks;
+	int err;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	wd_keyset_init(&ks, sizeof(struct wd_sock_key));
+	err = wd_map_read_hash(fd, &ks, ncpu);
+	for (size_t i = 0; !err && i < ks.n; i++) {
+		const struct wd_sock_key *k = wd_keyset_key(&ks, i);
+
+		if (listed(l->ids, l->n, k->cgroup_id) && bpf_map_delete_elem(fd, k) &&
+		    errno != ENOENT)
+			err = -errno;
+	}
+	wd_keyset_free(&ks);
+	return err;
+}
+
+static int bpf_forget_cgroups(struct wd_source *src, const uint64_t *ids, size_t n)
+{
+	struct wd_bpf *b = bpf_of(src);
+	struct id_list l = { ids, n };
+
+	if (!n || b->socks.cur_fd < 0)
+		return 0;
+	wd_keyset_filter(&b->socks.retired, not_listed, &l);
+	return forget_in_kernel(b->socks.cur_fd, &l);
+}
+
+static int bpf_stack(struct wd_source *src, int32_t stack_id, struct wd_stack *st)
+{
+	return wd_bpf_stack(bpf_of(src), &src->s->ksyms, stack_id, st);
+}
+
+const struct wd_source_ops wd_source_bpf_ops = {
+	.name = "bpf",
+	.open = bpf_open,
+	.fd = bpf_fd,
+	.poll = bpf_poll,
+	.snapshot = bpf_snapshot,
+	.maintain = bpf_maintain,
+	.detach = bpf_detach,
+	.close = bpf_close,
+	.stack = bpf_stack,
+	.forget_cgroups = bpf_forget_cgroups,
+};
