@@ -231,5 +231,55 @@ static void test_events(void)
 	wd_cgroups_free(&c);
 }
 
+/*
+ * A walk of many cgroups sorts what it found once (it was a move per new
+ * cgroup: quadratic); every one is found under its path, a second walk adds
+ * none, an event between walks still inserts in order.
+ */
+static void test_many(void)
+{
+	char root[] = "/tmp/wd-cgroup-XXXXXX", dir[256];
+	struct wd_cgroups c = {};
+	static uint64_t ids[3000];
+	struct stat st;
+	bool all = true, sorted = true;
+	size_t n;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(c.root, sizeof(c.root), "%s", root);
+	for (int i = 0; i < 3000; i++) {
+		snprintf(dir, sizeof(dir), "%s/c%d", root, (i * 7919) % 3000);
+		mkdir(dir, 0755);
+		ids[i] = stat(dir, &st) ? 0 : st.st_ino;
+	}
+	wd_cgroups_walk(&c, 0);
+	n = c.n;
+	CHECK_INT(n, 3001);	/* and the root */
+	CHECK_INT(c.n_sorted, c.n);
+	for (size_t i = 1; i < c.n; i++)
+		sorted &= c.v[i - 1].id < c.v[i].id;
+	CHECK(sorted);
+	for (int i = 0; i < 3000; i++) {
+		const char *p = wd_cgroup_path(&c, ids[i]);
+		char want[32];
+
+		snprintf(want, sizeof(want), "/c%d", (i * 7919) % 3000);
+		all &= p && !strcmp(p, want);
+	}
+	CHECK(all);
+	wd_cgroups_event(&c, WD_CGROUP_MKDIR, 1, "/first", 1.0);
+	CHECK_STR(wd_cgroup_path(&c, 1), "/first");
+	CHECK(c.v[0].id == 1);
+	wd_cgroups_walk(&c, 0);
+	CHECK_INT(c.n, n + 1);
+	CHECK_INT(c.n_sorted, c.n);
+	wd_cgroups_free(&c);
+	for (int i = 0; i < 3000; i++) {
+		snprintf(dir, sizeof(dir), "%s/c%d", root, i);
+		rmdir(dir);
+	}
+	rmdir(root);
+}
+
 UNIT_MAIN(test_shapes, test_workload, test_mountinfo, test_id_to_path, test_vanish,
-	  test_events)
+	  test_events, test_many)
