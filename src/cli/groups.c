@@ -139,6 +139,46 @@ static void learn_all(struct wd_groups *g, const struct wd_snapshot *snap)
 	free(fresh);
 }
 
+#define CGROUP_KEEP_S	60.0	/* a released cgroup's name, kept while a count may name it */
+
+struct id_list {
+	uint64_t *ids;
+	size_t n;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool named_by(void *ctx, uint64_t id)
+{
+	const struct id_list *l = ctx;
+
+	return l->n && bsearch(&id, l->ids, l->n, sizeof(id), cmp_u64);
+}
+
+/*
+ * The names of cgroups released a minute ago or more that no count of the
+ * snapshot names are let go: the host's cgroups come and go (the kernel
+ * tells each one), the table follows those that exist or are counted.
+ */
+static void prune_cgroups(struct wd_groups *g, const struct wd_snapshot *snap)
+{
+	const struct wd_sock_total *t = wd_sock_rows(&snap->socks);
+	struct id_list l = { calloc(snap->socks.n ? snap->socks.n : 1, sizeof(uint64_t)), 0 };
+
+	if (!l.ids)
+		return;		/* kept for now */
+	for (size_t i = 0; i < snap->socks.n; i++)
+		l.ids[l.n++] = t[i].key.cgroup_id;
+	qsort(l.ids, l.n, sizeof(*l.ids), cmp_u64);
+	wd_cgroups_prune_unused(&g->s->who.cgroups, wd_now(), CGROUP_KEEP_S, named_by, &l);
+	free(l.ids);
+}
+
 /* Let go of the owners of sockets that have not dropped for two generations. */
 static void forget_idle(struct wd_groups *g)
 {
@@ -321,6 +361,8 @@ static int collect_socks(struct wd_groups *g, const struct wd_snapshot *snap,
 		err = add_row(v, n, cap, label, NULL, t[i].key.reason, t[i].count);
 	}
 	forget_idle(g);
+	if (g->by == WD_GROUP_CGROUP)
+		prune_cgroups(g, snap);
 	return err;
 }
 

@@ -449,15 +449,21 @@ double wd_cgroup_gone(const struct wd_cgroups *c, uint64_t id, bool *known)
 
 void wd_cgroups_prune(struct wd_cgroups *c, double now)
 {
+	wd_cgroups_prune_unused(c, now, c->keep, NULL, NULL);
+}
+
+void wd_cgroups_prune_unused(struct wd_cgroups *c, double now, double keep,
+			     bool (*in_use)(void *ctx, uint64_t id), void *ctx)
+{
 	size_t out = 0;
 
-	if (c->keep <= 0)
+	if (keep <= 0)
 		return;
 	for (size_t i = 0; i < c->n; i++) {
 		struct wd_cgroup_entry *e = &c->v[i];
 		double since = c->events ? e->released : e->gone;
 
-		if (since && now - since >= c->keep) {
+		if (since && now - since >= keep && !(in_use && in_use(ctx, e->id))) {
 			free(e->path);
 			continue;
 		}

@@ -93,6 +93,9 @@ double wd_cgroup_gone(const struct wd_cgroups *c, uint64_t id, bool *known);
  * gone), which no socket can name any more. Nothing when keep is 0.
  */
 void wd_cgroups_prune(struct wd_cgroups *c, double now);
+/* The same with keep given, sparing the ids in_use() says a count still names. */
+void wd_cgroups_prune_unused(struct wd_cgroups *c, double now, double keep,
+			     bool (*in_use)(void *ctx, uint64_t id), void *ctx);
 void wd_cgroups_free(struct wd_cgroups *c);
 
 #endif /* WD_CGROUP_H */

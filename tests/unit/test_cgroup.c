@@ -198,6 +198,12 @@ static void test_vanish(void)
 	rmdir(root);
 }
 
+static bool named_720(void *ctx, uint64_t id)
+{
+	(void)ctx;
+	return id == 720;
+}
+
 /* What the kernel tells (cgroup_events.c), seen through a mount of /ns. */
 static void test_events(void)
 {
@@ -228,6 +234,15 @@ static void test_events(void)
 	wd_cgroup_gone(&c, 700, &known);
 	CHECK(!known);
 	CHECK_STR(wd_cgroup_path(&c, 600), "/");
+	/* top and count: a released cgroup a count still names keeps its name */
+	wd_cgroups_event(&c, WD_CGROUP_MKDIR, 710, "/ns/a", 1.0);
+	wd_cgroups_event(&c, WD_CGROUP_MKDIR, 720, "/ns/b", 1.0);
+	wd_cgroups_event(&c, WD_CGROUP_RELEASE, 710, NULL, 2.0);
+	wd_cgroups_event(&c, WD_CGROUP_RELEASE, 720, NULL, 2.0);
+	wd_cgroups_prune_unused(&c, 100.0, 60, named_720, NULL);
+	CHECK(wd_cgroup_path(&c, 710) == NULL);
+	CHECK_STR(wd_cgroup_path(&c, 720), "/b");
+	CHECK_STR(wd_cgroup_path(&c, 600), "/");	/* never released */
 	wd_cgroups_free(&c);
 }
 
