@@ -73,6 +73,23 @@ void wd_catalogue_list_field(FILE *f, const char *label, const char *const *v,
 			     const char *none);
 /* "a, b" of a NULL-terminated list into buf ("" when none). */
 void wd_catalogue_join(char *buf, size_t len, const char *const *v);
+/*
+ * The members a drop-reason entry and a reset-reason entry (rst_catalogue.h)
+ * both have, in this order, from since to severity_note: a macro, as the
+ * two are different types with the same member names.
+ */
+#define WD_CAT_JSON_COMMON(j, e) do {						\
+	wd_json_str(j, "since", (e)->since);					\
+	wd_json_str(j, "summary", (e)->summary);				\
+	wd_json_str(j, "meaning", (e)->meaning);				\
+	wd_json_strv(j, "functions", (e)->functions);				\
+	wd_json_strv(j, "counters", (e)->counters);				\
+	wd_json_strv(j, "sysctls", (e)->sysctls);				\
+	wd_json_str(j, "check", (e)->settings);					\
+	wd_json_str(j, "action", (e)->action);					\
+	wd_json_str(j, "severity", wd_severity_key((e)->severity));		\
+	wd_json_str(j, "severity_note", (e)->severity_note);			\
+} while (0)
 /* The entry's members, written into an object already open in j. */
 struct wd_json;
 void wd_catalogue_json_fields(struct wd_json *j, const struct wd_cat_entry *e);

@@ -74,16 +74,7 @@ void wd_rst_catalogue_json_fields(struct wd_json *j, const struct wd_rst_entry *
 {
 	wd_json_str(j, "name", e->name);
 	wd_json_str(j, "kind", "rst");
-	wd_json_str(j, "since", e->since);
-	wd_json_str(j, "summary", e->summary);
-	wd_json_str(j, "meaning", e->meaning);
-	wd_json_strv(j, "functions", e->functions);
-	wd_json_strv(j, "counters", e->counters);
-	wd_json_strv(j, "sysctls", e->sysctls);
-	wd_json_str(j, "check", e->settings);
-	wd_json_str(j, "action", e->action);
-	wd_json_str(j, "severity", wd_severity_key(e->severity));
-	wd_json_str(j, "severity_note", e->severity_note);
+	WD_CAT_JSON_COMMON(j, e);
 	wd_json_str(j, "reproduced", e->reproduced);
 	wd_json_str(j, "history", e->history);
 }
