@@ -360,7 +360,7 @@ void wd_catalogue_markdown(FILE *f)
 	      "and distribution kernels may have it earlier.\n\n", f);
 	fputs("To make the kernel drop packets for a reason on demand, in network "
 	      "namespaces: the recipes of the drop-reason lab, `docs/lab.md` (one "
-	      "script per reason and family in `tests/lab/scenarios/`).\n\n", f);
+	      "script per reason, for one or both families, in `tests/lab/scenarios/`).\n\n", f);
 	for (size_t s = 0; s < 3; s++) {
 		fprintf(f, "## %s\n\n", subsys_title[s]);
 		md_index(f, subsys_order[s]);
