@@ -297,3 +297,82 @@ PYEOF
 check "read --lines (text): a line per packet, as watch's, with the reason, flow and socket" \
 	grep -Eq "^[0-9:.]+Z SOCKET_RCVBUFF [^ ]+ ipv4 udp 198\\.51\\.100\\.1:[0-9]+ > 198\\.51\\.100\\.1:9999 len 1028 dev lo netns $RNS sock [0-9]+ port 9999 CLOSE pid $RDRCV " \
 	"$TMP/rdl.txt"
+
+echo "== read: a recording from another kernel keeps its reason names and numbers"
+# Recording a, rewritten as a 6.1 kernel would have written it: shb_os
+# "Linux 6.1.0-28-amd64", NO_SOCKET code 2 and NETFILTER_DROP code 7 (their
+# numbers on 6.0 to 6.1; 3 and 12 here), other offsets in the functions.
+OLD=$TMP/rd61.pcapng
+$PY - "$A" "$OLD" <<'PYEOF'
+import re, struct, sys
+src = open(sys.argv[1], "rb").read()
+assert src[8:12] == b"\x4d\x3c\x2b\x1a"     # written in this host's (little-endian) order
+def opts(b):
+    out, off = [], 0
+    while off + 4 <= len(b):
+        code, n = struct.unpack_from("<HH", b, off)
+        if code == 0:
+            break
+        out.append((code, b[off + 4:off + 4 + n]))
+        off += 4 + (n + 3) // 4 * 4
+    return out
+def pack_opts(o):
+    b = b""
+    for code, v in o:
+        b += struct.pack("<HH", code, len(v)) + v + b"\0" * (-len(v) % 4)
+    return b + struct.pack("<HH", 0, 0)
+def block(t, body):
+    n = 12 + len(body)
+    return struct.pack("<II", t, n) + body + struct.pack("<I", n)
+def comment(c):
+    c = c.decode()
+    c = re.sub(r"(reason=NO_SOCKET .*) code=3 ", r"\1 code=2 ", c)
+    c = re.sub(r"(reason=NETFILTER_DROP .*) code=12 ", r"\1 code=7 ", c)
+    c = re.sub(r"location=(\w+)\+0x[0-9a-f]+", r"location=\1+0x6a1", c)
+    return c.encode()
+out, off = b"", 0
+while off < len(src):
+    t, n = struct.unpack_from("<II", src, off)
+    body = src[off + 8:off + n - 4]
+    if t == 0x0A0D0D0A:
+        o = [(c, b"Linux 6.1.0-28-amd64" if c == 3 else v) for c, v in opts(body[16:])]
+        out += block(t, body[:16] + pack_opts(o))
+    elif t == 6:
+        cap = struct.unpack_from("<I", body, 12)[0]
+        end = 20 + (cap + 3) // 4 * 4
+        o = [(c, comment(v) if c == 1 else v) for c, v in opts(body[end:])]
+        out += block(t, body[:end] + pack_opts(o))
+    else:
+        out += src[off:off + n]
+    off += n
+open(sys.argv[2], "wb").write(out)
+PYEOF
+check "a copy of recording a in a 6.1 kernel's numbering" test $? -eq 0
+check "tshark reads it: 8 NO_SOCKET with code 2, 4 NETFILTER_DROP with code 7, Linux 6.1" \
+	test "$(tshark -r "$OLD" -Y 'frame.comment matches "reason=NO_SOCKET .* code=2 "' 2>/dev/null | wc -l) $(tshark -r "$OLD" -Y 'frame.comment matches "reason=NETFILTER_DROP .* code=7 "' 2>/dev/null | wc -l) $(capinfos "$OLD" 2>/dev/null | grep -c 'Linux 6.1.0-28-amd64')" = "8 4 1"
+check "read --json: kernel 6.1.0-28-amd64, NO_SOCKET code 2 (8), NETFILTER_DROP code 7 (4)" $PY -c '
+import json, sys
+d = json.load(sys.stdin)
+rows = {}
+for r in d["drops"]:
+    rows[(r["reason"], r["code"])] = rows.get((r["reason"], r["code"]), 0) + r["count"]
+sys.exit(not (d["kernel"] == "6.1.0-28-amd64" and
+              rows == {("NETFILTER_DROP", 7): 4, ("NO_SOCKET", 2): 8}))' \
+	< <("$W" read --json "$OLD" 2>/dev/null)
+got=$(rd_total -r 7 "$OLD")
+check "-r 7 is the recording's number (NETFILTER_DROP on 6.1): read $got, tshark 4" \
+	test "$got" = 4
+got=$(rd_total -r NETFILTER_DROP "$OLD")
+check "-r NETFILTER_DROP: read $got of 4" test "$got" = 4
+check "read --lines --json: the recording's names and numbers on each line" \
+	test "$("$W" read --lines --json "$OLD" 2>/dev/null | grep -c '"reason": "NO_SOCKET", "code": 2,')" = 8
+check "read of the 6.1 and the 6.18 recordings: both kernels, each row with its own number" $PY -c '
+import json, sys
+d = json.load(sys.stdin)
+rows = {}
+for r in d["drops"]:
+    rows[(r["reason"], r["code"])] = rows.get((r["reason"], r["code"]), 0) + r["count"]
+sys.exit(not (d["kernel"].split(", ")[0] == "6.1.0-28-amd64" and len(d["kernel"].split(", ")) == 2 and
+              rows == {("NO_SOCKET", 2): 8, ("NETFILTER_DROP", 7): 4,
+                       ("NO_SOCKET", 3): 5, ("NETFILTER_DROP", 12): 6}))' \
+	< <("$W" read --json "$OLD" "$B" 2>/dev/null)
