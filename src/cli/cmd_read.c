@@ -34,6 +34,7 @@ struct read_opts {
 struct file_sum {
 	uint64_t packets;
 	uint64_t uncommented;		/* packets without a whydrop comment */
+	uint64_t commented;		/* of every packet in the file, for -v */
 	bool any_ts;
 	uint64_t first_ns, last_ns;	/* of the packets in the time range */
 	unsigned int n_isb;
@@ -94,6 +95,8 @@ static int on_packet(struct summary *s, const struct wd_pcapng_reader *r,
 	bool commented;
 	int kept;
 
+	commented = wd_pcapng_parse_comment(rec->comment, &m);
+	s->fs.commented += commented;
 	kept = wd_read_filter_packet(s->flt, rec, r->ifs[rec->if_id].linktype, s->path);
 	if (kept < 0)
 		return -EINVAL;
@@ -102,7 +105,6 @@ static int on_packet(struct summary *s, const struct wd_pcapng_reader *r,
 		seen_ts(&s->fs, rec);
 	if (!kept)
 		return 0;
-	commented = wd_pcapng_parse_comment(rec->comment, &m);
 	if (!wd_read_filter_meta(s->flt, commented ? &m : NULL))
 		return 0;
 	s->flt->matched++;
@@ -368,7 +370,7 @@ static void say_contents(const struct summary *s, const struct wd_pcapng_reader 
 		" with a whydrop comment), %u %s, %" PRIu64 " %s of other types skipped", name,
 		r->n_sections, wd_plural(r->n_sections, "section", "sections"), r->n_ifs,
 		wd_plural(r->n_ifs, "interface", "interfaces"), packets,
-		wd_plural(packets, "packet", "packets"), s->fs.packets - s->fs.uncommented,
+		wd_plural(packets, "packet", "packets"), s->fs.commented,
 		s->fs.n_isb, wd_plural(s->fs.n_isb, "statistics block", "statistics blocks"),
 		r->n_skipped, wd_plural(r->n_skipped, "block", "blocks"));
 	if (r->userappl[0] || r->os[0])
