@@ -376,3 +376,12 @@ sys.exit(not (d["kernel"].split(", ")[0] == "6.1.0-28-amd64" and len(d["kernel"]
               rows == {("NO_SOCKET", 2): 8, ("NETFILTER_DROP", 7): 4,
                        ("NO_SOCKET", 3): 5, ("NETFILTER_DROP", 12): 6}))' \
 	< <("$W" read --json "$OLD" "$B" 2>/dev/null)
+# A reason under its old name (5.17-rc's TCP_FILTER, SOCKET_FILTER since): -r
+# by either name keeps it, as the catalogue's aliases say.
+sed 's/reason=NETFILTER_DROP /reason=TCP_FILTER     /g' "$OLD" >"$TMP/rdold.pcapng"
+n=$(tshark -r "$TMP/rdold.pcapng" -Y 'frame.comment contains "reason=TCP_FILTER "' 2>/dev/null | wc -l)
+got=$(rd_total -r SOCKET_FILTER "$TMP/rdold.pcapng")
+check "-r SOCKET_FILTER keeps the recording's TCP_FILTER drops: read $got, tshark $n, sent 4" \
+	test "$got" = 4 -a "$n" = 4
+got=$(rd_total -r tcp_filter "$TMP/rdold.pcapng")
+check "-r tcp_filter (the old name itself): read $got of 4" test "$got" = 4
