@@ -135,9 +135,13 @@ void wd_session_close(struct wd_session *s)
 	wd_filters_free(s);
 }
 
+/*
+ * Last source first: a source beside the drop source (--rules: nftables
+ * marking) stops before the drops it explains stop being counted.
+ */
 void wd_session_detach(struct wd_session *s)
 {
-	for (size_t i = 0; i < s->n_src; i++)
+	for (size_t i = s->n_src; i-- > 0;)
 		s->src[i]->ops->detach(s->src[i]);
 }
 

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "format.h"
 #include "json.h"
+#include "rules_format.h"
 #include "whydrop.h"
 
 void wd_format_time(uint64_t realtime_ns, char *buf, size_t len)
@@ -535,6 +536,8 @@ void wd_print_count_json(FILE *f, const struct wd_count_doc *doc)
 			print_hidden_json(&j, doc);
 		if (doc->has_stacks)
 			print_stacks_json(&j, doc);
+		if (doc->rules)
+			wd_print_rules_json(&j, doc->rules);
 	}
 	if (doc->group_by)
 		print_groups_json(&j, doc);
@@ -742,6 +745,8 @@ void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 		print_hidden_text(f, doc);
 	if (doc->has_stacks)
 		wd_print_stacks_text(f, doc);
+	if (doc->rules)
+		wd_print_rules_text(f, doc->rules);
 	wd_print_groups_table(f, doc);
 	if (doc->has_counters)
 		wd_print_counters_table(f, doc);

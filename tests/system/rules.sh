@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# count --rules on the real kernel, through the whydrop binary: NETFILTER_DROP
+# split by the nftables rule or chain policy that dropped each packet, in
+# namespaces this script makes. Each rule's count must equal the rule's own
+# nft counter and the sender's count (a rule with and without comment, a
+# chain policy, two tables at one hook, IPv6, an iptables-nft rule, the
+# forward hook of a router); the parts must add up to NETFILTER_DROP; the
+# ruleset must be left byte-identical (`nft -a list ruleset`) after SIGINT,
+# SIGTERM, SIGKILL and the next run; bad input gets one message and exit 2;
+# without --rules the verified program is as small as before.
+# Usage: tests/system/rules.sh [WHYDROP] [SENDER]
+# Prints "N passed, N failed[, N skipped]".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/assert.sh
+. tests/lib/harness.sh
+W=${1:-build/whydrop}
+D=${2:-build/system/nftrace_drive}
+C=wdrul-$$-c R=wdrul-$$-r S=wdrul-$$-s
+harness_begin tests/system/rules "$C" "$R" "$S"
+
+for need in "$W" "$D"; do
+	if [ ! -x "$need" ]; then
+		fail "$need built" "make -j2 all unit-bins"
+		summary
+		exit
+	fi
+done
+if ! command -v nft >/dev/null; then
+	fail "nft available" "install nftables (scripts/install-deps.sh test)"
+	summary
+	exit
+fi
+
+nsx() { local n=$1; shift; ip netns exec "$n" "$@"; }
+eq() {	# eq NAME GOT WANT
+	if [ "$2" = "$3" ]; then pass "$1 ($2)"; else fail "$1" "got '$2', wanted '$3'"; fi
+}
+
+# ---------------------------------------------------------------- topology
+# C (client) -- R (router, forwarding on inside it) -- S (server, the rules)
+link() {	# link NS1 IF1 ADDR1 NS2 IF2 ADDR2 V6_1 V6_2
+	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4"
+	ip -n "$1" addr add "$3" dev "$2"
+	ip -n "$4" addr add "$6" dev "$5"
+	ip -n "$1" addr add "$7" dev "$2" nodad
+	ip -n "$4" addr add "$8" dev "$5" nodad
+	ip -n "$1" link set "$2" up
+	ip -n "$4" link set "$5" up
+}
+link "$C" c0 192.0.2.1/24 "$R" r0 192.0.2.2/24 2001:db8:1::1/64 2001:db8:1::2/64
+link "$R" r1 198.51.100.1/24 "$S" s0 198.51.100.2/24 2001:db8:2::1/64 2001:db8:2::2/64
+ip -n "$C" route add default via 192.0.2.2
+ip -n "$C" -6 route add default via 2001:db8:1::2
+ip -n "$S" route add default via 198.51.100.1
+ip -n "$S" -6 route add default via 2001:db8:2::1
+# forwarding inside the router namespace only, never the host's
+nsx "$R" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+
+nsx "$S" nft -f - <<'EOF'
+table inet fw {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		udp dport 7777 counter drop comment "block legacy app"
+		udp dport 7778 counter drop
+		meta nfproto ipv6 udp dport 7783 counter drop comment "v6 only"
+	}
+}
+table inet fw2 {
+	chain input {
+		type filter hook input priority 10; policy accept;
+		udp dport 7779 counter drop comment "second table"
+	}
+}
+table ip pol {
+	chain input {
+		type filter hook input priority 20; policy drop;
+		udp dport != 7780 accept
+		udp dport 7780 counter
+	}
+}
+EOF
+HAVE_IPT=0
+command -v iptables-nft >/dev/null && nsx "$S" iptables-nft -A INPUT -p udp --dport 7781 -j DROP &&
+	HAVE_IPT=1
+nsx "$R" nft -f - <<'EOF'
+table inet rfw {
+	chain forward {
+		type filter hook forward priority 0; policy accept;
+		udp dport 7790 counter drop comment "no forwarding to 7790"
+	}
+}
+EOF
+# neighbours resolved before counting: one datagram each way to a closed port
+nsx "$C" "$D" flood 198.51.100.2 9 1 >/dev/null
+nsx "$C" "$D" flood 2001:db8:2::2 9 1 >/dev/null
+nsx "$S" "$D" flood 198.51.100.1 9 1 >/dev/null
+
+# flood NS ADDR PORT COUNT: the datagrams the sender sent
+flood() { nsx "$1" "$D" flood "$2" "$3" "$4" | sed -n 's/^sent \([0-9]*\) .*/\1/p'; }
+# handle NS FAMILY TABLE CHAIN TEXT: the handle of the rule containing TEXT
+handle() {
+	nsx "$1" nft -a list chain "$2" "$3" "$4" | grep -F -- "$5" |
+		sed -n 's/.*# handle \([0-9]*\)$/\1/p' | head -n 1
+}
+# counter NS FAMILY TABLE HANDLE: packets of that rule's own counter
+counter() {
+	nsx "$1" nft -a list table "$2" "$3" | grep -E "# handle $4\$" |
+		sed -n 's/.* counter packets \([0-9]*\) .*/\1/p'
+}
+# jq-less reading of count --json: python prints what is asked
+# rule_count FILE FAMILY TABLE CHAIN HANDLE|policy: whydrop's count (0: none)
+rule_count() {
+	$PY - "$@" <<'PYEOF'
+import json, sys
+f, fam, table, chain, h = sys.argv[1:6]
+d = json.load(open(f))
+n = 0
+for ns in d["rules"]["namespaces"]:
+    for r in ns["by_rule"]:
+        k = r["rule"]
+        if (k["family"], k["table"], k["chain"]) != (fam, table, chain):
+            continue
+        if (h == "policy" and "policy" in k) or (h != "policy" and k.get("handle") == int(h)):
+            n += r["count"]
+print(n)
+PYEOF
+}
+# rule_field FILE FAMILY TABLE HANDLE FIELD: a field of that rule object
+rule_field() {
+	$PY - "$@" <<'PYEOF'
+import json, sys
+f, fam, table, h, field = sys.argv[1:6]
+d = json.load(open(f))
+for ns in d["rules"]["namespaces"]:
+    for r in ns["by_rule"]:
+        k = r["rule"]
+        if (k["family"], k["table"], k.get("handle")) == (fam, table, int(h)):
+            print(k.get(field, "(none)"))
+            sys.exit(0)
+print("(no such rule)")
+PYEOF
+}
+# sums FILE: "netfilter_drop rows_total traced claimed+foreign+unclaimed not_traced unclaimed"
+sums() {
+	$PY - "$1" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["rules"]
+rows = sum(x["count"] for x in d["drops"] if x.get("reason") == "NETFILTER_DROP")
+rows += sum(x["count"] for x in d.get("hidden", {}).get("drops", []) if x.get("reason") == "NETFILTER_DROP")
+traced = sum(n["traced"] for n in r["namespaces"])
+parts = sum(sum(x["count"] for x in n["by_rule"]) + n["other_rules"] + n["foreign"] + n["unclaimed"]
+            for n in r["namespaces"])
+unclaimed = sum(n["unclaimed"] for n in r["namespaces"])
+print(r["netfilter_drop"], rows, traced, parts, r["not_traced"] + r["traced_elsewhere"], unclaimed)
+PYEOF
+}
+
+# ---------------------------------------------------------------- bad input
+echo "bad input: one message, exit 2"
+bad() {	# bad NAME WANT-IN-MESSAGE ARGS...
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >"$TMP/bad.out" 2>"$TMP/bad.err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q -- "$want" "$TMP/bad.err"; then
+		pass "$name: exit 2, says '$want'"
+	else
+		fail "$name: exit 2, says '$want'" "exit $rc: $(head -c 400 "$TMP/bad.err")"
+	fi
+}
+bad "--rules --source dropmon" "drop_monitor cannot read" \
+	"$W" count --rules --source dropmon -d 1
+bad "--rules -i" "does not go with -i" "$W" count --rules -i lo -d 1
+bad "--rules with a filter expression" "a filter expression" "$W" count --rules -d 1 udp
+bad "--rules on top (count only so far)" "rules" "$W" top --rules -d 1
+nsx "$S" nft -a list ruleset >"$TMP/ruleset.0"
+bad "--rules without CAP_NET_ADMIN" "CAP_NET_ADMIN" \
+	setpriv --bounding-set -net_admin --inh-caps -net_admin "$W" count --rules --netns "$S" -d 1
+if nsx "$S" nft -a list ruleset | cmp -s - "$TMP/ruleset.0"; then
+	pass "ruleset untouched by the refused run"
+else
+	fail "ruleset untouched by the refused run" "$(nsx "$S" nft -a list ruleset | diff "$TMP/ruleset.0" - | head)"
+fi
+
+# ---------------------------------------------------------------- per-rule counts
+echo "per-rule counts = each rule's own counter = the sender's count"
+nsx "$S" nft -a -s list ruleset >"$TMP/stateless.s"
+nsx "$R" nft -a -s list ruleset >"$TMP/stateless.r"
+start cs count --rules --netns "$S" --json || { summary; exit; }
+PS=$LAST
+start cr count --rules --netns "$R" --json || { summary; exit; }
+PR=$LAST
+if nsx "$S" nft list tables | grep -q "inet whydrop_"; then
+	pass "whydrop's marking table in the server's namespace while running"
+else
+	fail "whydrop's marking table in the server's namespace while running" "$(nsx "$S" nft list tables)"
+fi
+declare -A SENT
+SENT[7777]=$(flood "$C" 198.51.100.2 7777 11)
+SENT[7778]=$(flood "$C" 198.51.100.2 7778 12)
+SENT[7779]=$(flood "$C" 198.51.100.2 7779 13)
+SENT[7780]=$(flood "$C" 198.51.100.2 7780 14)
+SENT[7783]=$(flood "$C" 2001:db8:2::2 7783 16)
+SENT[7790]=$(flood "$C" 198.51.100.2 7790 17)
+[ "$HAVE_IPT" = 1 ] && SENT[7781]=$(flood "$C" 198.51.100.2 7781 15)
+sleep 0.5
+stop "$PS"; eq "server's count: exit 0 on SIGINT" "$?" 0
+stop "$PR"; eq "router's count: exit 0 on SIGINT" "$?" 0
+J=$TMP/cs.out JR=$TMP/cr.out
+
+check_rule() {	# check_rule NAME NS JSON FAMILY TABLE CHAIN TEXT PORT
+	local h got cnt
+	h=$(handle "$2" "$4" "$5" "$6" "$7")
+	got=$(rule_count "$3" "$4" "$5" "$6" "$h")
+	cnt=$(counter "$2" "$4" "$5" "$h")
+	if [ -n "$h" ] && [ "$got" = "$cnt" ] && [ "$got" = "${SENT[$8]}" ]; then
+		pass "$1: whydrop $got = nft counter $cnt = sent ${SENT[$8]}"
+	else
+		fail "$1" "handle '$h': whydrop '$got', nft counter '$cnt', sent '${SENT[$8]}'"
+	fi
+}
+check_rule "rule with a comment" "$S" "$J" inet fw input 'dport 7777' 7777
+check_rule "rule without a comment" "$S" "$J" inet fw input 'dport 7778' 7778
+check_rule "second table at the same hook" "$S" "$J" inet fw2 input 'dport 7779' 7779
+check_rule "IPv6" "$S" "$J" inet fw input 'dport 7783' 7783
+check_rule "forward hook of a router" "$R" "$JR" inet rfw forward 'dport 7790' 7790
+h=$(handle "$S" ip pol input 'dport 7780 counter')
+got=$(rule_count "$J" ip pol input policy)
+cnt=$(counter "$S" ip pol "$h")
+if [ "$got" = "$cnt" ] && [ "$got" = "${SENT[7780]}" ]; then
+	pass "chain policy: whydrop $got = its chain's counter $cnt = sent ${SENT[7780]}"
+else
+	fail "chain policy" "whydrop '$got', counter '$cnt', sent '${SENT[7780]}'"
+fi
+if [ "$HAVE_IPT" = 1 ]; then
+	h=$(nsx "$S" nft -a list chain ip filter INPUT | grep -F 'dport 7781' |
+		sed -n 's/.*# handle \([0-9]*\)$/\1/p')
+	got=$(rule_count "$J" ip filter INPUT "$h")
+	cnt=$(nsx "$S" iptables-nft -L INPUT -v -x -n | awk '/dpt:7781/ { print $1 }')
+	if [ -n "$h" ] && [ "$got" = "$cnt" ] && [ "$got" = "${SENT[7781]}" ]; then
+		pass "iptables-nft rule: whydrop $got = iptables' counter $cnt = sent ${SENT[7781]}"
+	else
+		fail "iptables-nft rule" "handle '$h': whydrop '$got', iptables '$cnt', sent '${SENT[7781]}'"
+	fi
+else
+	skip "iptables-nft rule" "no iptables-nft"
+fi
+h=$(handle "$S" inet fw input 'dport 7777')
+eq "rule's comment" "$(rule_field "$J" inet fw "$h" comment)" "block legacy app"
+eq "rule's text as nft lists it" "$(rule_field "$J" inet fw "$h" text)" \
+	'udp dport 7777 counter drop comment "block legacy app"'
+h=$(handle "$S" inet fw input 'dport 7778')
+eq "no comment: none said" "$(rule_field "$J" inet fw "$h" comment)" "(none)"
+
+want=$(( ${SENT[7777]} + ${SENT[7778]} + ${SENT[7779]} + ${SENT[7780]} + ${SENT[7783]} + ${SENT[7781]:-0} ))
+read -r nfd rows traced parts untraced unclaimed < <(sums "$J")
+eq "server: NETFILTER_DROP = the datagrams sent to dropped ports" "$nfd" "$want"
+eq "server: NETFILTER_DROP = its rows in the table" "$rows" "$nfd"
+eq "server: traced = per rule + foreign + unclaimed" "$parts" "$traced"
+eq "server: traced + not traced = NETFILTER_DROP" "$((traced + untraced))" "$nfd"
+eq "server: nothing unclaimed" "$unclaimed" 0
+read -r nfd rows traced parts untraced unclaimed < <(sums "$JR")
+eq "router: NETFILTER_DROP = the datagrams forwarded to 7790" "$nfd" "${SENT[7790]}"
+eq "router: traced = per rule + foreign + unclaimed" "$parts" "$traced"
+if nsx "$S" nft -a -s list ruleset | cmp -s - "$TMP/stateless.s" &&
+   nsx "$R" nft -a -s list ruleset | cmp -s - "$TMP/stateless.r"; then
+	pass "rulesets as found after the runs (nft -a -s list ruleset)"
+else
+	fail "rulesets as found after the runs" "$(nsx "$S" nft -a -s list ruleset | diff "$TMP/stateless.s" - | head)"
+fi
+
+# the table: the rule's line
+start ct count --rules --netns "$S" || { summary; exit; }
+n=$(flood "$C" 198.51.100.2 7777 5)
+sleep 0.3
+stop "$LAST"
+if grep -qE "^ +$n +inet fw input handle [0-9]+: udp dport 7777 counter drop comment \"block legacy app\"" "$TMP/ct.out"; then
+	pass "table: the rule's line with its count ($n)"
+else
+	fail "table: the rule's line with its count ($n)" "$(sed -n '/by nftables rule/,$p' "$TMP/ct.out")"
+fi
+
+# ---------------------------------------------------------------- the ruleset as found
+echo "the ruleset as found: SIGINT, SIGTERM, SIGKILL and the next run"
+nsx "$S" nft -a list ruleset >"$TMP/ruleset.1"
+same() {	# same NAME
+	if nsx "$S" nft -a list ruleset | cmp -s - "$TMP/ruleset.1"; then
+		pass "$1: nft -a list ruleset byte-identical"
+	else
+		fail "$1: nft -a list ruleset byte-identical" \
+			"$(nsx "$S" nft -a list ruleset | diff "$TMP/ruleset.1" - | head)"
+	fi
+}
+for sig in INT TERM; do
+	start "sig$sig" count --rules --netns "$S" || break
+	stop "$LAST" "$sig"
+	eq "SIG$sig: exit 0" "$?" 0
+	same "after SIG$sig"
+done
+start kill count --rules --netns "$S"
+kill -KILL "$LAST"
+wait "$LAST" 2>/dev/null
+poll_until 5 sh -c "! ip netns exec $S nft list tables | grep -q whydrop_"
+same "after SIGKILL"
+start next count --rules --netns "$S"
+stop "$LAST"
+eq "the next run: exit 0" "$?" 0
+same "after SIGKILL and the next run"
+
+# ---------------------------------------------------------------- cost when not asked
+echo "without --rules: none of it verified"
+size() {	# size ARGS...: the verified size of whydrop's program
+	local p id
+	start size "$@" || return
+	p=$LAST
+	id=$(prog_ids "$p" | awk '{ print $1 }')
+	bpftool prog show id "$id" | sed -n 's/.*xlated \([0-9]*\)B.*/\1/p'
+	stop "$p"
+}
+plain=$(size count --netns "$S")
+rules=$(size count --netns "$S" --rules)
+if [ -n "$plain" ] && [ -n "$rules" ] && [ "$plain" -lt "$rules" ]; then
+	pass "the nf_trace read is verified only with --rules (xlated $plain B, with --rules $rules B)"
+else
+	fail "the nf_trace read is verified only with --rules" "without '$plain', with '$rules'"
+fi
+same "after the size runs"
+
+summary
