@@ -6,7 +6,9 @@
 # chain policy, two tables at one hook, IPv6, an iptables-nft rule, the
 # forward hook of a router); the parts must add up to NETFILTER_DROP; the
 # ruleset must be left byte-identical (`nft -a list ruleset`) after SIGINT,
-# SIGTERM, SIGKILL and the next run; bad input gets one message and exit 2;
+# SIGTERM, SIGKILL and the next run; without --netns every namespace that
+# exists at start is traced (in namespaces of its own: net, pid, mount); bad
+# input gets one message and exit 2;
 # without --rules the verified program is as small as before.
 # Usage: tests/system/rules.sh [WHYDROP] [SENDER]
 # Prints "N passed, N failed[, N skipped]".
@@ -308,6 +310,51 @@ start next count --rules --netns "$S"
 stop "$LAST"
 eq "the next run: exit 0" "$?" 0
 same "after SIGKILL and the next run"
+
+# ---------------------------------------------------------------- every namespace
+# Without --netns whydrop traces its own namespace and every one that exists
+# at start. Run where that is only ours: new network, pid and mount
+# namespaces (a /proc of our processes only, a /run/netns of our own), so no
+# other test's namespace gets a table.
+echo "without --netns: every namespace that exists at start"
+ALLW=$(readlink -f "$W") ALLD=$(readlink -f "$D")
+unshare --net --pid --fork --mount --mount-proc env W="$ALLW" D="$ALLD" T="$TMP" bash -c '
+	mount -t tmpfs wdrul /run/netns || exit 1
+	ip link set lo up
+	ip netns add a && ip netns add b || exit 1
+	ip link add ea netns a type veth peer name eb netns b
+	ip -n a addr add 203.0.113.1/24 dev ea && ip -n b addr add 203.0.113.2/24 dev eb
+	ip -n a link set ea up && ip -n b link set eb up
+	echo "table inet fw { chain input { type filter hook input priority 0; udp dport 7001 counter drop comment \"all ns\"; }; }" |
+		ip netns exec b nft -f -
+	ip netns exec a "$D" flood 203.0.113.2 9 1 >/dev/null
+	"$W" count --rules --json -d 4 >"$T/all.json" 2>"$T/all.err" &
+	p=$!
+	for _ in $(seq 50); do grep -q attached "$T/all.err" && break; sleep 0.1; done
+	ip netns exec a "$D" flood 203.0.113.2 7001 21 | sed -n "s/^sent \([0-9]*\) .*/\1/p" >"$T/all.sent"
+	ip netns exec b nft list table inet fw | sed -n "s/.*counter packets \([0-9]*\) .*/\1/p" >"$T/all.counter"
+	wait "$p"
+	echo $? >"$T/all.rc"
+	ip netns exec b nft list tables >"$T/all.tables"
+	ip netns del a; ip netns del b
+'
+eq "every namespace: exit 0" "$(cat "$TMP/all.rc" 2>/dev/null)" 0
+got=$($PY - "$TMP/all.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))["rules"]
+n = [r["count"] for ns in d["namespaces"] for r in ns["by_rule"]
+     if r["rule"]["table"] == "fw" and r["rule"].get("comment") == "all ns"]
+print(len(d["namespaces"]), sum(n))
+PYEOF
+)
+eq "every namespace: ours, a and b traced; the rule's count" "$got" \
+	"3 $(cat "$TMP/all.sent" 2>/dev/null)"
+eq "every namespace: = the rule's counter" "${got#3 }" "$(cat "$TMP/all.counter" 2>/dev/null)"
+if [ -s "$TMP/all.tables" ] && ! grep -q whydrop_ "$TMP/all.tables"; then
+	pass "every namespace: its table gone after the run"
+else
+	fail "every namespace: its table gone after the run" "$(cat "$TMP/all.tables" "$TMP/all.err")"
+fi
 
 # ---------------------------------------------------------------- cost when not asked
 echo "without --rules: none of it verified"
