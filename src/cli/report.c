@@ -325,7 +325,7 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 		goto out;
 	if (snap.has_stacks && (err = build_stacks(s, o, &snap, &doc, &sp)))
 		goto out;
-	if (snap.rules && (err = wd_rules_report_build(s, &snap, &rd, &rp)))
+	if (snap.rules && (err = wd_rules_report_build(s, &snap, true, &rd, &rp)))
 		goto out;
 	doc.rules = snap.rules ? &rd : NULL;
 	/* said, and the exit status; the report goes on */

@@ -73,7 +73,7 @@ static void bpf_split(const struct wd_snapshot *snap, uint32_t code, struct wd_r
 	}
 }
 
-static void name_rule(struct wd_session *s, const struct wd_rules_snap *rs, size_t ns,
+static void name_rule(bool names, const struct wd_rules_snap *rs, size_t ns,
 		      const struct wd_nft_claim *c, struct wd_rule_out *r, struct rule_names *nm)
 {
 	*r = (struct wd_rule_out){
@@ -81,9 +81,12 @@ static void name_rule(struct wd_session *s, const struct wd_rules_snap *rs, size
 		.table = c->table, .chain = c->chain, .policy = c->policy,
 		.handle = c->handle, .count = c->count,
 	};
-	(void)s;
 	if (c->policy) {
 		r->text = wd_nft_policy_text(VERDICT_DROP, c->chain, nm->policy, sizeof(nm->policy));
+		return;
+	}
+	if (!names) {
+		r->text_why = "not looked up";
 		return;
 	}
 	if (wd_nftrace_rule_name(rs->src, ns, c, &nm->info, nm->why, sizeof(nm->why)) == 1) {
@@ -120,7 +123,7 @@ static void unclaimed_why(const struct wd_rules_snap_ns *n, char *buf, size_t le
 			 n->n_legacy > 0 ? n->legacy : "");
 }
 
-static int build_ns(struct wd_session *s, const struct wd_rules_snap *rs, size_t i,
+static int build_ns(bool names, const struct wd_rules_snap *rs, size_t i,
 		    struct wd_rules_parts *p)
 {
 	const struct wd_rules_snap_ns *n = &rs->ns[i];
@@ -132,7 +135,7 @@ static int build_ns(struct wd_session *s, const struct wd_rules_snap *rs, size_t
 	if (!p->rules[i] || !p->names[i])
 		return -ENOMEM;
 	for (size_t k = 0; k < n->n; k++)
-		name_rule(s, rs, i, &n->claims[k], &p->rules[i][k], &p->names[i][k]);
+		name_rule(names, rs, i, &n->claims[k], &p->rules[i][k], &p->names[i][k]);
 	qsort(p->rules[i], n->n, sizeof(**p->rules), cmp_rule);
 	o->netns = n->label;
 	o->inode = n->id.inode;
@@ -151,7 +154,7 @@ static int build_ns(struct wd_session *s, const struct wd_rules_snap *rs, size_t
 	return 0;
 }
 
-int wd_rules_report_build(struct wd_session *s, const struct wd_snapshot *snap,
+int wd_rules_report_build(struct wd_session *s, const struct wd_snapshot *snap, bool names,
 			  struct wd_rules_doc *d, struct wd_rules_parts **parts)
 {
 	const struct wd_rules_snap *rs = snap->rules;
@@ -177,8 +180,16 @@ int wd_rules_report_build(struct wd_session *s, const struct wd_snapshot *snap,
 	if (!wd_reason_code(&s->reasons, "NETFILTER_DROP", &code))
 		bpf_split(snap, code, d, rs, p->ns);
 	for (size_t i = 0; !err && i < rs->n; i++)
-		err = build_ns(s, rs, i, p);
+		err = build_ns(names, rs, i, p);
 	d->ns = p->ns;
 	d->n_ns = rs->n;
 	return err;
+}
+
+void wd_rules_label(const struct wd_rule_out *r, char *buf, size_t len)
+{
+	if (r->policy)
+		snprintf(buf, len, "%s/%s/%s/policy", r->family, r->table, r->chain);
+	else
+		snprintf(buf, len, "%s/%s/%s/%" PRIu64, r->family, r->table, r->chain, r->handle);
 }

@@ -12,9 +12,15 @@
 
 struct wd_rules_parts;
 
-/* Into *d from snap (NULL parts when snap has no rules section). 0 or -ENOMEM. */
-int wd_rules_report_build(struct wd_session *s, const struct wd_snapshot *snap,
+/*
+ * Into *d from snap (NULL parts when snap has no rules section); @names:
+ * the rules' text and comment looked up too (else only what the traces
+ * say: family, table, chain, handle). 0 or -ENOMEM.
+ */
+int wd_rules_report_build(struct wd_session *s, const struct wd_snapshot *snap, bool names,
 			  struct wd_rules_doc *d, struct wd_rules_parts **parts);
+/* "inet/fw/input/2", "ip/pol/input/policy": serve's bounded rule label. */
+void wd_rules_label(const struct wd_rule_out *r, char *buf, size_t len);
 void wd_rules_report_free(struct wd_rules_parts *parts);
 
 #endif /* WD_RULES_REPORT_H */
