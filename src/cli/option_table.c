@@ -229,16 +229,19 @@ const struct wd_option wd_options[] = {
 		 "marks the frames a regular expression matches; the URL fragment "
 		 "#f=ID&s=REGEX zooms and searches on opening." },
 	/* nftables rules */
-	{ "rules", 0, NULL, C_TOP | C_COUNT | C_SERVE,
+	{ "rules", 0, NULL, C_LIVE,
 	  "split NETFILTER_DROP by the nftables rule or chain policy that dropped the packet "
 	  "(traces the namespaces watched: adds a marking table while it runs; "
 	  "docs/firewall.md)",
 	  .help_for = {
+		{ C_WATCH | C_RECORD, "name the nftables rule of each NETFILTER_DROP (rule "
+				      "inet/fw/input/2, rule= in pcapng comments; unknown where "
+				      "no trace names it exactly; docs/firewall.md)" },
 		{ C_SERVE, "whydrop_netfilter_drops_total: NETFILTER_DROP by namespace and "
 			   "nftables rule (rule=\"inet/fw/input/2\", capped by --max-series; "
 			   "adds a marking table to the namespaces watched while it runs; "
 			   "docs/firewall.md)" } },
-	  .why = "applies to top, count and serve",
+	  .why = TRACING,
 	  .man = "In each network namespace watched (--netns, else ours and every one that "
 		 "exists at start) whydrop adds a table of its own, inet "
 		 "whydrop_PIDNS_PID_START, whose chains mark every packet for nftables tracing "

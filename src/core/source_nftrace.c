@@ -28,6 +28,27 @@
 #include "session.h"
 
 #define NFT_NS_MAX	256	/* namespaces traced without --netns */
+#define NH_SLOTS	1024	/* network headers of recent trace ids */
+#define RECENT_DROPS	4096	/* claimed drops waiting for their record */
+#define RECENT_SECS	2.0	/* a claimed drop whose record never came (--rate) */
+#define LABEL_LEN	(3 * WD_NFT_NAME_LEN + 32)
+
+/* The network header a trace id's packet had (the first message of each chain has it). */
+struct nh_slot {
+	uint32_t id;
+	uint8_t len;
+	uint8_t nh[WD_NFTRACE_NH_LEN];
+};
+
+/* A claimed drop, for the record of the same packet (watch, record). */
+struct recent_drop {
+	bool used;
+	size_t ns;
+	double t;
+	uint8_t len;
+	uint8_t nh[WD_NFTRACE_NH_LEN];
+	char label[LABEL_LEN];	/* "inet/fw/input/2" */
+};
 
 struct nft_ns {
 	struct wd_netns_id id;
@@ -38,6 +59,7 @@ struct nft_ns {
 	struct wd_nft_claims claims;
 	int n_legacy;
 	char legacy[128];
+	struct nh_slot *nh;	/* NH_SLOTS, by id */
 };
 
 struct nft_src {
@@ -45,6 +67,11 @@ struct nft_src {
 	size_t n;
 	int epfd;		/* every trace socket: the session waits on it */
 	bool removed;		/* tables removed (detach) */
+	uint32_t nf_drop;	/* NETFILTER_DROP's code, for records */
+	struct recent_drop *recent;	/* ring of RECENT_DROPS (records asked for) */
+	size_t next_recent;
+	uint64_t lost_seen;	/* trace messages lost, at the last record */
+	char label[LABEL_LEN];	/* of the last record viewed */
 };
 
 static struct nft_src *nft_of(struct wd_source *src)
@@ -144,6 +171,8 @@ static void ns_close(struct nft_ns *n)
 	wd_nft_rules_close(n->rules);
 	n->rules = NULL;
 	wd_nft_claims_free(&n->claims);
+	free(n->nh);
+	n->nh = NULL;
 }
 
 /*
@@ -180,6 +209,11 @@ static int install_ns(struct nft_src *t, int fd, const char *label, bool fatal)
 	if (!n->rules)
 		goto fail;
 	n->n_legacy = wd_nft_rules_legacy(n->rules, n->legacy, sizeof(n->legacy));
+	n->nh = t->recent ? calloc(NH_SLOTS, sizeof(*n->nh)) : NULL;
+	if (t->recent && !n->nh) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto fail;
+	}
 	ev.data.u64 = t->n;
 	if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, wd_nftrace_fd(n->tr), &ev)) {
 		snprintf(err, sizeof(err), "epoll: %s", strerror(errno));
@@ -221,8 +255,12 @@ static int nft_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 	t->epfd = -1;
 	t->epfd = epoll_create1(EPOLL_CLOEXEC);
 	t->ns = calloc(NFT_NS_MAX, sizeof(*t->ns));
-	if (t->epfd < 0 || !t->ns)
+	/* watch, record: each NETFILTER_DROP record joined with its trace */
+	t->recent = s->details ? calloc(RECENT_DROPS, sizeof(*t->recent)) : NULL;
+	if (t->epfd < 0 || !t->ns || (s->details && !t->recent))
 		goto out;
+	if (wd_reason_code(&s->reasons, "NETFILTER_DROP", &t->nf_drop))
+		t->nf_drop = UINT32_MAX;
 	if (o->netns) {
 		status = install_ns(t, s->netns_fd, o->netns, true);
 	} else {
@@ -242,7 +280,7 @@ static int nft_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 	src->keep_why = "CAP_NET_ADMIN only, to name nftables rules (--rules)";
 out:
 	free(v);
-	if (status == 1 && t && (!t->ns || t->epfd < 0))
+	if (status == 1 && t && (!t->ns || t->epfd < 0 || (s->details && !t->recent)))
 		fprintf(stderr, "whydrop: --rules: out of memory or descriptors\n");
 	return status;
 }
@@ -250,6 +288,53 @@ out:
 static int nft_fd(struct wd_source *src)
 {
 	return nft_of(src)->epfd;
+}
+
+/* The claim's bounded name: family/table/chain/handle, or .../policy. */
+static void claim_label(const struct wd_nft_claim *c, char *buf, size_t len)
+{
+	char fam[16];
+
+	wd_nft_family_name(c->family, fam, sizeof(fam));
+	if (c->policy)
+		snprintf(buf, len, "%s/%s/%s/policy", fam, c->table, c->chain);
+	else
+		snprintf(buf, len, "%s/%s/%s/%" PRIu64, fam, c->table, c->chain, c->handle);
+}
+
+/*
+ * One trace: claimed or not; with records asked for, the network header of
+ * its id remembered, and a claimed drop kept for its record.
+ */
+static void account(struct nft_src *t, size_t i, const struct wd_nftrace_event *ev)
+{
+	struct nft_ns *n = &t->ns[i];
+	const struct wd_nft_claim *claim = NULL;
+	struct nh_slot *slot;
+	struct recent_drop *r;
+
+	if (wd_nft_claims_add(&n->claims, ev, &claim) != WD_NFT_CLAIMED && !n->nh)
+		return;
+	if (!n->nh)
+		return;
+	slot = &n->nh[ev->id % NH_SLOTS];
+	if (ev->nh_len) {
+		slot->id = ev->id;
+		slot->len = (uint8_t)ev->nh_len;
+		memcpy(slot->nh, ev->nh, ev->nh_len);
+	}
+	if (!wd_nftrace_is_drop(ev) || slot->id != ev->id || !slot->len)
+		return;
+	if (claim || n->claims.other) {
+		r = &t->recent[t->next_recent];
+		t->next_recent = (t->next_recent + 1) % RECENT_DROPS;
+		*r = (struct recent_drop){ .used = true, .ns = i, .t = wd_now(), .len = slot->len };
+		memcpy(r->nh, slot->nh, slot->len);
+		if (claim)
+			claim_label(claim, r->label, sizeof(r->label));
+		else
+			snprintf(r->label, sizeof(r->label), "unknown");
+	}
 }
 
 /* Every trace waiting, claimed. */
@@ -263,7 +348,7 @@ static int nft_poll(struct wd_source *src)
 		int r;
 
 		while ((r = wd_nftrace_next(n->tr, &ev)) > 0)
-			wd_nft_claims_add(&n->claims, &ev, NULL);
+			account(t, i, &ev);
 		if (r < 0) {
 			fprintf(stderr, "whydrop: --rules: reading traces of %s failed: %s\n",
 				n->label, strerror(errno));
@@ -316,6 +401,73 @@ static int nft_snapshot(struct wd_source *src, struct wd_snapshot *snap)
 	return err;
 }
 
+static uint64_t lost_now(struct nft_src *t)
+{
+	struct wd_nftrace_stats st;
+	uint64_t lost = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		wd_nftrace_stats(t->ns[i].tr, &st);
+		lost += st.lost + st.overruns;
+	}
+	return lost;
+}
+
+/* Whether claimed drop r is the packet of record ev: same namespace, same header bytes. */
+static bool same_packet(const struct nft_src *t, const struct recent_drop *r,
+			const struct wd_event *ev)
+{
+	const struct wd_netns_id id = { ev->netns_cookie, ev->netns };
+
+	return r->used && r->len <= ev->caplen && wd_netns_same(&t->ns[r->ns].id, &id) &&
+	       !memcmp(r->nh, ev->hdr, r->len);
+}
+
+/*
+ * A NETFILTER_DROP record's rule: its trace was sent before the packet was
+ * freed, so it waits by now. Named when the claimed drops waiting with the
+ * same network header bytes all name one rule (that one is taken); else,
+ * or after trace messages were lost, "unknown". docs/firewall.md.
+ */
+static void nft_view(struct wd_source *src, const struct wd_event *ev, struct wd_drop_view *v)
+{
+	struct nft_src *t = nft_of(src);
+	double now = wd_now();
+	struct recent_drop *first = NULL;
+	bool one_rule = true;
+	uint64_t lost;
+
+	if (!t->recent || ev->reason != t->nf_drop)
+		return;
+	nft_poll(src);
+	lost = lost_now(t);
+	snprintf(t->label, sizeof(t->label), "unknown");
+	v->rule = t->label;
+	if (lost != t->lost_seen) {
+		/* which drops the lost messages named cannot be told: start again */
+		t->lost_seen = lost;
+		memset(t->recent, 0, RECENT_DROPS * sizeof(*t->recent));
+		return;
+	}
+	for (size_t k = 0; k < RECENT_DROPS; k++) {
+		size_t i = (t->next_recent + k) % RECENT_DROPS;	/* oldest first */
+		struct recent_drop *r = &t->recent[i];
+
+		if (r->used && now - r->t > RECENT_SECS)
+			r->used = false;
+		if (!same_packet(t, r, ev))
+			continue;
+		if (!first)
+			first = r;
+		else if (strcmp(first->label, r->label))
+			one_rule = false;
+	}
+	if (!first || !one_rule)
+		return;
+	snprintf(t->label, sizeof(t->label), "%s", first->label);
+	first->used = false;
+}
+
 /* Raise CAP_NET_ADMIN where it is kept; false when it was in effect already or is not kept. */
 static bool raise_net_admin(void)
 {
@@ -356,6 +508,7 @@ static void nft_close(struct wd_source *src)
 	if (t->epfd >= 0)
 		close(t->epfd);
 	free(t->ns);
+	free(t->recent);
 	free(t);
 	src->priv = NULL;
 }
@@ -400,4 +553,5 @@ const struct wd_source_ops wd_source_nftrace_ops = {
 	.snapshot = nft_snapshot,
 	.detach = nft_detach,
 	.close = nft_close,
+	.view = nft_view,
 };

@@ -161,6 +161,10 @@ void wd_print_drop_text(FILE *f, const struct wd_drop_view *d)
 		}
 		print_name(f, d->hw_trap);
 	}
+	if (d->rule) {
+		fputs(" rule ", f);
+		print_name(f, d->rule);
+	}
 	if (d->hint)
 		fprintf(f, "  (%s)", d->hint);
 	fputc('\n', f);
@@ -272,6 +276,8 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 		wd_json_str(&j, "hw_trap_group", d->hw_group);
 	if (d->hw_trap)
 		wd_json_str(&j, "hw_trap", d->hw_trap);
+	if (d->rule)
+		wd_json_str(&j, "rule", d->rule);
 	if (d->stack)
 		json_frames(&j, d->stack, d->n_stack);
 	wd_json_close(&j, '}');

@@ -59,6 +59,8 @@ struct wd_drop_view {
 	const char *hw_trap;
 	const char *const *stack;	/* --stacks: frames, innermost first */
 	size_t n_stack;
+	/* --rules, a NETFILTER_DROP: its nftables rule ("inet/fw/input/2", ".../policy"), "unknown" */
+	const char *rule;
 };
 
 /* One aggregated row of a count. */

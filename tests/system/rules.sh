@@ -176,7 +176,6 @@ bad "--rules --source dropmon" "drop_monitor cannot read" \
 	"$W" count --rules --source dropmon -d 1
 bad "--rules -i" "does not go with -i" "$W" count --rules -i lo -d 1
 bad "--rules with a filter expression" "a filter expression" "$W" count --rules -d 1 udp
-bad "--rules on watch (not yet)" "rules" "$W" watch --rules -d 1
 nsx "$S" nft -a list ruleset >"$TMP/ruleset.0"
 bad "--rules without CAP_NET_ADMIN" "CAP_NET_ADMIN" \
 	setpriv --bounding-set -net_admin --inh-caps -net_admin "$W" count --rules --netns "$S" -d 1
@@ -310,6 +309,39 @@ if start top top --rules --netns "$S"; then
 	else
 		fail "top: the rule's line with the $n datagrams sent" "$(cat "$TMP/top.out" | tail -n 20)"
 	fi
+fi
+
+# ---------------------------------------------------------------- watch, record
+echo "watch and record --rules: each NETFILTER_DROP named by its rule"
+h77=$(handle "$S" inet fw input 'dport 7777') h79=$(handle "$S" inet fw2 input 'dport 7779')
+# by_rule FILE: "RULE COUNT" per rule of the NETFILTER_DROP lines of watch --json, sorted
+by_rule() {
+	$PY - "$1" <<'PYEOF'
+import collections, json, sys
+c = collections.Counter(json.loads(l).get("rule", "(none)") for l in open(sys.argv[1])
+                        if l.startswith("{") and json.loads(l).get("reason") == "NETFILTER_DROP")
+print(" ".join("%s=%d" % kv for kv in sorted(c.items())))
+PYEOF
+}
+if start watch watch --rules --json --netns "$S"; then
+	n77=$(flood "$C" 198.51.100.2 7777 6)
+	n79=$(flood "$C" 198.51.100.2 7779 7)
+	n80=$(flood "$C" 198.51.100.2 7780 8)
+	sleep 0.5
+	stop "$LAST"
+	eq "watch --rules: exit 0 on SIGINT" "$?" 0
+	eq "watch: each drop's rule, as many as sent" "$(by_rule "$TMP/watch.out")" \
+		"inet/fw/input/$h77=$n77 inet/fw2/input/$h79=$n79 ip/pol/input/policy=$n80"
+fi
+if start record record --rules --netns "$S" -w "$TMP/r.pcapng"; then
+	n77=$(flood "$C" 198.51.100.2 7777 4)
+	n80=$(flood "$C" 198.51.100.2 7780 5)
+	sleep 0.5
+	stop "$LAST"
+	eq "record --rules: exit 0 on SIGINT" "$?" 0
+	eq "record: rule= in the packets' comments, as many as sent" \
+		"$(grep -ao 'rule=[^ ]*' "$TMP/r.pcapng" | sort | uniq -c | awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $2, $1 }')" \
+		"rule=inet/fw/input/$h77:$n77 rule=ip/pol/input/policy:$n80"
 fi
 
 # ---------------------------------------------------------------- serve
