@@ -462,6 +462,72 @@ else
 	fail "every namespace: its table gone after the run" "$(cat "$TMP/all.tables" "$TMP/all.err")"
 fi
 
+# ---------------------------------------------------------------- conntrack table full
+# Without --rules: conntrack refusing new connections because its table is
+# full is said as such. The max is the host's (the init namespace's
+# nf_conntrack_max): lowered to what K holds for about a second, put back
+# at once (and by the harness on any exit).
+echo "conntrack table full (N of max M), without --rules"
+K=wdrul-$$-k
+ip netns add "$K" && HARNESS_NS+=("$K")
+nsx "$K" ip link set lo up
+echo 'table inet cttab { chain input { type filter hook input priority 0; ct state new counter; }; }' |
+	nsx "$K" nft -f -
+touch "$TMP/holding"
+nsx "$K" $PY - "$TMP/holding" "$TMP/held" <<'PYEOF' &
+import os, socket, sys, time
+l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("127.0.0.1", 7900)); l.listen(128)
+held = []
+for _ in range(40):
+    c = socket.create_connection(("127.0.0.1", 7900)); a, _ = l.accept(); held += [c, a]
+    c.send(b"x"); a.recv(1); a.send(b"y"); c.recv(1)   # both ways: the entries are assured
+open(sys.argv[2], "w").write("ready\n")
+while os.path.exists(sys.argv[1]):
+    time.sleep(0.1)
+PYEOF
+PIDS+=("$!")
+ct_drop() {	# conntrack's drop column in K, summed over CPUs
+	nsx "$K" cat /proc/net/stat/nf_conntrack | $PY -c 'import sys
+rows = sys.stdin.read().split("\n")
+i = rows[0].split().index("drop")
+print(sum(int(r.split()[i], 16) for r in rows[1:] if r.strip()))'
+}
+if poll_until 10 test -s "$TMP/held" && start ct count --json --netns "$K"; then
+	sleep 0.5	# its first read of the counters comes just after "attached"
+	d0=$(ct_drop)
+	n=$(nsx "$K" cat /proc/sys/net/netfilter/nf_conntrack_count)
+	# never 0 (no limit) nor a max other namespaces would soon meet
+	[ "${n:-0}" -ge 40 ] && sysctl_global net.netfilter.nf_conntrack_max="$n"
+	nsx "$K" $PY -c 'import socket
+for _ in range(5):
+    s = socket.socket(); s.settimeout(0.2)
+    try: s.connect(("127.0.0.1", 7900))
+    except OSError: pass
+    s.close()'
+	d1=$(ct_drop)
+	# whydrop's last read of the counters sees the table as it was at the drops
+	stop "$LAST"
+	rc=$?
+	sysctl_restore
+	eq "count: exit 0 on SIGINT" "$rc" 0
+	got=$($PY - "$TMP/ct.out" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = [x for x in d["drops"] if x.get("reason") == "NETFILTER_DROP"]
+print(sum(x["count"] for x in r), "|", " ".join(x.get("cause", {}).get("evidence", "") for x in r))
+PYEOF
+)
+	eq "NETFILTER_DROP = conntrack's own drop counter's growth" "${got%% |*}" "$((d1 - d0))"
+	case "$got" in
+	*"conntrack table full ($n of max $n)"*)
+		pass "the cause says: conntrack table full ($n of max $n)" ;;
+	*) fail "the cause says: conntrack table full ($n of max $n)" "$got" ;;
+	esac
+	[ "$((d1 - d0))" -gt 0 ] || fail "conntrack dropped new connections while full" "drop +0"
+fi
+rm -f "$TMP/holding"
+
 # ---------------------------------------------------------------- cost when not asked
 echo "without --rules: none of it verified"
 size() {	# size ARGS...: the verified size of whydrop's program
