@@ -310,11 +310,10 @@ static void account(struct nft_src *t, size_t i, const struct wd_nftrace_event *
 {
 	struct nft_ns *n = &t->ns[i];
 	const struct wd_nft_claim *claim = NULL;
+	enum wd_nft_claim_result res = wd_nft_claims_add(&n->claims, ev, &claim);
 	struct nh_slot *slot;
 	struct recent_drop *r;
 
-	if (wd_nft_claims_add(&n->claims, ev, &claim) != WD_NFT_CLAIMED && !n->nh)
-		return;
 	if (!n->nh)
 		return;
 	slot = &n->nh[ev->id % NH_SLOTS];
@@ -323,18 +322,17 @@ static void account(struct nft_src *t, size_t i, const struct wd_nftrace_event *
 		slot->len = (uint8_t)ev->nh_len;
 		memcpy(slot->nh, ev->nh, ev->nh_len);
 	}
-	if (!wd_nftrace_is_drop(ev) || slot->id != ev->id || !slot->len)
+	if (res != WD_NFT_CLAIMED || slot->id != ev->id || !slot->len)
 		return;
-	if (claim || n->claims.other) {
-		r = &t->recent[t->next_recent];
-		t->next_recent = (t->next_recent + 1) % RECENT_DROPS;
-		*r = (struct recent_drop){ .used = true, .ns = i, .t = wd_now(), .len = slot->len };
-		memcpy(r->nh, slot->nh, slot->len);
-		if (claim)
-			claim_label(claim, r->label, sizeof(r->label));
-		else
-			snprintf(r->label, sizeof(r->label), "unknown");
-	}
+	r = &t->recent[t->next_recent];
+	t->next_recent = (t->next_recent + 1) % RECENT_DROPS;
+	*r = (struct recent_drop){ .used = true, .ns = i, .t = wd_now(), .len = slot->len };
+	memcpy(r->nh, slot->nh, slot->len);
+	/* past the rules kept apart: claimed, but not named */
+	if (claim)
+		claim_label(claim, r->label, sizeof(r->label));
+	else
+		snprintf(r->label, sizeof(r->label), "unknown");
 }
 
 /* Every trace waiting, claimed. */
