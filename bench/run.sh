@@ -480,6 +480,28 @@ phase_options() {
 			"$(na "${OPT[${a[0]}.with]:-}") ($(na "${OPT[${a[0]}.plain]:-}"))"
 	done
 	phase_filtered_out
+	phase_rules
+}
+
+# --rules (bench/rules_cost.sh): the sender's CPU per packet delivered,
+# forwarded and dropped by a rule, without whydrop, under count, under
+# count --rules. Needs the trace driver of make unit-bins as its sender.
+phase_rules() {
+	local w
+	note "--rules: sender CPU ns per packet (bench/rules_cost.sh)"
+	if [ ! -x build/system/nftrace_drive ]; then
+		note "--rules: skipped, no build/system/nftrace_drive (make unit-bins)"
+		return 0
+	fi
+	if ! WHYDROP=$WD ROUNDS=$ROUNDS bench/rules_cost.sh >"$TMP/rules.out" 2>"$TMP/rules.err"; then
+		sed 's/^/  /' "$TMP/rules.err" >&2
+		fail "bench/rules_cost.sh failed"
+		return 0
+	fi
+	for w in delivery forwarding drop; do
+		printf '%-58s %-24s\n' "$w: sender CPU ns/packet none, count, count --rules" \
+			"$(kv "$TMP/rules.out" "${w}_none_cpu_ns"), $(kv "$TMP/rules.out" "${w}_count_cpu_ns"), $(kv "$TMP/rules.out" "${w}_rules_cpu_ns")"
+	done
 }
 
 # Drops the filters leave out (bench/filtered_out.sh): one row each.

@@ -47,6 +47,8 @@ part "pcap filter translation under ASan/UBSan" tests/system/filter_equal.sh bui
 part "nftables rule tracing: traces, whydrop's table, rule text, conntrack (real kernel)" \
 	tests/system/nftrace.sh build/system/nftrace_drive
 part "nftables rule tracing under ASan/UBSan" tests/system/nftrace.sh build/asan/system/nftrace_drive
+part "count --rules: NETFILTER_DROP by nftables rule (real kernel)" tests/system/rules.sh build/whydrop
+part "count --rules under ASan/UBSan" tests/system/rules.sh build/asan/whydrop
 part "filter expressions count what tcpdump matches (real kernel)" tests/system/filter_tcpdump.sh build/whydrop
 part "stacks, call sites, noise list (real kernel)" tests/system/stacks.sh build/whydrop
 part "stacks, call sites, noise list under ASan/UBSan" tests/system/stacks.sh build/asan/whydrop

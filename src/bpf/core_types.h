@@ -140,6 +140,8 @@ struct sk_buff {
 	__u16 network_header;
 	unsigned int tail;
 	unsigned char *head;
+	/* nftables tracing (CONFIG_NF_TABLES or xt TRACE): --rules only */
+	__u8 nf_trace : 1;
 };
 
 /* Values are never used: numbers come from the kernel at run time. */

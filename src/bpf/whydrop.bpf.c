@@ -47,6 +47,8 @@ const volatile bool has_filter;		/* a translated pcap filter is loaded */
 const volatile bool direct_pkt;		/* tp_btf may load packet bytes directly */
 /* record: -s, packet bytes per record (<= WD_COPY_MAX); 0 for watch */
 const volatile __u32 record_bytes;
+/* --rules: NETFILTER_DROP's code here (read by the kfree_skb_rules_* programs only) */
+const volatile __u32 nftrace_reason;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -457,8 +459,26 @@ static __always_inline void from_args(struct drop *d, __u64 *args, void *ctx)
 		d->rx_sk = (struct sock *)args[3];
 }
 
+/*
+ * --rules: a NETFILTER_DROP of a packet nftables traced (nf_trace set)
+ * counts under a key of its own, so that the drops whose verdict a trace
+ * message names add up exactly. A bitfield: direct in tp_btf, probed in
+ * raw_tp.
+ */
+static __always_inline void nf_trace(struct drop *d, bool btf)
+{
+	struct sk_buff *skb = d->skb;
+
+	if (d->f.key.reason != nftrace_reason ||
+	    !bpf_core_field_exists(struct sk_buff, nf_trace))
+		return;
+	if (btf ? BPF_CORE_READ_BITFIELD(skb, nf_trace) :
+		  BPF_CORE_READ_BITFIELD_PROBED(skb, nf_trace))
+		d->f.key.flags = WD_KEY_NF_TRACE;
+}
+
 /* A drop: each filter as soon as what it needs is known, then the rest. */
-static __always_inline int on_drop(__u64 *args, void *ctx, bool btf)
+static __always_inline int on_drop(__u64 *args, void *ctx, bool btf, bool rules)
 {
 	struct drop d = {};
 
@@ -468,6 +488,8 @@ static __always_inline int on_drop(__u64 *args, void *ctx, bool btf)
 	from_args(&d, args, ctx);
 	if (!reason_wanted(d.f.key.reason) || !where(&d, btf) || !interface(&d, btf))
 		return 0;
+	if (rules)
+		nf_trace(&d, btf);
 	if (detail_budget || has_filter)
 		packet(&d, btf);
 	if (has_filter)
@@ -503,13 +525,29 @@ static __always_inline int on_match(__u64 *args, void *ctx, bool btf)
 SEC("tp_btf/kfree_skb")
 int kfree_skb_btf(__u64 *ctx)
 {
-	return on_drop(ctx, ctx, true);
+	return on_drop(ctx, ctx, true, false);
 }
 
 SEC("raw_tp/kfree_skb")
 int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
 {
-	return on_drop(ctx->args, ctx, false);
+	return on_drop(ctx->args, ctx, false, false);
+}
+
+/*
+ * --rules: the same with NETFILTER_DROP split by nf_trace. Programs of
+ * their own, so that without --rules not one instruction of it is loaded.
+ */
+SEC("tp_btf/kfree_skb")
+int kfree_skb_rules_btf(__u64 *ctx)
+{
+	return on_drop(ctx, ctx, true, true);
+}
+
+SEC("raw_tp/kfree_skb")
+int kfree_skb_rules_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_drop(ctx->args, ctx, false, true);
 }
 
 /* Tail-called by the filter on a match; loaded only with a filter. */

@@ -104,8 +104,15 @@ struct wd_key {
 	__u64 location;		/* return address inside the dropping function */
 	__u64 netns_cookie;	/* net->net_cookie, 0 if the kernel has none */
 	__u32 netns;		/* inode of the network namespace */
-	__u32 pad;
+	__u32 flags;		/* WD_KEY_*: 0 unless --rules */
 };
+
+/*
+ * wd_key.flags. --rules only: a NETFILTER_DROP of a packet whose nf_trace
+ * bit was set (whydrop's nftables table marked it, or a user's own
+ * `meta nftrace set 1`): its verdict was traced (docs/firewall.md).
+ */
+#define WD_KEY_NF_TRACE		1
 
 /*
  * Runs of identical drops, counted per CPU before they reach the hash: a

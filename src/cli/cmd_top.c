@@ -14,6 +14,7 @@
 #include "noise_opts.h"
 #include "groups.h"
 #include "report.h"
+#include "rules_report.h"
 
 #define TOP_ROWS 25
 #define TOP_STACKS 5		/* stacks shown live with --stacks */
@@ -163,6 +164,17 @@ static void draw_source_losses(struct top *t, const struct wd_count_source *l)
 		l->summary_full ? ", summaries were full" : "");
 }
 
+/* --rules: NETFILTER_DROP by rule so far, as count prints it (rules_report.h). */
+static void draw_rules(struct top *t, struct wd_session *s, const struct wd_snapshot *snap)
+{
+	struct wd_rules_parts *p = NULL;
+	struct wd_rules_doc d;
+
+	if (!wd_rules_report_build(s, snap, true, &d, &p))
+		wd_print_rules_text(t->out, &d);
+	wd_rules_report_free(p);
+}
+
 static void draw(struct top *t, struct wd_session *s, const struct wd_snapshot *snap,
 		 const struct wd_diag_ctx *x, struct wd_total *cur, size_t n, double now)
 {
@@ -207,6 +219,8 @@ static void draw(struct top *t, struct wd_session *s, const struct wd_snapshot *
 	draw_source_losses(t, &snap->source);
 	if (snap->has_stacks)
 		draw_stacks(t, s, snap);
+	if (snap->rules)
+		draw_rules(t, s, snap);
 }
 
 /*

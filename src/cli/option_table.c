@@ -255,6 +255,31 @@ const struct wd_option wd_options[] = {
 		 "existing file is rewritten only once the counts are read. Search (Ctrl-F) "
 		 "marks the frames a regular expression matches; the URL fragment "
 		 "#f=ID&s=REGEX zooms and searches on opening." },
+	/* nftables rules */
+	{ "rules", 0, NULL, C_LIVE,
+	  "split NETFILTER_DROP by the nftables rule or chain policy that dropped the packet "
+	  "(traces the namespaces watched: adds a marking table while it runs; "
+	  "docs/firewall.md)",
+	  .help_for = {
+		{ C_WATCH | C_RECORD, "name the nftables rule of each NETFILTER_DROP (rule "
+				      "inet/fw/input/2, rule= in pcapng comments; unknown where "
+				      "no trace names it exactly; docs/firewall.md)" },
+		{ C_SERVE, "whydrop_netfilter_drops_total: NETFILTER_DROP by namespace and "
+			   "nftables rule (rule=\"inet/fw/input/2\", capped by --max-series; "
+			   "adds a marking table to the namespaces watched while it runs; "
+			   "docs/firewall.md)" } },
+	  .why = TRACING,
+	  .man = "In each network namespace watched (--netns, else ours and every one that "
+		 "exists at start) whydrop adds a table of its own, inet "
+		 "whydrop_PIDNS_PID_START, whose chains mark every packet for nftables tracing "
+		 "at the earliest priority of each hook; the table is removed on exit (the "
+		 "kernel removes it if whydrop is killed). Each traced drop is named by its "
+		 "rule (family, table, chain, handle, text, comment) or chain policy; drops "
+		 "no trace names are said as such (trace lost, or dropped outside nftables: "
+		 "legacy iptables, conntrack), and NETFILTER_DROPs of packets not marked as "
+		 "not traced: the parts add up to NETFILTER_DROP exactly. Needs CAP_NET_ADMIN "
+		 "and nf_tables; not with --source dropmon, -i or a filter expression. Costs "
+		 "per packet marked, not per drop." },
 	/* noise */
 	{ "hide", 0, "R[@F]", C_TOP | C_COUNT | C_SERVE,
 	  "hide drops of reason R (at function F) as expected; repeatable, comma-separated, "

@@ -224,6 +224,7 @@ static int parse_flag(struct parse *p)
 		{ "counters-only", offsetof(struct wd_cli, o.counters_only) },
 		{ "processes", offsetof(struct wd_cli, o.processes) },
 		{ "stacks", offsetof(struct wd_cli, o.stacks) },
+		{ "rules", offsetof(struct wd_cli, o.rules) },
 		{ "folded", offsetof(struct wd_cli, o.folded) },
 		{ "show-all", offsetof(struct wd_cli, o.show_all) },
 		{ "netns-names", offsetof(struct wd_cli, o.netns_names) },
@@ -518,6 +519,28 @@ static int check_guess(struct parse *p)
 	return -1;
 }
 
+/*
+ * --rules: per-rule counts add up to NETFILTER_DROP only where the BPF
+ * program and the nftables marking see the same packets: not with
+ * drop_monitor (no nf_trace bit), nor with filters nftables' marking
+ * cannot express (docs/firewall.md, Limits).
+ */
+static const char *rules_conflict(const struct wd_opts *o)
+{
+	if (o->source == WD_SOURCE_DROPMON)
+		return "--source dropmon: drop_monitor cannot read the skb's nf_trace bit "
+		       "(--source bpf can)";
+	if (o->counters_only)
+		return "--counters-only (nothing traced)";
+	if (o->filter)
+		return "a filter expression: nftables' marking cannot apply it, so per-rule "
+		       "counts would not add up (use --netns to limit the tracing)";
+	if (o->ifname)
+		return "-i: the drop's interface and the hook's can differ, so per-rule counts "
+		       "would not add up (use --netns to limit the tracing)";
+	return NULL;
+}
+
 /* Options that only make sense together. */
 static int check_live(const struct parse *p)
 {
@@ -542,6 +565,8 @@ static int check_live(const struct parse *p)
 				     "nothing, so %s does not apply (only --netns, -d, --json do)",
 				     what);
 	}
+	if (o->rules && (what = rules_conflict(o)))
+		return usage(p, "--rules does not go with %s", what);
 	if (o->dropmon_mode_set && o->source != WD_SOURCE_DROPMON)
 		return usage(p, "--dropmon-mode and --dropmon-queue only apply with --source "
 			     "dropmon");

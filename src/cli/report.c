@@ -15,6 +15,7 @@
 #include "options.h"
 #include "output.h"
 #include "report.h"
+#include "rules_report.h"
 #include "stack.h"
 
 #define NAME_LEN 160
@@ -285,6 +286,8 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 	struct row_names *names = NULL;
 	struct hidden_parts hp = { 0 };
 	struct stack_parts sp = { 0 };
+	struct wd_rules_parts *rp = NULL;
+	struct wd_rules_doc rd;
 	struct wd_snapshot snap;
 	struct wd_total *t = NULL;
 	int err, flame_failed = 0;
@@ -322,6 +325,9 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 		goto out;
 	if (snap.has_stacks && (err = build_stacks(s, o, &snap, &doc, &sp)))
 		goto out;
+	if (snap.rules && (err = wd_rules_report_build(s, &snap, true, &rd, &rp)))
+		goto out;
+	doc.rules = snap.rules ? &rd : NULL;
 	/* said, and the exit status; the report goes on */
 	if (o->flame && snap.has_stacks) {
 		flame_failed = write_flame(o->flame, &doc);
@@ -357,6 +363,7 @@ out:
 	wd_counter_rows_free(&c);
 	hidden_free(&hp);
 	stack_parts_free(&sp);
+	wd_rules_report_free(rp);
 	free(cr);
 	free(diag);
 	free(rows);

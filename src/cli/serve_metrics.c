@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "catalogue.h"
+#include "rules_report.h"
 #include "serve.h"
 
 #define NAME_LEN		128
@@ -33,7 +34,7 @@ static void interface_name(struct serve *sv, const struct wd_netns_id *ns, uint3
 }
 
 struct scrape {
-	struct wd_prom_family drops, hidden, by_if, by_ns, by_cg;
+	struct wd_prom_family drops, hidden, by_if, by_ns, by_cg, rules;
 	struct wd_snapshot snap;	/* this scrape's one read of the kernel */
 };
 
@@ -125,6 +126,47 @@ static void render_cgroup_lost(struct wd_prom_buf *b, const struct scrape *sc)
 			     "empty one); still in whydrop_drops_total.", lost);
 }
 
+/*
+ * --rules: NETFILTER_DROP by rule (rules_report.h), labels from the traces
+ * only (no listing per scrape): bounded by the cap like the others.
+ */
+static int add_rules(struct serve *sv, struct scrape *sc)
+{
+	struct wd_rules_parts *p = NULL;
+	struct wd_rules_doc d;
+	char label[3 * 256 + 32], netns[16];
+	const char *v[] = { netns, label };
+	int err = wd_rules_report_build(&sv->s, &sc->snap, false, &d, &p);
+
+	for (size_t i = 0; !err && i < d.n_ns; i++) {
+		const struct wd_rules_ns_out *n = &d.ns[i];
+		const struct { const char *rule; uint64_t count; } part[] = {
+			{ "unclaimed", n->unclaimed }, { "foreign", n->foreign },
+			{ "other_rules", n->other_rules },
+		};
+
+		snprintf(netns, sizeof(netns), "%u", n->inode);
+		for (size_t k = 0; !err && k < n->n_rules; k++) {
+			wd_rules_label(&n->rules[k], label, sizeof(label));
+			err = wd_prom_add(&sc->rules, v, n->rules[k].count);
+		}
+		for (size_t k = 0; !err && k < sizeof(part) / sizeof(part[0]); k++) {
+			snprintf(label, sizeof(label), "%s", part[k].rule);
+			err = wd_prom_add(&sc->rules, v, part[k].count);
+		}
+	}
+	snprintf(netns, sizeof(netns), "any");
+	snprintf(label, sizeof(label), "not_traced");
+	if (!err)
+		err = wd_prom_add(&sc->rules, v, d.not_traced + d.traced_elsewhere);
+	wd_rules_report_free(p);
+	if (!err) {
+		wd_prom_merge(&sc->rules);
+		err = wd_prom_cap_apply(&sv->cap_rules, &sc->rules);
+	}
+	return err;
+}
+
 static int fill(struct serve *sv, struct scrape *sc)
 {
 	const struct wd_key_total *keys;
@@ -156,6 +198,8 @@ static int fill(struct serve *sv, struct scrape *sc)
 		err = wd_prom_cap_apply(&sv->cap_ns, &sc->by_ns);
 	if (!err && sv->so.per_cgroup)
 		err = wd_serve_fill_cgroups(sv, &sc->snap, &sc->by_cg);
+	if (!err && sc->snap.rules)
+		err = add_rules(sv, sc);
 	return err;
 }
 
@@ -169,11 +213,12 @@ static void render_per_family(struct serve *sv, struct wd_prom_buf *b, const str
 		{ &sc->by_if, &sv->cap_if, sv->so.per_if },
 		{ &sc->by_ns, &sv->cap_ns, sv->so.per_netns },
 		{ &sc->by_cg, &sv->cap_cg, sv->so.per_cgroup },
+		{ &sc->rules, &sv->cap_rules, sc->snap.rules != NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(fam) / sizeof(fam[0]); i++) {
 		/* only the families whose series retire have the second */
-		if (!fam[i].on || (retired && i < 2))
+		if (!fam[i].on || (retired && (i < 2 || i == 5)))
 			continue;
 		wd_prom_printf(b, "%s{metric=\"%s\"} %" PRIu64 "\n",
 			       retired ? "whydrop_series_retired_total" : "whydrop_series_folded",
@@ -286,11 +331,27 @@ static void scrape_init(struct scrape *sc, bool netns_names)
 		.labels = { "cgroup", "reason" }, .nlabels = 2,
 	};
 
+	static const struct wd_prom_family rules = {
+		.name = "whydrop_netfilter_drops_total", .type = "counter",
+		.help = "serve --rules: NETFILTER_DROPs by network namespace (inode; \"any\" for "
+			"not_traced) and the nftables rule that dropped them: "
+			"rule=\"FAMILY/TABLE/CHAIN/HANDLE\" or \"FAMILY/TABLE/CHAIN/policy\"; "
+			"unclaimed (marked, no rule named: trace lost, or dropped outside "
+			"nftables' rules: legacy iptables, conntrack), foreign (a user's own "
+			"nftrace marks), other_rules, not_traced (not marked: hooks or "
+			"namespaces whydrop does not trace). They add up to the NETFILTER_DROP "
+			"series of whydrop_drops_total and whydrop_hidden_drops_total; live, the "
+			"rules can be a moment ahead. The rule's text: `nft -a list table "
+			"FAMILY TABLE`.",
+		.labels = { "netns", "rule" }, .nlabels = 2,
+	};
+
 	sc->drops = drops;
 	sc->hidden = hidden;
 	sc->by_if = by_if;
 	sc->by_ns = by_ns;
 	sc->by_cg = by_cg;
+	sc->rules = rules;
 	/* --netns-names: one more label, last */
 	if (netns_names) {
 		sc->by_if.labels[sc->by_if.nlabels++] = "netns_name";
@@ -319,6 +380,8 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 			wd_prom_render_family(b, &sc.by_cg);
 			render_cgroup_lost(b, &sc);
 		}
+		if (sc.snap.rules)
+			wd_prom_render_family(b, &sc.rules);
 		render_folded(sv, b, &sc);
 		render_info(sv, b, &sc);
 		/* after the page: what a swap moves is in the next scrape, once */
@@ -331,6 +394,7 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 	wd_prom_family_clear(&sc.by_if);
 	wd_prom_family_clear(&sc.by_ns);
 	wd_prom_family_clear(&sc.by_cg);
+	wd_prom_family_clear(&sc.rules);
 	if (!err && b->failed)
 		err = -ENOMEM;
 	return err;

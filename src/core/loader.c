@@ -103,6 +103,13 @@ static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 	}
 	skel->rodata->has_filter = s->filter_len > 0;
 	skel->rodata->direct_pkt = p->direct_pkt;
+	/* --rules: NETFILTER_DROP split by nf_trace (source_nftrace.c) */
+	if (o->rules && wd_reason_code(s->reasons, "NETFILTER_DROP",
+				       (uint32_t *)&skel->rodata->nftrace_reason)) {
+		fprintf(stderr, "whydrop: --rules: this kernel has no NETFILTER_DROP drop reason "
+				"(5.19+)\n");
+		return 2;
+	}
 	skel->rodata->count_by_socket = o->group_by == WD_GROUP_CGROUP ||
 					o->group_by == WD_GROUP_PROCESS;
 	s->map_size = o->map_size;
@@ -116,8 +123,10 @@ static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		bpf_map__set_max_entries(skel->maps.stackmap, o->stack_map_size);
 		bpf_map__set_max_entries(skel->maps.stack_counts, o->map_size);
 	}
-	bpf_program__set_autoload(skel->progs.kfree_skb_btf, btf);
-	bpf_program__set_autoload(skel->progs.kfree_skb_raw, !btf);
+	bpf_program__set_autoload(skel->progs.kfree_skb_btf, btf && !o->rules);
+	bpf_program__set_autoload(skel->progs.kfree_skb_raw, !btf && !o->rules);
+	bpf_program__set_autoload(skel->progs.kfree_skb_rules_btf, btf && o->rules);
+	bpf_program__set_autoload(skel->progs.kfree_skb_rules_raw, !btf && o->rules);
 	bpf_program__set_autoload(skel->progs.kfree_skb_matched_btf, btf && s->filter_len);
 	bpf_program__set_autoload(skel->progs.kfree_skb_matched_raw, !btf && s->filter_len);
 	return 0;
@@ -190,7 +199,8 @@ static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		status = load_filter(s, skel, p);
 	if (status)
 		goto fail_status;
-	prog = btf ? skel->progs.kfree_skb_btf : skel->progs.kfree_skb_raw;
+	prog = o->rules ? (btf ? skel->progs.kfree_skb_rules_btf : skel->progs.kfree_skb_rules_raw)
+			: (btf ? skel->progs.kfree_skb_btf : skel->progs.kfree_skb_raw);
 	link = btf ? bpf_program__attach(prog)
 		   : bpf_program__attach_raw_tracepoint(prog, "kfree_skb");
 	if (!link)
@@ -219,13 +229,13 @@ fail_status:
 /* Without BTF only the tracepoint's arguments can be read, not the skb. */
 static int nobtf_usable(const struct wd_opts *o, bool details)
 {
-	if (!details && !o->netns && !o->ifname && !o->filter && !o->stacks)
+	if (!details && !o->netns && !o->ifname && !o->filter && !o->stacks && !o->rules)
 		return 0;
 	fprintf(stderr,
 		"whydrop: this kernel has no BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF=y):\n"
 		"         whydrop can only count drops by reason and location here (`whydrop count`,\n"
-		"         `whydrop top`); --netns, -i, --stacks, filter expressions and per-packet\n"
-		"         records need BTF\n");
+		"         `whydrop top`); --netns, -i, --stacks, --rules, filter expressions and\n"
+		"         per-packet records need BTF\n");
 	return 1;
 }
 

@@ -135,9 +135,13 @@ void wd_session_close(struct wd_session *s)
 	wd_filters_free(s);
 }
 
+/*
+ * Last source first: a source beside the drop source (--rules: nftables
+ * marking) stops before the drops it explains stop being counted.
+ */
 void wd_session_detach(struct wd_session *s)
 {
-	for (size_t i = 0; i < s->n_src; i++)
+	for (size_t i = s->n_src; i-- > 0;)
 		s->src[i]->ops->detach(s->src[i]);
 }
 
@@ -278,6 +282,10 @@ void wd_session_view(struct wd_session *s, const struct wd_event *ev, struct wd_
 		    wd_ifname(&s->ifnames, &ns, ev->ifindex);
 	if (src->ops->view)
 		src->ops->view(src, ev, v);
+	/* sources beside it may add what they know of the drop (--rules: its rule) */
+	for (size_t i = 1; i < s->n_src; i++)
+		if (s->src[i]->ops->view)
+			s->src[i]->ops->view(s->src[i], ev, v);
 	wd_stack_free(&s->ev_stack);
 	if ((src->caps & WD_SRC_STACKS) && ev->stack_id != WD_STACK_NONE &&
 	    !wd_session_stack(s, ev->stack_id, &s->ev_stack)) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules_snap.h"
 #include "session.h"
 #include "snapshot.h"
 
@@ -29,6 +30,8 @@ void wd_snapshot_free(struct wd_snapshot *snap)
 	free(snap->stacks);
 	snap->stacks = NULL;
 	snap->n_stacks = 0;
+	wd_rules_snap_free(snap->rules);
+	snap->rules = NULL;
 }
 
 int wd_session_maintain(struct wd_session *s, wd_sock_fold_fn fold, void *ctx)

@@ -123,5 +123,13 @@ int wd_sources_open(struct wd_session *s, const struct wd_opts *o)
 	if (status < 0)
 		fprintf(stderr, "whydrop: cannot load the BPF program on skb:kfree_skb: %s\n%s",
 			strerror(-status), wd_libbpf_log());
+	/* --rules: nftables traces beside the drops, once those are counted */
+	if (!status && o->rules && s->src[0]->ops != &wd_source_bpf_ops) {
+		fprintf(stderr, "whydrop: --rules needs the BPF program (it splits NETFILTER_DROP "
+				"by the skb's nf_trace bit); drop_monitor cannot tell\n");
+		return WD_EXIT_USAGE;
+	}
+	if (!status && o->rules)
+		status = open_source(s, &wd_source_nftrace_ops, o, false, NULL);
 	return status < 0 ? 1 : status;
 }

@@ -15,7 +15,8 @@
 # kernel's own counts, records their rate (over the threshold) and no alert
 # ever fires or pends for them. Then every query of contrib/grafana/whydrop.json
 # (its variables too) runs against this Prometheus
-# (tests/integration/dashboard_check.py); the hidden-drops panel must show both.
+# (tests/integration/dashboard_check.py); the hidden-drops panel must show both,
+# and the NETFILTER_DROP by rule panel the test's firewall rule (serve --rules).
 # Usage: tests/integration/alerting.sh [BINARY]. Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -99,8 +100,11 @@ PYEOF
 echo "-- whydrop serve, Prometheus with whydrop's rules, Alertmanager, a webhook receiver"
 # the operator's own rule, as in /etc/whydrop/noise.conf
 echo 'hide SOCKET_RCVBUFF # the test: a receiver known to read too slowly' >"$TMP/noise.conf"
+# a firewall rule for the dashboard's NETFILTER_DROP by rule panel (serve --rules)
+echo 'table inet wdalert { chain input { type filter hook input priority 0; udp dport 7799 counter drop; }; }' |
+	ip netns exec "$NS" nft -f -
 "$W" serve --listen 127.0.0.1:0 --netns "$NS" --per-netns --netns-names --per-interface \
-	--per-cgroup --noise-file "$TMP/noise.conf" >"$TMP/serve.out" 2>"$TMP/serve.err" &
+	--per-cgroup --rules --noise-file "$TMP/noise.conf" >"$TMP/serve.out" 2>"$TMP/serve.err" &
 SERVE=$!
 PIDS+=("$SERVE")
 WADDR=
@@ -235,6 +239,13 @@ PYEOF
 touch "$TMP/storming"
 T0=$(now_ms)
 ip netns exec "$NS" $PY "$TMP/storm.py" "$TMP/storming" "$TMP/storm.count" &
+# and a few a second to the firewall's rule, for the panel
+ip netns exec "$NS" $PY -c 'import os, socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+while os.path.exists(sys.argv[1]):
+    s.sendto(b"x", ("127.0.0.1", 7799))
+    time.sleep(0.2)' "$TMP/storming" &
+PIDS+=("$!")
 STORM=$!
 PIDS+=("$STORM")
 check "WhydropDropRateHigh fired for NO_SOCKET on $WADDR at the webhook (polled, 120 s at most)" \
@@ -320,7 +331,8 @@ out=$($PY tests/integration/dashboard_check.py contrib/grafana/whydrop.json "htt
 	must:job=whydrop "must:instance=$WADDR" must:reason=NO_SOCKET must:reason=SOCKET_CLOSE \
 	must:reason=SOCKET_RCVBUFF \
 	"has:Expected drops/s, hidden by the noise rules:rule=SOCKET_CLOSE@unix_release_sock" \
-	"has:Expected drops/s, hidden by the noise rules:rule=SOCKET_RCVBUFF")
+	"has:Expected drops/s, hidden by the noise rules:rule=SOCKET_RCVBUFF" \
+	"has:NETFILTER_DROP by rule:rule=inet/wdalert/input/2")
 rc=$?
 echo "$out" | grep -E 'variable \$|FAIL|\(ready for|hidden' | sed 's/^/ /'
 echo "   $(echo "$out" | tail -n 1)"

@@ -3,7 +3,9 @@
 #
 # A scenario sets REASON, FAMILY, FUNCTION, CAUSE (a phrase of what really happened, which
 # the cause whydrop gives each row of REASON must name: lab_cause.py) and optionally
-# WATCH=a|b (default b), defines
+# WATCH=a|b (default b), RULE (the --rules mode: whydrop counts with --rules, and every
+# drop of REASON must be named by that nftables rule, "inet/TABLE/CHAIN/HANDLE" or
+# ".../policy", nothing unclaimed: lab_rule_check), defines
 # trigger() (and optionally setup()), and ends with `lab_main`. trigger() states what it
 # expects with `expect N` (exact: the trigger sent a known number) or, where the kernel
 # cannot be made exact, with `expect_counter 'shell command printing a number'` before the
@@ -274,6 +276,8 @@ wd_start() {
 	# filtered by netns; such a scenario counts host-wide, filtered by reason only
 	[ "$WATCH" = all ] && filter=()
 	# --show-all: the lab counts every drop, expected ones too (SOCKET_CLOSE.unix...)
+	# RULE: NETFILTER_DROP split by nftables rule (--rules), checked by lab_rule_check
+	[ -n "${RULE:-}" ] && filter+=(--rules)
 	"$WHYDROP" count --json --show-all "${filter[@]}" -d 600 >"$T/wd.json" 2>"$T/wd.err" &
 	WD_PID=$!
 	for i in $(seq 200); do
@@ -339,6 +343,7 @@ EOF
 		verdict=FAIL why="no call-site entry for $FUNCTION (src/lib/knowledge/callsites_data.h)"
 	fi
 	[ "$verdict" = PASS ] && ! why=$(lab_cause_check) && verdict=FAIL
+	[ "$verdict" = PASS ] && [ -n "${RULE:-}" ] && ! why=$(lab_rule_check "$got") && verdict=FAIL
 	[ -n "$why" ] && _NOTE="$why"
 	if [ "$verdict" = FAIL ]; then
 		cp "$T/wd.json" "${LAB_KEEP:-/tmp}/wdlab-fail-$REASON.$FAMILY.json" 2>/dev/null || true
@@ -349,6 +354,28 @@ EOF
 # lab_cause_check: the cause whydrop gives the rows names $CAUSE; else prints why, fails
 lab_cause_check() {
 	"$PY" "$LAB_PY" cause "$T/wd.json" "$REASON" "$CAUSE" 2>&1
+}
+
+# lab_rule_check N: --rules named all N drops by $RULE, none unclaimed or not traced
+lab_rule_check() {
+	"$PY" - "$T/wd.json" "$RULE" "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1])).get("rules")
+want, n = sys.argv[2], int(sys.argv[3])
+if not d:
+    sys.exit(print("--rules: no rules object") or 1)
+got = {}
+for ns in d["namespaces"]:
+    for r in ns["by_rule"]:
+        k = r["rule"]
+        label = "/".join([k["family"], k["table"], k["chain"],
+                          "policy" if "policy" in k else str(k["handle"])])
+        got[label] = got.get(label, 0) + r["count"]
+    got["unclaimed"] = got.get("unclaimed", 0) + ns["unclaimed"]
+got["not_traced"] = d["not_traced"]
+if got.get(want) != n or sum(got.values()) != n:
+    sys.exit(print("--rules: %s, wanted %s=%d" % (got, want, n)) or 1)
+EOF
 }
 
 _lab_exit() {

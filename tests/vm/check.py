@@ -113,7 +113,33 @@ def check_catalogue(t, rel, sec, mode):
 CAUSES = {"no_socket_v4": "no listener", "no_socket_v6": "no listener",
           "no_socket_udp4": "no UDP socket", "tcp_csum": "bad TCP checksum",
           "netfilter_drop": "rule", "tcp_flags": "flags invalid",
-          "socket_rcvbuff": "receive buffer full"}
+          "socket_rcvbuff": "receive buffer full", "netfilter_policy": "rule"}
+
+# --rules scenarios: the rule every NETFILTER_DROP must be named by
+RULES_WANT = {"rules.netfilter_drop": "inet/wdtest/input/2",
+              "rules.netfilter_policy": "ip/wdpol/input/policy"}
+
+
+def rules_problem(sid, doc, exp):
+    """'' when --rules named all exp drops by the scenario's rule, else what is wrong"""
+    want = RULES_WANT.get(sid)
+    if not want:
+        return ""
+    d = doc.get("rules")
+    if not isinstance(d, dict):
+        return "no rules object (--rules)"
+    got = {}
+    for ns in d.get("namespaces", []):
+        for r in ns.get("by_rule", []):
+            k = r["rule"]
+            lab = "/".join([k["family"], k["table"], k["chain"],
+                            "policy" if "policy" in k else str(k.get("handle"))])
+            got[lab] = got.get(lab, 0) + r["count"]
+        got["unclaimed"] = got.get("unclaimed", 0) + ns.get("unclaimed", 0)
+    got["not_traced"] = d.get("not_traced", 0)
+    if got.get(want) != exp or sum(got.values()) != exp or d.get("netfilter_drop") != exp:
+        return f"--rules: {got}, netfilter_drop {d.get('netfilter_drop')}; want {want}={exp}"
+    return ""
 
 
 def cause_problem(sid, reason, rows):
@@ -395,6 +421,8 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
             problems.append(f"function {funcs}, expected one of {sorted(allowed)}")
         if rows and cause_problem(sid, reason, rows):
             problems.append(cause_problem(sid, reason, rows))
+        if rules_problem(sid, doc, exp):
+            problems.append(rules_problem(sid, doc, exp))
         if doc.get("lost_events", 0) != 0:
             problems.append(f"lost_events={doc.get('lost_events')}")
         if doc.get("kernel") not in (None, rel):

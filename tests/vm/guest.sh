@@ -152,6 +152,26 @@ post_netfilter_drop() {
 	B nft delete table inet wdtest
 }
 
+# --rules (rules.netfilter_drop runs the scenario above so): a chain's policy
+# drop, every UDP datagram to port 8 falling through to it.
+pre_netfilter_policy() {
+	B nft -f - <<-'EOF'
+	table ip wdpol {
+		chain input {
+			type filter hook input priority 0; policy drop;
+			meta l4proto != udp accept
+			udp dport != 8 accept
+			counter
+		}
+	}
+	EOF
+}
+sc_netfilter_policy() { A wdpkt udp 192.0.2.1 192.0.2.2 40006 8 29; }
+post_netfilter_policy() {
+	sect nft.netfilter_policy B nft list ruleset
+	B nft delete table ip wdpol
+}
+
 LPID=
 pre_tcp_flags() {
 	# by path, not through a function: $! must be the helper itself
@@ -661,6 +681,12 @@ if [ $HAVE_WD = 1 ]; then
 	# Without the namespace filter (the VM is otherwise quiet): tells a
 	# naming/counting problem from a namespace-attribution one.
 	run_scenario tcp_flags TCP_FLAGS 23 tcp_rcv_state_process allns. "" ""
+	# --rules: NETFILTER_DROP named by the rule, and by a chain's policy (6.1
+	# frees nftables' drops in nf_hook_slow: the join must not depend on it)
+	run_scenario netfilter_drop NETFILTER_DROP 19 nf_hook_slow,nft_do_chain rules. "" \
+		"--rules --netns wdb"
+	run_scenario netfilter_policy NETFILTER_DROP 29 nf_hook_slow,nft_do_chain rules. "" \
+		"--rules --netns wdb"
 
 	# A kernel without BTF as user space sees it: /sys/kernel/btf hidden
 	# under an empty tmpfs. Names come from tracefs, the program reads only

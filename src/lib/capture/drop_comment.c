@@ -84,6 +84,8 @@ void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len)
 		append(buf, len, &used, " hw_trap=%s%s%s", v->hw_group ? v->hw_group : "",
 		       v->hw_group ? "/" : "", v->hw_trap);
 	append_sock(buf, len, &used, &v->sock);
+	if (v->rule)
+		append_word(buf, len, &used, "rule", v->rule);
 	if (v->l3proto && v->l3proto != WD_ETH_P_IP && v->l3proto != WD_ETH_P_IPV6)
 		append(buf, len, &used, " l3=%s", wd_l3_name(v->l3proto, l3, sizeof(l3)));
 	/* --stacks: one word, innermost frame first, "func+0xoff[module]" */

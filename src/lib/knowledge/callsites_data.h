@@ -564,9 +564,10 @@ static const struct wd_cause causes[] = {
 		"nft_do_chain (a rule's drop or reject, a base chain's policy drop): "
 		"the place says nftables, not conntrack and not legacy iptables "
 		"(iptables-nft rules are nftables rules).",
-	.remedy = "`nft -a list ruleset` (add counters to the rules), `nft monitor "
-		"trace` with `meta nftrace set 1`; whydrop's --rules (coming) names "
-		"the rule (docs/firewall.md).",
+	.remedy = "`whydrop count --rules` names the rule or chain policy, its "
+		"text and comment, with exact counts (docs/firewall.md); `nft -a list "
+		"ruleset` (add counters to the rules), `nft monitor trace` with `meta "
+		"nftrace set 1`.",
 	.severity = WD_SEV_DEPENDS,
 	.seen = "lab NETFILTER_DROP.ipv4, .ipv6 (6.18: a rule at nft_do_chain+0x46f, "
 		"a policy at +0x637); VM runs on 6.1 and 6.12",
@@ -580,8 +581,8 @@ static const struct wd_cause causes[] = {
 		"conntrack's invalid counter moved by as many.",
 	.remedy = "`conntrack -S` (invalid), asymmetric routing (replies taking "
 		"another path), net.netfilter.nf_conntrack_tcp_be_liberal; the rule: "
-		"`nft -a list ruleset`, `nft monitor trace` (whydrop's --rules, "
-		"coming, names it: docs/firewall.md).",
+		"`whydrop count --rules` names it (docs/firewall.md), or `nft -a list "
+		"ruleset`, `nft monitor trace`.",
 	.counters = C("conntrack:invalid"),
 	.severity = WD_SEV_DEPENDS,
 	.seen = "kernel source and docs/firewall.md (conntrack's invalid counter; "
@@ -597,8 +598,9 @@ static const struct wd_cause causes[] = {
 		"free them in nft_do_chain). conntrack's own drops are told apart by "
 		"its counters (the cause below).",
 	.remedy = "`iptables-legacy -L -v -n` and `ip6tables-legacy -L -v -n` "
-		"(rule counters), `nft list ruleset` on old kernels; `iptables "
-		"-j TRACE` or `nft monitor trace` to find the rule.",
+		"(rule counters), `nft list ruleset` on old kernels; `whydrop count "
+		"--rules` names nftables' rules and says which drops no rule names "
+		"(legacy iptables, conntrack); `iptables -j TRACE` for legacy rules.",
 	.severity = WD_SEV_DEPENDS,
 	.seen = "lab NETFILTER_DROP.legacy (6.18: iptables-legacy at "
 		"nf_hook_slow+0x7d); VM runs on 6.1 and 6.12: nftables at nft_do_chain",

@@ -256,12 +256,12 @@ static const struct wd_cat_entry catalogue[] = {
 	.counters = NONE,
 	.sysctls = L("net.netfilter.nf_conntrack_count",
 		     "net.netfilter.nf_conntrack_max"),
-	.settings = "`nft list ruleset` / `iptables-save -c` (rule counters); "
-		"`nft monitor trace` with `meta nftrace set 1`; `conntrack -S` "
-		"(drop, insert_failed, invalid); dmesg 'nf_conntrack: table "
-		"full'.",
-	.action = "Find the rule whose counter moves with the drops and decide "
-		"whether it is right. If nf_conntrack_count is near "
+	.settings = "`whydrop count --rules` (the nftables rule or chain policy of "
+		"each drop, exact: docs/firewall.md); `nft list ruleset` / "
+		"`iptables-save -c` (rule counters); `conntrack -S` (drop, "
+		"insert_failed, invalid); dmesg 'nf_conntrack: table full'.",
+	.action = "Find the rule (`whydrop count --rules`, or the rule whose "
+		"counter moves with the drops) and decide whether it is right. If nf_conntrack_count is near "
 		"nf_conntrack_max, raise the maximum or shorten timeouts.",
 	.severity = WD_SEV_DEPENDS,
 	.severity_note = "Expected where a firewall blocks traffic on "

@@ -351,6 +351,60 @@ static void say_sysctls(const struct wd_diag_ctx *x, struct wd_diagnosis *d)
 	}
 }
 
+/* A counter's growth between the two reads; false when either lacks it. */
+static bool grew(const struct wd_diag_ctx *x, const char *name, uint64_t *delta)
+{
+	uint64_t a, b;
+
+	if (!x || !x->before || !x->after || !wd_counters_get(x->before, name, &a) ||
+	    !wd_counters_get(x->after, name, &b) || b < a)
+		return false;
+	*delta = b - a;
+	return true;
+}
+
+static bool names_counter(const char *const *list, const char *name)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+/*
+ * conntrack's own drops: "conntrack table full (N of max M)" first where the
+ * counters say the table was full: its drop counter moved with the table at
+ * its max, or it had to evict entries (early_drop) to make room.
+ */
+static void say_ct_full(const struct wd_diag_ctx *x, struct wd_diagnosis *d)
+{
+	static const char count[] = "net.netfilter.nf_conntrack_count";
+	static const char max[] = "net.netfilter.nf_conntrack_max";
+	uint64_t drop = 0, early = 0, n, m;
+	char was[WD_DIAG_EVIDENCE];
+	size_t len;
+	int k;
+
+	if (!d->cause || !names_counter(d->cause->counters, "conntrack:drop") ||
+	    !sysctl_value(x, count, sizeof(count) - 1, &n) ||
+	    !sysctl_value(x, max, sizeof(max) - 1, &m))
+		return;
+	grew(x, "conntrack:drop", &drop);
+	grew(x, "conntrack:early_drop", &early);
+	if (!((drop && m && n >= m) || early))
+		return;
+	k = snprintf(was, sizeof(was), "conntrack table full (%" PRIu64 " of max %" PRIu64 "): ",
+		     n, m);
+	if (k < 0 || (size_t)k >= sizeof(was))
+		return;
+	len = strnlen(d->evidence, sizeof(d->evidence) - 1);
+	if (len > sizeof(was) - 1 - (size_t)k)
+		len = sizeof(was) - 1 - (size_t)k;
+	memcpy(was + k, d->evidence, len);
+	was[(size_t)k + len] = '\0';
+	memcpy(d->evidence, was, sizeof(was));
+}
+
 /* ------------------------------------------------------------- the choice */
 
 static void take(struct wd_diagnosis *d, const struct cand *c, enum wd_confidence conf)
@@ -500,6 +554,7 @@ void wd_diagnose(const struct wd_diag_row *r, const struct wd_diag_ctx *x,
 	else
 		by_counters(r, &c, n, d);
 	say_sysctls(x, d);
+	say_ct_full(x, d);
 }
 
 /* ---------------------------------------------------------- the sampler */

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "format.h"
 #include "json.h"
+#include "rules_format.h"
 #include "whydrop.h"
 
 void wd_format_time(uint64_t realtime_ns, char *buf, size_t len)
@@ -160,6 +161,10 @@ void wd_print_drop_text(FILE *f, const struct wd_drop_view *d)
 		}
 		print_name(f, d->hw_trap);
 	}
+	if (d->rule) {
+		fputs(" rule ", f);
+		print_name(f, d->rule);
+	}
 	if (d->hint)
 		fprintf(f, "  (%s)", d->hint);
 	fputc('\n', f);
@@ -272,6 +277,8 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 		wd_json_str(&j, "hw_trap_group", d->hw_group);
 	if (d->hw_trap)
 		wd_json_str(&j, "hw_trap", d->hw_trap);
+	if (d->rule)
+		wd_json_str(&j, "rule", d->rule);
 	if (d->stack)
 		json_frames(&j, d->stack, d->n_stack);
 	wd_json_close(&j, '}');
@@ -536,6 +543,8 @@ void wd_print_count_json(FILE *f, const struct wd_count_doc *doc)
 			print_hidden_json(&j, doc);
 		if (doc->has_stacks)
 			print_stacks_json(&j, doc);
+		if (doc->rules)
+			wd_print_rules_json(&j, doc->rules);
 	}
 	if (doc->group_by)
 		print_groups_json(&j, doc);
@@ -743,6 +752,8 @@ void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 		print_hidden_text(f, doc);
 	if (doc->has_stacks)
 		wd_print_stacks_text(f, doc);
+	if (doc->rules)
+		wd_print_rules_text(f, doc->rules);
 	wd_print_groups_table(f, doc);
 	if (doc->has_counters)
 		wd_print_counters_table(f, doc);

@@ -61,6 +61,8 @@ struct wd_drop_view {
 	const char *hw_trap;
 	const char *const *stack;	/* --stacks: frames, innermost first */
 	size_t n_stack;
+	/* --rules, a NETFILTER_DROP: its nftables rule ("inet/fw/input/2", ".../policy"), "unknown" */
+	const char *rule;
 };
 
 /* One aggregated row of a count. */
@@ -136,6 +138,7 @@ struct wd_group_out {
 };
 
 struct wd_check_result;
+struct wd_rules_doc;
 
 struct wd_count_doc {
 	const char *kernel;
@@ -176,6 +179,8 @@ struct wd_count_doc {
 	uint64_t groups_lost;	/* by-socket counts the kernel had no room for */
 	/* Additive: count --fail-on (check.h), NULL: no check asked for. */
 	const struct wd_check_result *check;
+	/* Additive: --rules (rules_format.h), NULL: not asked for. */
+	const struct wd_rules_doc *rules;
 };
 
 /* one for 1, many for any other n: "1 drop", "2 drops", "0 drops". */

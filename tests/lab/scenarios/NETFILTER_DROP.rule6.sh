@@ -1,0 +1,18 @@
+#!/bin/bash
+# --rules, IPv6: an nftables input rule without a comment drops UDP to port 5556; each
+# drop is named by that rule (table inet wdlab, chain input, handle 2).
+REASON=NETFILTER_DROP FAMILY=rule6 FUNCTION=nft_do_chain
+CAUSE="an nftables rule or chain policy"
+RULE=inet/wdlab/input/2
+source "$(dirname "$0")/../lib.sh"
+setup() { in_b nft -f - <<'NFT'
+table inet wdlab {
+	chain input { type filter hook input priority 0; udp dport 5556 drop; }
+}
+NFT
+}
+trigger() {
+	send 6 'E/IPv6(src=A6, dst=B6)/UDP(sport=40000, dport=5556)/Raw(b"x"*20)'
+	expect 6
+}
+lab_main
