@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Points in time as read --since/--until take them (src/lib/when.c). */
+/* Points in time as read --since/--until take them (src/lib/base/when.c). */
 #include <errno.h>
 
 #include "when.h"
