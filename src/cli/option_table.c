@@ -228,6 +228,23 @@ const struct wd_option wd_options[] = {
 		 "existing file is rewritten only once the counts are read. Search (Ctrl-F) "
 		 "marks the frames a regular expression matches; the URL fragment "
 		 "#f=ID&s=REGEX zooms and searches on opening." },
+	/* TCP */
+	{ "tcp", 0, NULL, C_LIVE,
+	  "also TCP resets, sent (with the kernel's reason) and received, and retransmitted "
+	  "segments per flow, each placed here or beyond (docs/tcp.md)",
+	  .help_for = {
+		{ C_COUNT, "also TCP resets by reason and direction, and the most retransmitting "
+			   "flows with the drops of this host that explain them (--json: \"resets\", "
+			   "\"flows\")" },
+		{ C_SERVE, "also whydrop_tcp_resets_total{reason,direction}" } },
+	  .why = TRACING,
+	  .man = "Programs of their own on tcp:tcp_send_reset, tcp:tcp_receive_reset and "
+		 "tcp:tcp_retransmit_skb, loaded only with --tcp. Resets sent are counted with "
+		 "the reason the kernel gives (enum sk_rst_reason, Linux 6.10 and later; "
+		 "\"unknown\" before), resets received with the socket's state (a reset "
+		 "carries no reason: \"none\"). Exact: resets sent equal the namespace's "
+		 "TcpOutRsts where every reset goes through the tracepoint. Needs the BPF "
+		 "source: it does not go with --source dropmon." },
 	/* noise */
 	{ "hide", 0, "R[@F]", C_TOP | C_COUNT | C_SERVE,
 	  "hide drops of reason R (at function F) as expected; repeatable, comma-separated, "

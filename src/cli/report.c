@@ -16,6 +16,7 @@
 #include "output.h"
 #include "report.h"
 #include "stack.h"
+#include "tcp_report.h"
 
 #define NAME_LEN 160
 
@@ -285,6 +286,7 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 	struct row_names *names = NULL;
 	struct hidden_parts hp = { 0 };
 	struct stack_parts sp = { 0 };
+	struct wd_tcp_parts tp = { 0 };
 	struct wd_snapshot snap;
 	struct wd_total *t = NULL;
 	int err, flame_failed = 0;
@@ -337,6 +339,9 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 	if (g && g->by && wd_groups_doc(g, s, &snap, &doc, &gd))
 		fprintf(stderr, "whydrop: cannot group the counts by %s\n",
 			wd_group_by_name(g->by));
+	if (snap.tcp && (err = wd_tcp_parts_build(s, &snap, &tp)))
+		goto out;
+	doc.tcp = snap.tcp ? &tp.doc : NULL;
 	crossed = check_doc(check, &doc, cr);
 	if (o->json)
 		wd_print_count_json(f, &doc);
@@ -357,6 +362,7 @@ out:
 	wd_counter_rows_free(&c);
 	hidden_free(&hp);
 	stack_parts_free(&sp);
+	wd_tcp_parts_free(&tp);
 	free(cr);
 	free(diag);
 	free(rows);

@@ -14,6 +14,7 @@
 
 #include "catalogue.h"
 #include "serve.h"
+#include "tcp_report.h"
 
 #define NAME_LEN		128
 #define RULE_LEN		200	/* REASON@FUNCTION of a noise rule */
@@ -319,6 +320,8 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 			wd_prom_render_family(b, &sc.by_cg);
 			render_cgroup_lost(b, &sc);
 		}
+		if (sc.snap.tcp)
+			err = wd_tcp_render_prom(b, &sv->s, &sc.snap);
 		render_folded(sv, b, &sc);
 		render_info(sv, b, &sc);
 		/* after the page: what a swap moves is in the next scrape, once */

@@ -6,6 +6,7 @@
 
 #include "session.h"
 #include "snapshot.h"
+#include "source_tcp.h"
 
 int wd_session_snapshot(struct wd_session *s, struct wd_snapshot *snap)
 {
@@ -29,6 +30,8 @@ void wd_snapshot_free(struct wd_snapshot *snap)
 	free(snap->stacks);
 	snap->stacks = NULL;
 	snap->n_stacks = 0;
+	wd_tcp_snap_free(snap->tcp);
+	snap->tcp = NULL;
 }
 
 int wd_session_maintain(struct wd_session *s, wd_sock_fold_fn fold, void *ctx)

@@ -20,6 +20,7 @@
 #include "source.h"
 
 struct wd_session;
+struct wd_tcp_snap;
 
 struct wd_stats {
 	uint64_t seen;			/* drops counted: the sum of all counts */
@@ -65,6 +66,7 @@ struct wd_snapshot {
 	bool has_stacks;		/* --stacks (WD_SRC_STACKS) */
 	struct wd_stack_total *stacks;	/* sorted by count */
 	size_t n_stacks;
+	struct wd_tcp_snap *tcp;	/* --tcp (source_tcp.h), NULL: not asked for */
 };
 
 /* Read every source once into snap (freed with wd_snapshot_free). 0 or -errno. */

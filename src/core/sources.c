@@ -123,5 +123,12 @@ int wd_sources_open(struct wd_session *s, const struct wd_opts *o)
 	if (status < 0)
 		fprintf(stderr, "whydrop: cannot load the BPF program on skb:kfree_skb: %s\n%s",
 			strerror(-status), wd_libbpf_log());
+	if (status)
+		return status < 0 ? 1 : status;
+	/* --tcp: its own programs, beside the drops (after them: src[0] names drops) */
+	if (o->tcp)
+		status = open_source(s, &wd_source_tcp_ops, o, false, NULL);
+	if (status < 0)
+		fprintf(stderr, "whydrop: --tcp: %s\n", strerror(-status));
 	return status < 0 ? 1 : status;
 }

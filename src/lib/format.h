@@ -134,6 +134,7 @@ struct wd_group_out {
 };
 
 struct wd_check_result;
+struct wd_tcp_doc;
 
 struct wd_count_doc {
 	const char *kernel;
@@ -174,6 +175,8 @@ struct wd_count_doc {
 	uint64_t groups_lost;	/* by-socket counts the kernel had no room for */
 	/* Additive: count --fail-on (check.h), NULL: no check asked for. */
 	const struct wd_check_result *check;
+	/* Additive: --tcp (tcp_format.h), NULL: not asked for. */
+	const struct wd_tcp_doc *tcp;
 };
 
 /* one for 1, many for any other n: "1 drop", "2 drops", "0 drops". */

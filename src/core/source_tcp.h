@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * --tcp: the TCP events program (tcp_events.h) as a source beside the drop
+ * source: resets by direction, reason, state and namespace, retransmitted
+ * segments per flow, its records through the session's wait. Its section
+ * of a snapshot is a struct wd_tcp_snap.
+ */
+#ifndef WD_SOURCE_TCP_H
+#define WD_SOURCE_TCP_H
+
+#include "tcp_events.h"
+#include "tcp_names.h"
+
+/* What a snapshot holds of the TCP source; reads only, counts only grow. */
+struct wd_tcp_snap {
+	const struct wd_tcp_caps *caps;
+	const struct wd_tcp_names *names;	/* the session's, live as long */
+	struct wd_tcp_rst_count *resets;
+	size_t n_resets;
+	struct wd_tcp_flow_count *flows;
+	size_t n_flows;
+	uint64_t flows_overflow;	/* segments of flows the hash had no room for */
+	struct wd_tcp_stats stats;
+};
+
+void wd_tcp_snap_free(struct wd_tcp_snap *t);
+
+#endif /* WD_SOURCE_TCP_H */

@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# whydrop --tcp on the real kernel, through the whydrop binary: every reset
+# reason this kernel can be made to send (as tests/system/tcp_events.sh
+# makes them, with tests/system/tcp_events_peer.py), counted by
+# `whydrop count --tcp --json --netns` per reason and compared with the
+# sender's TcpOutRsts and the reason's own counter; the resets received on
+# the peer against the peer application's own errors (and TcpEstabResets);
+# serve --tcp's whydrop_tcp_resets_total against TcpOutRsts; --tcp refused
+# with --source dropmon; nothing of it loaded without --tcp.
+#   tests/system/tcp.sh [WHYDROP]
+# Prints "N passed, N failed[, N skipped]".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/assert.sh
+. tests/lib/harness.sh
+W=${1:-build/whydrop}
+A=wdtcpwa-$$
+B=wdtcpwb-$$
+VA=wwa$$
+VB=wwb$$
+A4=198.51.100.1 B4=198.51.100.2 A6=2001:db8:27::1 B6=2001:db8:27::2
+harness_begin tests/system/tcp "$A" "$B"
+PEER=("$PY" tests/system/tcp_events_peer.py)
+N=3	# connections per family and scenario
+
+ip link add "$VA" netns "$A" type veth peer name "$VB" netns "$B"
+ip -n "$A" addr add "$A4/24" dev "$VA"
+ip -n "$B" addr add "$B4/24" dev "$VB"
+ip -n "$A" addr add "$A6/64" dev "$VA" nodad
+ip -n "$B" addr add "$B6/64" dev "$VB" nodad
+ip -n "$A" link set "$VA" up
+ip -n "$B" link set "$VB" up
+for ns in "$A" "$B"; do
+	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_fin_timeout=60 \
+		net.ipv4.tcp_abort_on_overflow=0 net.ipv4.tcp_syncookies=1
+done
+COOKIE_A=$(ip netns exec "$A" "${PEER[@]}" cookie)
+COOKIE_B=$(ip netns exec "$B" "${PEER[@]}" cookie)
+ns_cookie() { if [ "$1" = "$A" ]; then echo "$COOKIE_A"; else echo "$COOKIE_B"; fi; }
+
+# mib NS FILE: the namespace's Tcp and TcpExt counters, "NAME VALUE" a line.
+mib() {
+	ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat |
+		awk '$1 ~ /^(Tcp|TcpExt):$/ { if (h[$1]) { for (i = 2; i <= NF; i++)
+			print substr($1, 1, length($1) - 1) h[$1, i], $i; h[$1] = 0 }
+			else { h[$1] = 1; for (i = 2; i <= NF; i++) h[$1, i] = $i } }' >"$2"
+}
+delta() {
+	awk -v k="$1" 'FNR == NR && $1 == k { a = $2 } FNR != NR && $1 == k { b = $2 }
+		END { print b - a }' "$2" "$3"
+}
+snap() { mib "$A" "$TMP/A.$1"; mib "$B" "$TMP/B.$1"; }
+dA() { delta "$1" "$TMP/A.0" "$TMP/A.1"; }
+dB() { delta "$1" "$TMP/B.0" "$TMP/B.1"; }
+
+# q FILE EXPR: a Python expression over whydrop's count --json document d.
+q() {
+	"$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+def rows(direction=None, reason=None, state=None, cookie=None):
+    return sum(r["count"] for r in d["resets"]
+               if (direction is None or r["direction"] == direction)
+               and (reason is None or r["reason"] == reason)
+               and (state is None or r["state"] == state)
+               and (cookie is None or r.get("netns_cookie") == cookie))
+print(eval("(" + sys.argv[2] + ")"))' "$1" "$2"
+}
+
+# wd NAME ARGS...: whydrop in the background until wd_stop NAME, which
+# checks that it exited 0 (under ASan: no leak, no UBSan error).
+declare -A WPID
+wd() {
+	local name=$1
+	shift
+	"$W" "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" &
+	WPID[$name]=$!
+	PIDS+=("${WPID[$name]}")
+	wait_attached "$TMP/$name.err" ||
+		{ fail "$name: attached" "$(head -c 600 "$TMP/$name.err")"; return 1; }
+}
+wd_stop() {
+	local rc
+	kill -INT "${WPID[$1]}" 2>/dev/null
+	wait "${WPID[$1]}"
+	rc=$?
+	[ "$rc" = 0 ] || fail "$1: exit 0 on SIGINT" "exit $rc: $(tail -n 5 "$TMP/$1.err")"
+}
+
+serve() {
+	rm -f "$TMP/server.out"
+	ip netns exec "$1" "${PEER[@]}" server "$2" "$3" "$4" "$5" >"$TMP/server.out" 2>&1 &
+	SERVER=$!
+	PIDS+=("$SERVER")
+	for _ in $(seq 50); do grep -q ready "$TMP/server.out" && return 0; sleep 0.1; done
+	fail "server $2 on $3 ready" "$(cat "$TMP/server.out")"
+}
+app_resets() { awk '$1 == "resets" { print $2 }' "$1"; }
+
+# Nothing from another namespace in a --netns report.
+check_isolated() {
+	check "$1: only its own namespace's resets" test "$(q "$TMP/$1.json" \
+		"sum(1 for r in d['resets'] if r.get('netns_cookie') != $2)")" = 0
+}
+
+# rst_case NAME SENDER REASON STATE COUNTER PEER_STATE SMODE CMODE
+# (as in tests/system/tcp_events.sh): the server in B, the client in A, N
+# connections on IPv4 then IPv6; SENDER sends REASON in STATE, COUNTER
+# ("-": none) moves with it, the peer receives them in PEER_STATE.
+rst_case() {
+	local name=$1 sl=$2 reason=$3 state=$4 counter=$5 pstate=$6 smode=$7 cmode=$8
+	local sender peer pl snd_d rcv_d sent want=$((2 * N)) fam addr app=0 r
+	if [ "$sl" = A ]; then
+		sender=$A peer=$B pl=B snd_d=dA rcv_d=dB
+	else
+		sender=$B peer=$A pl=A snd_d=dB rcv_d=dA
+	fi
+	wd "$name.A" count --tcp --json --netns "$A" || return
+	wd "$name.B" count --tcp --json --netns "$B" || return
+	snap 0
+	for fam in 4 6; do
+		if [ $fam = 4 ]; then addr=$B4; else addr=$B6; fi
+		[ "$smode" != none ] && { serve "$B" "$smode" "$addr" 5001 "$N" || return; }
+		ip netns exec "$A" "${PEER[@]}" client "$cmode" "$addr" 5001 "$N" >"$TMP/client.out" 2>&1
+		[ "$smode" != none ] && wait "$SERVER"
+		if [ "$pl" = A ]; then
+			r=$(app_resets "$TMP/client.out")
+		else
+			r=$(app_resets "$TMP/server.out")
+		fi
+		app=$((app + ${r:-0}))
+	done
+	sleep 0.3
+	snap 1
+	wd_stop "$name.A"
+	wd_stop "$name.B"
+	local sj=$TMP/$name.$sl.json pj=$TMP/$name.$pl.json rst
+	rst=$($snd_d TcpOutRsts)
+	sent=$(q "$sj" "rows('sent', '$reason', '$state', $(ns_cookie "$sender"))")
+	check "$name: whydrop counted $sent resets $reason in $state = $want sent" \
+		test "$sent" = "$want"
+	check "$name: every reset sent ($(q "$sj" "d['tcp']['resets_sent']")) = the sender's TcpOutRsts (+$rst)" \
+		test "$(q "$sj" "rows('sent')")" = "$rst" -a "$(q "$sj" "d['tcp']['resets_sent']")" = "$rst"
+	[ "$counter" != - ] && check "$name: = the sender's $counter (+$($snd_d "$counter"))" \
+		test "$sent" = "$($snd_d "$counter")"
+	if [ "$pstate" != - ]; then
+		r=$(q "$pj" "rows('received', 'none', '$pstate', $(ns_cookie "$peer"))")
+		check "$name: the peer received $r in $pstate = the peer application's own resets ($app)" \
+			test "$r" = "$app" -a "$r" = "$want"
+		case $pstate in ESTABLISHED | CLOSE_WAIT)
+			check "$name: = the peer's TcpEstabResets (+$($rcv_d TcpEstabResets))" \
+				test "$r" = "$($rcv_d TcpEstabResets)" ;;
+		esac
+	fi
+	check_isolated "$name.A" "$COOKIE_A"
+	check_isolated "$name.B" "$COOKIE_B"
+}
+
+echo "-- bad input"
+expect_run "--tcp with --source dropmon: exit 2, saying to use --source bpf" 2 \
+	"does not go with --source dropmon \(use --source bpf\)" "$W" count --tcp --source dropmon -d 1
+expect_run "--tcp with --counters-only: exit 2" 2 "--tcp does not apply" \
+	"$W" count --tcp --counters-only -d 1
+
+echo "-- nothing of it loaded without --tcp"
+wd plain count --json --netns "$A"
+wd tcp count --tcp --json --netns "$A"
+names() { for id in $(prog_ids "$1"); do bpftool prog show id "$id" | sed -n 's/^[0-9]*: [a-z_]* *name \([^ ]*\).*/\1/p'; done | sort | xargs; }
+plain_names=$(names "${WPID[plain]}")
+tcp_names=$(names "${WPID[tcp]}")
+wd_stop plain
+wd_stop tcp
+check "without --tcp no TCP program ($plain_names)" test -n "$plain_names" -a \
+	"$(echo "$plain_names" | grep -c -E 'tcp|rst|retrans')" = 0
+check "with --tcp its programs too ($tcp_names)" test "$(echo "$tcp_names" | tr ' ' '\n' | grep -c -E 'rst|retrans')" -ge 3
+check "without --tcp no resets in the document" test "$(q "$TMP/plain.json" "'resets' in d or 'tcp' in d")" = False
+
+echo "-- resets sent with their reasons, and received"
+rst_case no_socket B NO_SOCKET - - SYN_SENT none refused
+rst_case abort_on_close B TCP_ABORT_ON_CLOSE CLOSE TcpExtTCPAbortOnClose ESTABLISHED \
+	abort_on_close send_wait
+rst_case abort_on_linger A TCP_ABORT_ON_LINGER CLOSE TcpExtTCPAbortOnLinger CLOSE_WAIT \
+	hold linger2
+rst_case so_linger_0 A TCP_STATE CLOSE TcpExtTCPAbortOnData ESTABLISHED hold linger0
+rst_case abort_on_data A TCP_ABORT_ON_DATA CLOSE TcpExtTCPAbortOnData CLOSE_WAIT \
+	send_after_eof shut_rdwr
+rst_case timewait A TCP_TIMEWAIT_SOCKET TIME_WAIT - CLOSE_WAIT send_after_eof shut_wr_close
+
+echo "-- INVALID_SYN and TCP_FLAGS (crafted SYNs, an ACK)"
+wd invalid_syn count --tcp --json --netns "$B"
+ip netns exec "$B" "$PY" -c 'import socket, sys, time
+s = socket.socket(); s.bind((sys.argv[1], 5002)); s.listen(8)
+print("ready", flush=True); time.sleep(5)' "$B4" >"$TMP/listener.out" &
+PIDS+=("$!")
+poll_until 5 grep -q ready "$TMP/listener.out"
+snap 0
+ip netns exec "$A" "$PY" -c 'import sys
+from scapy.all import IP, TCP, conf, send
+conf.verb = 0
+for port in range(40001, 40001 + int(sys.argv[3])):
+    for seq in (1000, 1001):
+        send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=port, dport=5002, flags="S", seq=seq))
+send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=40100, dport=5002, flags="A", seq=1, ack=1))' \
+	198.51.100.3 "$B4" "$N"
+sleep 0.3
+snap 1
+wd_stop invalid_syn
+n=$(q "$TMP/invalid_syn.json" "rows('sent', 'INVALID_SYN', 'LISTEN', $COOKIE_B)")
+check "invalid_syn: $n resets INVALID_SYN from the listener = $N = B's TcpExtEmbryonicRsts (+$(dB TcpExtEmbryonicRsts))" \
+	test "$n" = "$N" -a "$n" = "$(dB TcpExtEmbryonicRsts)"
+check "invalid_syn: every reset = B's TcpOutRsts (+$(dB TcpOutRsts))" \
+	test "$(q "$TMP/invalid_syn.json" "rows('sent')")" = "$(dB TcpOutRsts)"
+check "tcp_flags: a bare ACK to the listener, 1 reset TCP_FLAGS" \
+	test "$(q "$TMP/invalid_syn.json" "rows('sent', 'TCP_FLAGS', 'LISTEN', $COOKIE_B)")" = 1
+
+echo "-- TCP_KEEPALIVE_TIMEOUT: B goes silent under a keepalive of 1 s"
+serve "$B" sink "$B4" 5001 1
+wd keepalive.A count --tcp --json --netns "$A"
+snap 0
+coproc KA { ip netns exec "$A" "${PEER[@]}" client keepalive "$B4" 5001 1 2>&1; }
+read -r -t 5 line <&"${KA[0]}"
+ip netns exec "$B" nft -f - <<NFT
+table inet wdtcpw$$ {
+	chain in { type filter hook input priority 0; tcp dport 5001 drop; }
+}
+NFT
+echo go >&"${KA[1]}"
+wait "$KA_PID" 2>/dev/null
+kill "$SERVER" 2>/dev/null
+wait "$SERVER" 2>/dev/null
+sleep 0.3
+snap 1
+wd_stop keepalive.A
+ip netns exec "$B" nft delete table inet "wdtcpw$$"
+check "keepalive: 1 reset TCP_KEEPALIVE_TIMEOUT in ESTABLISHED = A's TcpExtTCPAbortOnTimeout (+$(dA TcpExtTCPAbortOnTimeout))" \
+	test "$(q "$TMP/keepalive.A.json" "rows('sent', 'TCP_KEEPALIVE_TIMEOUT', 'ESTABLISHED', $COOKIE_A)")" = 1 \
+	-a "$(dA TcpExtTCPAbortOnTimeout)" = 1
+check "keepalive: every reset counted = A's TcpOutRsts (+$(dA TcpOutRsts))" \
+	test "$(q "$TMP/keepalive.A.json" "rows('sent')")" = "$(dA TcpOutRsts)"
+
+echo "-- the table names them too"
+wd table count --tcp --netns "$B"
+ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 4 >/dev/null 2>&1
+sleep 0.3
+wd_stop table
+check "count --tcp's table: a resets section with 4 NO_SOCKET sent" \
+	grep -Eq '^ +4  sent +NO_SOCKET ' "$TMP/table.json"
+
+echo "-- serve --tcp: whydrop_tcp_resets_total{reason,direction}"
+wd serve serve --tcp --netns "$B" --listen 127.0.0.1:0
+poll_until 10 grep -q "listening on" "$TMP/serve.err"
+port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$TMP/serve.err" | head -1)
+snap 0
+ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 7 >/dev/null 2>&1
+sleep 0.3
+snap 1
+curl -s "http://127.0.0.1:$port/metrics" >"$TMP/metrics"
+wd_stop serve
+got=$(sed -n 's/^whydrop_tcp_resets_total{reason="NO_SOCKET",direction="sent"} //p' "$TMP/metrics")
+all=$(awk '/^whydrop_tcp_resets_total\{.*direction="sent"/ { s += $2 } END { print s + 0 }' "$TMP/metrics")
+check "serve: NO_SOCKET sent ${got:-none} = every reset sent ($all) = B's TcpOutRsts (+$(dB TcpOutRsts))" \
+	test "${got:-x}" = "$(dB TcpOutRsts)" -a "$all" = "$(dB TcpOutRsts)" -a "$all" = 7
+check "serve: the received ones on A are not in B's view" \
+	test "$(grep -c 'direction="received"' "$TMP/metrics")" = 0
+
+summary
