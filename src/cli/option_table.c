@@ -243,8 +243,12 @@ const struct wd_option wd_options[] = {
 		 "the reason the kernel gives (enum sk_rst_reason, Linux 6.10 and later; "
 		 "\"unknown\" before), resets received with the socket's state (a reset "
 		 "carries no reason: \"none\"). Exact: resets sent equal the namespace's "
-		 "TcpOutRsts where every reset goes through the tracepoint. Needs the BPF "
-		 "source: it does not go with --source dropmon." },
+		 "TcpOutRsts where every reset goes through the tracepoint. Retransmitted "
+		 "segments are counted per flow as TcpRetransSegs counts them and joined, by "
+		 "addresses and ports in either direction, with the TCP drops the drop "
+		 "program counts (a program of its own beside it): each flow is placed "
+		 "\"here\", \"beyond\" or \"here and beyond\" the view (this host, or "
+		 "--netns). Needs the BPF source: it does not go with --source dropmon." },
 	/* noise */
 	{ "hide", 0, "R[@F]", C_TOP | C_COUNT | C_SERVE,
 	  "hide drops of reason R (at function F) as expected; repeatable, comma-separated, "

@@ -10,10 +10,15 @@
 #include "session.h"
 #include "tcp_format.h"
 
+#define WD_TCP_SHOWN_FLOWS	20	/* flows a report shows, the rest summed */
+
 struct wd_tcp_parts {
 	struct wd_tcp_doc doc;
 	struct wd_tcp_reset_out *resets;
 	char (*reason)[64];
+	struct wd_tcp_flow_out *flows;
+	struct wd_tcp_flow_reason *flow_reasons;	/* WD_TCP_FLOW_REASONS a flow */
+	char (*flow_reason)[64];
 };
 
 /* From snap->tcp (NULL: nothing, 0). 0 or -ENOMEM; free with wd_tcp_parts_free. */

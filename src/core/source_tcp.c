@@ -117,13 +117,14 @@ void wd_tcp_snap_free(struct wd_tcp_snap *t)
 		return;
 	free(t->resets);
 	free(t->flows);
+	free(t->drops);
 	free(t);
 }
 
 static int tcp_snapshot(struct wd_source *src, struct wd_snapshot *snap)
 {
 	struct tcp_src *p = tcp_of(src);
-	struct wd_tcp_snap *t = calloc(1, sizeof(*t));
+	struct wd_tcp_snap *t = wd_tcp_snap_of(snap);
 	int err;
 
 	if (!t)
@@ -136,12 +137,7 @@ static int tcp_snapshot(struct wd_source *src, struct wd_snapshot *snap)
 		err = wd_tcp_read_resets(p->t, &t->resets, &t->n_resets);
 	if (!err)
 		err = wd_tcp_read_flows(p->t, &t->flows, &t->n_flows, &t->flows_overflow);
-	if (err) {
-		wd_tcp_snap_free(t);
-		return err;
-	}
-	snap->tcp = t;
-	return 0;
+	return err;	/* on error the caller frees snap, the section with it */
 }
 
 const struct wd_source_ops wd_source_tcp_ops = {

@@ -8,8 +8,17 @@
 #ifndef WD_SOURCE_TCP_H
 #define WD_SOURCE_TCP_H
 
+#include <linux/types.h>
+
+#include "tcp_drop_key.h"
 #include "tcp_events.h"
 #include "tcp_names.h"
+
+/* TCP drops of a (flow, reason, namespace), summed over CPUs. */
+struct wd_tcp_drop_row {
+	struct wd_tcp_drop_key key;
+	struct wd_tcp_drop_count count;
+};
 
 /* What a snapshot holds of the TCP source; reads only, counts only grow. */
 struct wd_tcp_snap {
@@ -21,8 +30,16 @@ struct wd_tcp_snap {
 	size_t n_flows;
 	uint64_t flows_overflow;	/* segments of flows the hash had no room for */
 	struct wd_tcp_stats stats;
+	/* From the drop program (tcp_drops.c): its TCP drops per flow. */
+	bool has_drops;			/* false: the drop source cannot tell */
+	struct wd_tcp_drop_row *drops;
+	size_t n_drops, cap_drops;
+	struct wd_tcp_drop_count drops_overflow;	/* the per-flow hash had no room */
 };
 
+struct wd_snapshot;
+/* snap's tcp section, made empty if it has none yet; NULL: out of memory. */
+struct wd_tcp_snap *wd_tcp_snap_of(struct wd_snapshot *snap);
 void wd_tcp_snap_free(struct wd_tcp_snap *t);
 
 #endif /* WD_SOURCE_TCP_H */

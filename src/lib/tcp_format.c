@@ -34,6 +34,7 @@ static void flow_json(struct wd_json *j, const struct wd_tcp_flow_out *f)
 	wd_json_uint(j, "netns_cookie", f->netns_cookie);
 	wd_json_uint(j, "retransmits", f->retransmits);
 	wd_json_uint(j, "dropped_here", f->dropped_here);
+	wd_json_uint(j, "dropped_segments_here", f->dropped_segs_here);
 	wd_json_open(j, "reasons", '{');
 	for (size_t i = 0; i < f->n_reasons; i++)
 		wd_json_uint(j, f->reasons[i].reason, f->reasons[i].count);

@@ -42,6 +42,7 @@ struct wd_tcp_flow_out {
 	uint64_t netns_cookie;
 	uint64_t retransmits;	/* segments, as TcpRetransSegs counts them */
 	uint64_t dropped_here;	/* its drops inside the view, both directions */
+	uint64_t dropped_segs_here;	/* their TCP segments (a GSO packet holds many) */
 	const struct wd_tcp_flow_reason *reasons;
 	size_t n_reasons;
 	const char *where;	/* "here", "beyond", "here and beyond" */
