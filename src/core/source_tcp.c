@@ -111,6 +111,14 @@ static void tcp_close(struct wd_source *src)
 	src->priv = NULL;
 }
 
+const struct wd_tcp_names *wd_source_tcp_names(struct wd_session *s)
+{
+	for (size_t i = 0; i < s->n_src; i++)
+		if (s->src[i]->ops == &wd_source_tcp_ops && s->src[i]->priv)
+			return &tcp_of(s->src[i])->names;
+	return NULL;
+}
+
 void wd_tcp_snap_free(struct wd_tcp_snap *t)
 {
 	if (!t)

@@ -41,5 +41,8 @@ struct wd_snapshot;
 /* snap's tcp section, made empty if it has none yet; NULL: out of memory. */
 struct wd_tcp_snap *wd_tcp_snap_of(struct wd_snapshot *snap);
 void wd_tcp_snap_free(struct wd_tcp_snap *t);
+struct wd_session;
+/* The TCP source's names (reset reasons, states); NULL without --tcp. */
+const struct wd_tcp_names *wd_source_tcp_names(struct wd_session *s);
 
 #endif /* WD_SOURCE_TCP_H */

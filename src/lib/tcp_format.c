@@ -124,6 +124,28 @@ static void print_flows_table(FILE *f, const struct wd_tcp_doc *t)
 			t->flow_drops_overflow, wd_plural(t->flow_drops_overflow, "drop", "drops"));
 }
 
+void wd_print_tcp_live(FILE *f, const struct wd_tcp_doc *t, size_t max)
+{
+	fprintf(f, "TCP resets: %" PRIu64 " sent, %" PRIu64 " received", t->resets_sent,
+		t->resets_received);
+	for (size_t i = 0; i < t->n_resets && i < max; i++)
+		fprintf(f, "%s %s %s %" PRIu64, i ? "," : ":", t->resets[i].direction,
+			t->resets[i].reason, t->resets[i].count);
+	fputc('\n', f);
+	if (!t->has_flows)
+		return;
+	fprintf(f, "TCP retransmitted segments: %" PRIu64 "%s\n", t->retransmits,
+		t->n_flows ? "; worst flows:" : "");
+	for (size_t i = 0; i < t->n_flows && i < max; i++) {
+		const struct wd_tcp_flow_out *w = &t->flows[i];
+
+		fprintf(f, "%10" PRIu64 "  %-16s %s:%u > %s:%u  dropped here %" PRIu64 "%s%s\n",
+			w->retransmits, w->where, w->src, w->sport, w->dst, w->dport,
+			w->dropped_here, w->n_reasons ? ", " : "",
+			w->n_reasons ? w->reasons[0].reason : "");
+	}
+}
+
 void wd_print_tcp_table(FILE *f, const struct wd_tcp_doc *t)
 {
 	print_resets_table(f, t);

@@ -70,6 +70,8 @@ struct wd_tcp_doc {
 
 /* The "tcp" members of the count --json document: resets, flows, their totals. */
 void wd_print_tcp_json(struct wd_json *j, const struct wd_tcp_doc *t);
+/* top's live section: totals, the max largest reset rows and worst flows. */
+void wd_print_tcp_live(FILE *f, const struct wd_tcp_doc *t, size_t max);
 /* The tables' sections: resets, then the flows. */
 void wd_print_tcp_table(FILE *f, const struct wd_tcp_doc *t);
 

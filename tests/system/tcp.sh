@@ -252,6 +252,14 @@ wd_stop table
 check "count --tcp's table: a resets section with 4 NO_SOCKET sent" \
 	grep -Eq '^ +4  sent +NO_SOCKET ' "$TMP/table.json"
 
+echo "-- top --tcp: a live section"
+wd top top --tcp --netns "$B"
+ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 3 >/dev/null 2>&1
+sleep 1.5
+wd_stop top
+check "top --tcp: a refresh says 'TCP resets: 3 sent' and names NO_SOCKET" \
+	grep -q "^TCP resets: 3 sent, 0 received: sent NO_SOCKET 3" "$TMP/top.json"
+
 echo "-- serve --tcp: whydrop_tcp_resets_total{reason,direction}"
 wd serve serve --tcp --netns "$B" --listen 127.0.0.1:0
 poll_until 10 grep -q "listening on" "$TMP/serve.err"
@@ -343,5 +351,39 @@ check "tbf, seen from A: no other reason than QDISC_DROP (and NOT_SPECIFIED at t
 	test "$(q "$TMP/tbf.A.json" "[set(f['reasons']) <= {'QDISC_DROP', 'NOT_SPECIFIED'} for f in d['flows'] if f['netns_cookie'] == $COOKIE_A and f['dport'] == 5001]")" = "[True]"
 check "tbf, seen from A: placed $(fl "$TMP/tbf.A.json" where)" \
 	test "$(fl "$TMP/tbf.A.json" where)" = "['here']"
+
+echo "-- watch --tcp: a line per retransmission, after the drop of its connection"
+ip netns exec "$B" nft -f - <<NFT
+table inet wdtcpw$$ {
+	chain in {
+		type filter hook input priority 0; policy accept;
+		tcp dport 5001 numgen random mod 10 == 0 counter drop
+	}
+}
+NFT
+wd watch watch --tcp --json --rate 0 "tcp port 5001 and host $B4"
+snap 0
+bulk "$B4" 5001 2000000
+sleep 0.5
+snap 1
+wd_stop watch
+dropped=$(ip netns exec "$B" nft list table inet "wdtcpw$$" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
+ip netns exec "$B" nft delete table inet "wdtcpw$$"
+# wq EXPR: over the JSON lines of watch, L (list of objects)
+wq() {
+	"$PY" -c 'import json, sys
+L = [json.loads(x) for x in open(sys.argv[1]) if x.startswith("{")]
+R = [x for x in L if x.get("type") == "retransmit" and x["netns_cookie"] == int(sys.argv[3])
+     and x["src"] == sys.argv[4] and x["dport"] == 5001]
+print(eval(sys.argv[2]))' "$TMP/watch.json" "$1" "$COOKIE_A" "$A4"
+}
+rs=$(dA TcpRetransSegs)
+check "watch: the flow's retransmit lines add up to $(wq 'sum(x["segs"] for x in R)') segments = A's TcpRetransSegs (+$rs)" \
+	test "$(wq 'sum(x["segs"] for x in R)')" = "$rs" -a "$rs" -gt 0
+check "watch: a drop line per packet the rule dropped ($(wq 'sum(1 for x in L if x.get("reason") == "NETFILTER_DROP")') = $dropped)" \
+	test "$(wq 'sum(1 for x in L if x.get("reason") == "NETFILTER_DROP")')" = "$dropped"
+check "watch: $(wq 'sum(1 for x in R if x.get("after_drop", {}).get("reason") == "NETFILTER_DROP")') of $(wq 'len(R)') retransmit lines name the NETFILTER_DROP before them; none another reason" \
+	test "$(wq 'sum(1 for x in R if x.get("after_drop", {}).get("reason") == "NETFILTER_DROP") > 0 and all(x["after_drop"]["reason"] == "NETFILTER_DROP" for x in R if "after_drop" in x)')" = True
+check "watch: the summary counts its TCP records" grep -q "TCP records (resets, retransmissions) shown, 0 over --rate, 0 lost" "$TMP/watch.err"
 
 summary
