@@ -315,8 +315,8 @@ check "... while NO_SOCKET's did (ALERTS over the whole run)" \
 
 echo "-- serve --tcp: resets sent, whydrop_tcp_resets_total against the namespace's TcpOutRsts"
 rsts() { ip netns exec "$NS" awk '$1 == "Tcp:" { if (h) print $15; h = 1 }' /proc/net/snmp; }
-R0=$(rsts)
-ip netns exec "$NS" $PY -c 'import socket
+refused() {
+	ip netns exec "$NS" $PY -c 'import socket
 for _ in range(5):
     s = socket.socket()
     try:
@@ -324,6 +324,12 @@ for _ in range(5):
     except ConnectionRefusedError:
         pass
     s.close()'
+}
+# twice, scrapes apart: a series first seen at 5 shows no rate until it grows
+R0=$(rsts)
+refused
+sleep 3
+refused
 R1=$(rsts)
 check "PromQL: whydrop_tcp_resets_total NO_SOCKET sent == $((R1 - R0)), the namespace's TcpOutRsts (polled, 10 s at most)" \
 	poll_until 10 promql_is 'sum(whydrop_tcp_resets_total{reason="NO_SOCKET",direction="sent"})' "$((R1 - R0))"
