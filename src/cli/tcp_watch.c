@@ -20,11 +20,21 @@
 
 #define CONN_LEN	(2 * (INET6_ADDRSTRLEN + 8))
 
-struct wd_tcp_watch_last {
-	char conn[CONN_LEN];	/* "" : free */
+struct drop_seen {
 	char reason[64], function[64];
 	uint32_t netns;
-	uint64_t ts_ns;		/* wall clock */
+	uint64_t ts_ns;		/* wall clock; 0: none */
+};
+
+/*
+ * The last drops of a connection, a ring: records of the two sources come
+ * in batches (drops first), so a retransmission's drop is the latest one
+ * before it in time, not the last one shown.
+ */
+struct wd_tcp_watch_last {
+	char conn[CONN_LEN];	/* "" : free */
+	struct drop_seen d[WD_TCP_WATCH_DROPS];
+	unsigned int next;
 };
 
 int wd_tcp_watch_init(struct wd_tcp_watch *w)
@@ -66,17 +76,33 @@ void wd_tcp_watch_drop(struct wd_tcp_watch *w, const struct wd_drop_view *v)
 {
 	const struct wd_flow *f = &v->flow;
 	struct wd_tcp_watch_last *l;
+	struct drop_seen *d;
 	char conn[CONN_LEN];
 
 	if (!w->last || !f->has_ports || !f->has_l4 || f->l4 != IPPROTO_TCP)
 		return;
 	conn_key(f->src, f->sport, f->dst, f->dport, conn);
 	l = slot(w, conn);
-	snprintf(l->conn, sizeof(l->conn), "%s", conn);
-	snprintf(l->reason, sizeof(l->reason), "%s", v->reason ? v->reason : "-");
-	snprintf(l->function, sizeof(l->function), "%s", v->function ? v->function : "-");
-	l->netns = v->netns;
-	l->ts_ns = v->ts_realtime_ns;
+	if (strcmp(l->conn, conn)) {
+		memset(l, 0, sizeof(*l));
+		snprintf(l->conn, sizeof(l->conn), "%s", conn);
+	}
+	d = &l->d[l->next++ % WD_TCP_WATCH_DROPS];
+	snprintf(d->reason, sizeof(d->reason), "%s", v->reason ? v->reason : "-");
+	snprintf(d->function, sizeof(d->function), "%s", v->function ? v->function : "-");
+	d->netns = v->netns;
+	d->ts_ns = v->ts_realtime_ns;
+}
+
+/* The latest drop of the connection at or before ts; NULL if none is remembered. */
+static const struct drop_seen *drop_before(const struct wd_tcp_watch_last *l, uint64_t ts)
+{
+	const struct drop_seen *best = NULL;
+
+	for (size_t i = 0; i < WD_TCP_WATCH_DROPS; i++)
+		if (l->d[i].ts_ns && l->d[i].ts_ns <= ts && (!best || l->d[i].ts_ns > best->ts_ns))
+			best = &l->d[i];
+	return best;
 }
 
 /* An address as the drop records show it: IPv4-mapped IPv6 as IPv4. */
@@ -96,7 +122,7 @@ static const char *const type_name[] = { "reset_sent", "reset_received", "retran
 struct line {
 	char ts[40], src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN], reason[64];
 	const char *type, *state;
-	const struct wd_tcp_watch_last *cause;	/* retransmissions: NULL if none */
+	const struct drop_seen *cause;	/* retransmissions: NULL if none */
 	double ago_ms;
 };
 
@@ -168,10 +194,9 @@ void wd_tcp_watch_print(struct wd_tcp_watch *w, struct wd_session *s,
 
 		conn_key(l.src, ev->flow.sport, l.dst, ev->flow.dport, conn);
 		c = slot(w, conn);
-		if (!strcmp(c->conn, conn) && c->ts_ns <= now) {
-			l.cause = c;
-			l.ago_ms = (double)(now - c->ts_ns) / 1e6;
-		}
+		l.cause = strcmp(c->conn, conn) ? NULL : drop_before(c, now);
+		if (l.cause)
+			l.ago_ms = (double)(now - l.cause->ts_ns) / 1e6;
 	}
 	if (json)
 		print_json(ev, &l, f);

@@ -10,7 +10,8 @@
 
 #include "session.h"
 
-#define WD_TCP_WATCH_CONNS	1024	/* connections whose last drop is remembered */
+#define WD_TCP_WATCH_CONNS	512	/* connections whose last drops are remembered */
+#define WD_TCP_WATCH_DROPS	16	/* drops remembered per connection */
 
 struct wd_tcp_watch_last;
 

@@ -85,6 +85,10 @@ static int tcp_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 	}
 	src->what = "tcp:tcp_send_reset, tcp_receive_reset, tcp_retransmit_skb";
 	src->attach_mode = wd_tcp_caps(p->t)->attach;
+	fprintf(stderr, "whydrop: --tcp: attached to tcp:tcp_send_reset, tcp_receive_reset, "
+			"tcp_retransmit_skb, tcp_retransmit_synack (%s)%s\n", src->attach_mode,
+		wd_tcp_caps(p->t)->rst_reason ? "" :
+		"; this kernel gives no reset reasons (before 6.10): shown as unknown");
 	return 0;
 }
 
