@@ -17,7 +17,7 @@
  * expressions.
  *
  * A pcap filter is not in this file: user space translates its classic BPF
- * into a program of its own (src/lib/cbpf_ebpf.c), which this one
+ * into a program of its own (src/lib/filter/cbpf_ebpf.c), which this one
  * tail-calls; on a match it tail-calls kfree_skb_matched_*, which counts.
  * Without a filter none of that is loaded.
  */
