@@ -58,6 +58,8 @@ part "TCP resets and retransmissions against the kernel's counters (real kernel)
 	tests/system/tcp_events.sh build/system/tcp_events_driver
 part "TCP resets and retransmissions under ASan/UBSan" \
 	tests/system/tcp_events.sh build/asan/system/tcp_events_driver
+part "--tcp: resets and retransmissions through whydrop (real kernel)" tests/system/tcp.sh build/whydrop
+part "--tcp under ASan/UBSan" tests/system/tcp.sh build/asan/whydrop
 part "drop storm, 5 s per command (make stress: 60 s)" tests/stress/run.sh 5 build/whydrop
 part "faults: closed pipe, random signals, SIGKILL, vanished interface, bpftrace" \
 	tests/system/faults.sh build/whydrop

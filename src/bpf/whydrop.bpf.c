@@ -563,4 +563,7 @@ int kfree_skb_matched_raw(struct bpf_raw_tracepoint_args *ctx)
 	return on_match(ctx->args, ctx, false);
 }
 
+/* --tcp: programs of their own beside these, with the filters above (tcp_drops.h) */
+#include "tcp_drops.h"
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

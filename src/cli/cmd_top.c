@@ -15,9 +15,11 @@
 #include "groups.h"
 #include "report.h"
 #include "rules_report.h"
+#include "tcp_report.h"
 
 #define TOP_ROWS 25
 #define TOP_STACKS 5		/* stacks shown live with --stacks */
+#define TOP_TCP 5		/* reset rows and flows shown live with --tcp */
 #define TOP_FRAMES 8		/* frames shown of each */
 
 struct top {
@@ -278,6 +280,18 @@ out:
 	return status;
 }
 
+/* --tcp: the resets and the worst flows, from the same snapshot. */
+static void draw_tcp(struct top *t, struct wd_session *s, const struct wd_snapshot *snap)
+{
+	struct wd_tcp_parts p;
+
+	if (!wd_tcp_parts_build(s, snap, &p) && p.doc.attach) {
+		fputc('\n', t->out);
+		wd_print_tcp_live(t->out, &p.doc, TOP_TCP);
+	}
+	wd_tcp_parts_free(&p);
+}
+
 /* One refresh: one snapshot, every table of the frame drawn from it. */
 static void refresh(struct top *t, struct wd_session *s, struct wd_groups *g,
 		    const struct wd_opts *o, struct wd_counter_sampler *cs, double now)
@@ -302,6 +316,8 @@ static void refresh(struct top *t, struct wd_session *s, struct wd_groups *g,
 		wd_groups_print_live(g, s, &snap, t->out);
 	if (cs->ok)
 		wd_counter_sampler_print_live(cs, o, s, &snap, t->out);
+	if (snap.tcp)
+		draw_tcp(t, s, &snap);
 	end_frame(t);
 	/* after the tables: what a swap moves is in the next snapshot, once */
 	wd_report_maintain(s, g);

@@ -10,6 +10,8 @@
 #include "options.h"
 #include "output.h"
 #include "hints.h"
+#include "source_tcp.h"
+#include "tcp_watch.h"
 
 struct watch {
 	struct wd_session *s;
@@ -17,7 +19,30 @@ struct watch {
 	uint64_t shown;
 	bool out_failed;
 	int out_errno;
+	struct wd_tcp_watch tw;	/* --tcp */
 };
+
+/* A write that failed ends the run: `whydrop watch | head -1`, ENOSPC. */
+static bool output_failed(struct watch *w)
+{
+	w->out_errno = wd_output_errno(stdout);
+	if (!w->out_errno)
+		return false;
+	w->out_failed = true;
+	wd_stop = 1;
+	return true;
+}
+
+/* --tcp: a reset or a retransmission, after the drops shown before it. */
+static void on_tcp(void *ctx, const struct wd_tcp_event *ev)
+{
+	struct watch *w = ctx;
+
+	if (w->out_failed)
+		return;
+	wd_tcp_watch_print(&w->tw, w->s, ev, w->o->json, stdout);
+	output_failed(w);
+}
 
 static void on_event(void *ctx, const struct wd_event *ev)
 {
@@ -34,14 +59,22 @@ static void on_event(void *ctx, const struct wd_event *ev)
 		v.hint = v.reason ? wd_hint_at(v.reason, v.function) : NULL;
 		wd_print_drop_text(stdout, &v);
 	}
-	w->out_errno = wd_output_errno(stdout);
-	if (w->out_errno) {
-		/* EPIPE: `whydrop watch | head -1`, the reader is gone; ENOSPC... */
-		w->out_failed = true;
-		wd_stop = 1;
+	if (output_failed(w))
 		return;
-	}
 	w->shown++;
+	if (w->o->tcp)
+		wd_tcp_watch_drop(&w->tw, &v);
+}
+
+/* --tcp: its records, as the drops' line says them. */
+static void tcp_summary(const struct watch *w, const struct wd_tcp_snap *t)
+{
+	const uint64_t *v = t->stats.v;
+
+	fprintf(stderr, "whydrop: %" PRIu64 " TCP %s (resets, retransmissions) shown, %" PRIu64
+		" over --rate, %" PRIu64 " lost: ring buffer full\n", w->tw.shown,
+		wd_plural(w->tw.shown, "record", "records"), v[WD_TCP_STAT_RATE_LIMITED],
+		v[WD_TCP_STAT_RING_FULL]);
 }
 
 static void summary(struct watch *w, const struct wd_stats *st)
@@ -74,6 +107,8 @@ static void end_report(struct watch *w, const struct wd_opts *o)
 	if (wd_session_snapshot(w->s, &snap))
 		return;
 	summary(w, &snap.stats);
+	if (snap.tcp && snap.tcp->caps)
+		tcp_summary(w, snap.tcp);
 	if (o->explain && !w->out_failed && !wd_snapshot_totals(&snap, &t, &n))
 		wd_report_explain(w->s, t, n, stdout);
 	free(t);
@@ -94,9 +129,12 @@ int cmd_watch(int argc, char **argv)
 	wd_install_signals();
 	w.s = &s;
 	w.o = o;
-	status = wd_session_open(&s, o, true, on_event, &w);
+	status = o->tcp && wd_tcp_watch_init(&w.tw) ? 1 : 0;
+	if (!status)
+		status = wd_session_open(&s, o, true, on_event, &w);
 	if (status)
 		goto out;
+	s.on_tcp = on_tcp;
 	/* Interface names come from sockets opened in each namespace at start. */
 	status = 1;
 	if (wd_session_drop_privileges(&s))
@@ -115,6 +153,7 @@ int cmd_watch(int argc, char **argv)
 close:
 	wd_session_close(&s);
 out:
+	wd_tcp_watch_free(&w.tw);
 	wd_cli_free(&cli);
 	return status;
 }

@@ -280,6 +280,27 @@ const struct wd_option wd_options[] = {
 		 "not traced: the parts add up to NETFILTER_DROP exactly. Needs CAP_NET_ADMIN "
 		 "and nf_tables; not with --source dropmon, -i or a filter expression. Costs "
 		 "per packet marked, not per drop." },
+	/* TCP */
+	{ "tcp", 0, NULL, C_LIVE,
+	  "also TCP resets, sent (with the kernel's reason) and received, and retransmitted "
+	  "segments per flow, each placed here or beyond (docs/tcp.md)",
+	  .help_for = {
+		{ C_COUNT, "also TCP resets by reason and direction, and the most retransmitting "
+			   "flows with the drops of this host that explain them (--json: \"resets\", "
+			   "\"flows\")" },
+		{ C_SERVE, "also whydrop_tcp_resets_total{reason,direction}" } },
+	  .why = TRACING,
+	  .man = "Programs of their own on tcp:tcp_send_reset, tcp:tcp_receive_reset and "
+		 "tcp:tcp_retransmit_skb, loaded only with --tcp. Resets sent are counted with "
+		 "the reason the kernel gives (enum sk_rst_reason, Linux 6.10 and later; "
+		 "\"unknown\" before), resets received with the socket's state (a reset "
+		 "carries no reason: \"none\"). Exact: resets sent equal the namespace's "
+		 "TcpOutRsts where every reset goes through the tracepoint. Retransmitted "
+		 "segments are counted per flow as TcpRetransSegs counts them and joined, by "
+		 "addresses and ports in either direction, with the TCP drops the drop "
+		 "program counts (a program of its own beside it): each flow is placed "
+		 "\"here\", \"beyond\" or \"here and beyond\" the view (this host, or "
+		 "--netns). Needs the BPF source: it does not go with --source dropmon." },
 	/* noise */
 	{ "hide", 0, "R[@F]", C_TOP | C_COUNT | C_SERVE,
 	  "hide drops of reason R (at function F) as expected; repeatable, comma-separated, "

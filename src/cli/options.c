@@ -225,6 +225,7 @@ static int parse_flag(struct parse *p)
 		{ "processes", offsetof(struct wd_cli, o.processes) },
 		{ "stacks", offsetof(struct wd_cli, o.stacks) },
 		{ "rules", offsetof(struct wd_cli, o.rules) },
+		{ "tcp", offsetof(struct wd_cli, o.tcp) },
 		{ "folded", offsetof(struct wd_cli, o.folded) },
 		{ "show-all", offsetof(struct wd_cli, o.show_all) },
 		{ "netns-names", offsetof(struct wd_cli, o.netns_names) },
@@ -567,6 +568,11 @@ static int check_live(const struct parse *p)
 	}
 	if (o->rules && (what = rules_conflict(o)))
 		return usage(p, "--rules does not go with %s", what);
+	if (o->tcp && o->source == WD_SOURCE_DROPMON)
+		return usage(p, "--tcp needs BPF programs of its own and joins them with the BPF "
+			     "drop program: it does not go with --source dropmon (use --source bpf)");
+	if (o->tcp && o->counters_only)
+		return usage(p, "--counters-only traces nothing, so --tcp does not apply");
 	if (o->dropmon_mode_set && o->source != WD_SOURCE_DROPMON)
 		return usage(p, "--dropmon-mode and --dropmon-queue only apply with --source "
 			     "dropmon");

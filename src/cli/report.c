@@ -17,6 +17,7 @@
 #include "report.h"
 #include "rules_report.h"
 #include "stack.h"
+#include "tcp_report.h"
 
 #define NAME_LEN 160
 
@@ -288,6 +289,7 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 	struct stack_parts sp = { 0 };
 	struct wd_rules_parts *rp = NULL;
 	struct wd_rules_doc rd;
+	struct wd_tcp_parts tp = { 0 };
 	struct wd_snapshot snap;
 	struct wd_total *t = NULL;
 	int err, flame_failed = 0;
@@ -343,6 +345,9 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 	if (g && g->by && wd_groups_doc(g, s, &snap, &doc, &gd))
 		fprintf(stderr, "whydrop: cannot group the counts by %s\n",
 			wd_group_by_name(g->by));
+	if (snap.tcp && (err = wd_tcp_parts_build(s, &snap, &tp)))
+		goto out;
+	doc.tcp = snap.tcp ? &tp.doc : NULL;
 	crossed = check_doc(check, &doc, cr);
 	if (o->json)
 		wd_print_count_json(f, &doc);
@@ -364,6 +369,7 @@ out:
 	hidden_free(&hp);
 	stack_parts_free(&sp);
 	wd_rules_report_free(rp);
+	wd_tcp_parts_free(&tp);
 	free(cr);
 	free(diag);
 	free(rows);

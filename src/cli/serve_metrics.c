@@ -15,6 +15,7 @@
 #include "catalogue.h"
 #include "rules_report.h"
 #include "serve.h"
+#include "tcp_report.h"
 
 #define NAME_LEN		128
 #define RULE_LEN		200	/* REASON@FUNCTION of a noise rule */
@@ -382,6 +383,8 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 		}
 		if (sc.snap.rules)
 			wd_prom_render_family(b, &sc.rules);
+		if (sc.snap.tcp)
+			err = wd_tcp_render_prom(b, &sv->s, &sc.snap);
 		render_folded(sv, b, &sc);
 		render_info(sv, b, &sc);
 		/* after the page: what a swap moves is in the next scrape, once */

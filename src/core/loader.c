@@ -52,6 +52,8 @@ void wd_loader_free(struct wd_bpf *s)
 {
 	bpf_link__destroy(s->link);
 	s->link = NULL;
+	bpf_link__destroy(s->tcp_link);
+	s->tcp_link = NULL;
 	whydrop_bpf__destroy(s->skel);
 	s->skel = NULL;
 	whydrop_nobtf_bpf__destroy(s->nobtf);
@@ -123,6 +125,11 @@ static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		bpf_map__set_max_entries(skel->maps.stackmap, o->stack_map_size);
 		bpf_map__set_max_entries(skel->maps.stack_counts, o->map_size);
 	}
+	/* --tcp: drops per TCP flow (tcp_drops.h); without it, no program and no map */
+	bpf_map__set_autocreate(skel->maps.tcp_drop_flows, o->tcp);
+	bpf_map__set_autocreate(skel->maps.tcp_drop_overflow, o->tcp);
+	bpf_program__set_autoload(skel->progs.kfree_skb_tcp_btf, btf && o->tcp);
+	bpf_program__set_autoload(skel->progs.kfree_skb_tcp_raw, !btf && o->tcp);
 	bpf_program__set_autoload(skel->progs.kfree_skb_btf, btf && !o->rules);
 	bpf_program__set_autoload(skel->progs.kfree_skb_raw, !btf && !o->rules);
 	bpf_program__set_autoload(skel->progs.kfree_skb_rules_btf, btf && o->rules);
@@ -170,6 +177,14 @@ static int load_filter(struct wd_bpf *s, struct whydrop_bpf *skel, const struct 
 	return 0;
 }
 
+/* --tcp: the per-flow count of TCP drops, a program beside the drop program. */
+static struct bpf_link *attach_tcp(struct whydrop_bpf *skel, bool btf)
+{
+	if (btf)
+		return bpf_program__attach(skel->progs.kfree_skb_tcp_btf);
+	return bpf_program__attach_raw_tracepoint(skel->progs.kfree_skb_tcp_raw, "kfree_skb");
+}
+
 /* Load and attach the CO-RE program in the flavour probed; 0, <0 errno, >0 exit status. */
 static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		       const struct wd_probe *p)
@@ -199,12 +214,17 @@ static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		status = load_filter(s, skel, p);
 	if (status)
 		goto fail_status;
+	if (o->tcp && !(s->tcp_link = attach_tcp(skel, btf)))
+		goto fail;
 	prog = o->rules ? (btf ? skel->progs.kfree_skb_rules_btf : skel->progs.kfree_skb_rules_raw)
 			: (btf ? skel->progs.kfree_skb_btf : skel->progs.kfree_skb_raw);
 	link = btf ? bpf_program__attach(prog)
 		   : bpf_program__attach_raw_tracepoint(prog, "kfree_skb");
-	if (!link)
+	if (!link) {
+		bpf_link__destroy(s->tcp_link);
+		s->tcp_link = NULL;
 		goto fail;
+	}
 	s->skel = skel;
 	s->link = link;
 	s->overflow_fd = bpf_map__fd(skel->maps.overflow);
@@ -217,6 +237,8 @@ static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
 	s->stack_counts_fd = bpf_map__fd(skel->maps.stack_counts);
 	s->stack_overflow_fd = bpf_map__fd(skel->maps.stack_overflow);
 	s->attach_mode = btf ? "tp_btf" : "raw_tp";
+	s->tcp_flows_fd = o->tcp ? bpf_map__fd(skel->maps.tcp_drop_flows) : -1;
+	s->tcp_overflow_fd = o->tcp ? bpf_map__fd(skel->maps.tcp_drop_overflow) : -1;
 	return 0;
 fail:
 	status = errno ? -errno : -EINVAL;
@@ -229,12 +251,13 @@ fail_status:
 /* Without BTF only the tracepoint's arguments can be read, not the skb. */
 static int nobtf_usable(const struct wd_opts *o, bool details)
 {
-	if (!details && !o->netns && !o->ifname && !o->filter && !o->stacks && !o->rules)
+	if (!details && !o->netns && !o->ifname && !o->filter && !o->stacks && !o->rules &&
+	    !o->tcp)
 		return 0;
 	fprintf(stderr,
 		"whydrop: this kernel has no BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF=y):\n"
 		"         whydrop can only count drops by reason and location here (`whydrop count`,\n"
-		"         `whydrop top`); --netns, -i, --stacks, --rules, filter expressions and\n"
+		"         `whydrop top`); --netns, -i, --stacks, --rules, --tcp, filter expressions and\n"
 		"         per-packet records need BTF\n");
 	return 1;
 }

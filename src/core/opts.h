@@ -57,6 +57,7 @@ struct wd_opts {
 	uint32_t dropmon_queue;	/* --dropmon-queue: drop_monitor's per-CPU queue */
 	bool stacks;		/* --stacks: kernel stack of each drop */
 	bool rules;		/* --rules: NETFILTER_DROP by nftables rule (source_nftrace.c) */
+	bool tcp;		/* --tcp: resets and retransmissions (source_tcp.c) */
 	bool folded;		/* --folded (count --stacks): flame-graph lines */
 	uint32_t stack_map_size;	/* --stack-map-size: distinct stacks stored */
 	bool stack_map_set;

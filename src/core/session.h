@@ -28,6 +28,9 @@
 struct wd_cgroup_events;
 
 typedef void (*wd_event_fn)(void *ctx, const struct wd_event *ev);
+struct wd_tcp_event;
+/* --tcp: a record of the TCP source (a reset, a retransmission), not a drop */
+typedef void (*wd_tcp_event_fn)(void *ctx, const struct wd_tcp_event *ev);
 
 #define WD_SOURCES_MAX	4	/* sources of one session: drops, and what explains them */
 
@@ -56,6 +59,7 @@ struct wd_session {
 	/* records */
 	wd_event_fn on_event;
 	void *event_ctx;
+	wd_tcp_event_fn on_tcp;		/* --tcp records, to event_ctx; NULL: none */
 	bool details;			/* records asked for (watch, record) */
 	char ev_ifname[WD_IFNAME_BYTES + 1];	/* of the last wd_session_view */
 	struct wd_stack ev_stack;		/* of the last wd_session_view */

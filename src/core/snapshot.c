@@ -7,6 +7,7 @@
 #include "rules_snap.h"
 #include "session.h"
 #include "snapshot.h"
+#include "source_tcp.h"
 
 int wd_session_snapshot(struct wd_session *s, struct wd_snapshot *snap)
 {
@@ -32,6 +33,8 @@ void wd_snapshot_free(struct wd_snapshot *snap)
 	snap->n_stacks = 0;
 	wd_rules_snap_free(snap->rules);
 	snap->rules = NULL;
+	wd_tcp_snap_free(snap->tcp);
+	snap->tcp = NULL;
 }
 
 int wd_session_maintain(struct wd_session *s, wd_sock_fold_fn fold, void *ctx)

@@ -21,6 +21,7 @@
 
 struct wd_session;
 struct wd_rules_snap;
+struct wd_tcp_snap;
 
 struct wd_stats {
 	uint64_t seen;			/* drops counted: the sum of all counts */
@@ -67,6 +68,7 @@ struct wd_snapshot {
 	struct wd_stack_total *stacks;	/* sorted by count */
 	size_t n_stacks;
 	struct wd_rules_snap *rules;	/* --rules (rules_snap.h), NULL: none */
+	struct wd_tcp_snap *tcp;	/* --tcp (source_tcp.h), NULL: not asked for */
 };
 
 /* Read every source once into snap (freed with wd_snapshot_free). 0 or -errno. */

@@ -93,5 +93,6 @@ struct wd_source {
 extern const struct wd_source_ops wd_source_bpf_ops;
 extern const struct wd_source_ops wd_source_dropmon_ops;
 extern const struct wd_source_ops wd_source_nftrace_ops;	/* --rules, beside bpf */
+extern const struct wd_source_ops wd_source_tcp_ops;	/* --tcp, beside src[0] */
 
 #endif /* WD_SOURCE_H */

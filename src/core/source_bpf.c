@@ -114,6 +114,7 @@ static int bpf_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 	b->filter_fd = b->filter_ctx_fd = -1;
 	b->overflow_fd = b->runs_fd = b->stats_fd = b->prog_fd = -1;
 	b->stackmap_fd = b->stack_counts_fd = b->stack_overflow_fd = -1;
+	b->tcp_flows_fd = b->tcp_overflow_fd = -1;
 	wd_gen_init(&b->counts, sizeof(struct wd_key));
 	wd_gen_init(&b->socks, sizeof(struct wd_sock_key));
 	wd_keyset_init(&b->last, sizeof(struct wd_key));
@@ -151,6 +152,8 @@ static void bpf_detach(struct wd_source *src)
 
 	bpf_link__destroy(b->link);
 	b->link = NULL;
+	bpf_link__destroy(b->tcp_link);
+	b->tcp_link = NULL;
 	/* Let runs already inside the program finish before the final read. */
 	nanosleep(&(struct timespec){ 0, 20 * 1000000L }, NULL);
 	if (b->rb)
@@ -339,6 +342,8 @@ static int bpf_snapshot(struct wd_source *src, struct wd_snapshot *snap)
 	}
 	if (!err && b->stacks)
 		err = wd_bpf_stack_totals(b, snap, ncpu);
+	if (!err && b->tcp_flows_fd >= 0)
+		err = wd_bpf_tcp_drops(b, snap, ncpu);
 	return err;
 }
 

@@ -28,6 +28,7 @@ struct wd_bpf {
 	struct whydrop_bpf *skel;		/* the CO-RE program, or */
 	struct whydrop_nobtf_bpf *nobtf;	/* the fallback without kernel BTF */
 	struct bpf_link *link;
+	struct bpf_link *tcp_link;	/* --tcp: TCP drops per flow (tcp_drops.h) */
 	struct wd_gen counts;		/* the counting hash's generations */
 	struct wd_gen socks;		/* the by-socket hash's (--group-by cgroup|process) */
 	int overflow_fd, runs_fd, stats_fd, prog_fd;
@@ -36,6 +37,7 @@ struct wd_bpf {
 	int stackmap_fd, stack_counts_fd, stack_overflow_fd;
 	int filter_fd;			/* the translated pcap filter, -1 if none */
 	int filter_ctx_fd;		/* its per-CPU state (nonlinear drops), -1 if none */
+	int tcp_flows_fd, tcp_overflow_fd;	/* --tcp: drops per TCP flow, -1 if none */
 	struct ring_buffer *rb;		/* records (watch, record) */
 	bool details;
 	const char *attach_mode;	/* "tp_btf", "raw_tp" or "raw_tp, no BTF" */
@@ -50,6 +52,8 @@ struct wd_bpf {
 
 /* --stacks (stacks.c): the (reason, location, stack) counts into snap, and frames. */
 int wd_bpf_stack_totals(struct wd_bpf *b, struct wd_snapshot *snap, int ncpu);
+/* --tcp: the drops per TCP flow into snap's tcp section (source_tcp.h). */
+int wd_bpf_tcp_drops(struct wd_bpf *b, struct wd_snapshot *snap, int ncpu);
 int wd_bpf_stack(struct wd_bpf *b, const struct wd_ksyms *ksyms, int32_t stack_id,
 		 struct wd_stack *st);
 

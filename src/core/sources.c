@@ -131,5 +131,12 @@ int wd_sources_open(struct wd_session *s, const struct wd_opts *o)
 	}
 	if (!status && o->rules)
 		status = open_source(s, &wd_source_nftrace_ops, o, false, NULL);
+	if (status)
+		return status < 0 ? 1 : status;
+	/* --tcp: its own programs, beside the drops (after them: src[0] names drops) */
+	if (o->tcp)
+		status = open_source(s, &wd_source_tcp_ops, o, false, NULL);
+	if (status < 0)
+		fprintf(stderr, "whydrop: --tcp: %s\n", strerror(-status));
 	return status < 0 ? 1 : status;
 }

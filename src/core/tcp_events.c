@@ -150,6 +150,17 @@ void wd_tcp_close(struct wd_tcp *t)
 	free(t);
 }
 
+void wd_tcp_detach(struct wd_tcp *t)
+{
+	if (t)
+		tcp_events_bpf__detach(t->skel);
+}
+
+int wd_tcp_fd(const struct wd_tcp *t)
+{
+	return t->rb ? ring_buffer__epoll_fd(t->rb) : -1;
+}
+
 const struct wd_tcp_caps *wd_tcp_caps(const struct wd_tcp *t)
 {
 	return &t->caps;

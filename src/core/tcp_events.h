@@ -68,6 +68,10 @@ struct wd_tcp *wd_tcp_open(const struct wd_tcp_opts *o, char *err, size_t errlen
 /* Detach and free everything; NULL is fine. */
 void wd_tcp_close(struct wd_tcp *t);
 const struct wd_tcp_caps *wd_tcp_caps(const struct wd_tcp *t);
+/* Stop counting: the counts stay readable, records waiting can be polled. */
+void wd_tcp_detach(struct wd_tcp *t);
+/* Readable when records wait (the ring buffer's epoll fd); -1 without records. */
+int wd_tcp_fd(const struct wd_tcp *t);
 
 /*
  * Counts so far (they only grow), summed over CPUs, read by batches: the

@@ -104,7 +104,7 @@ echo 'hide SOCKET_RCVBUFF # the test: a receiver known to read too slowly' >"$TM
 echo 'table inet wdalert { chain input { type filter hook input priority 0; udp dport 7799 counter drop; }; }' |
 	ip netns exec "$NS" nft -f -
 "$W" serve --listen 127.0.0.1:0 --netns "$NS" --per-netns --netns-names --per-interface \
-	--per-cgroup --rules --noise-file "$TMP/noise.conf" >"$TMP/serve.out" 2>"$TMP/serve.err" &
+	--per-cgroup --rules --tcp --noise-file "$TMP/noise.conf" >"$TMP/serve.out" 2>"$TMP/serve.err" &
 SERVE=$!
 PIDS+=("$SERVE")
 WADDR=
@@ -324,6 +324,27 @@ check "... nor fired or pended in Prometheus (ALERTS over the whole run)" \
 check "... while NO_SOCKET's did (ALERTS over the whole run)" \
 	[ "$(promql 'count(count_over_time(ALERTS{reason="NO_SOCKET"}[1h])) > bool 0')" = 1 ]
 
+echo "-- serve --tcp: resets sent, whydrop_tcp_resets_total against the namespace's TcpOutRsts"
+rsts() { ip netns exec "$NS" awk '$1 == "Tcp:" { if (h) print $15; h = 1 }' /proc/net/snmp; }
+refused() {
+	ip netns exec "$NS" $PY -c 'import socket
+for _ in range(5):
+    s = socket.socket()
+    try:
+        s.connect(("127.0.0.1", 9))
+    except ConnectionRefusedError:
+        pass
+    s.close()'
+}
+# twice, scrapes apart: a series first seen at 5 shows no rate until it grows
+R0=$(rsts)
+refused
+sleep 3
+refused
+R1=$(rsts)
+check "PromQL: whydrop_tcp_resets_total NO_SOCKET sent == $((R1 - R0)), the namespace's TcpOutRsts (polled, 10 s at most)" \
+	poll_until 10 promql_is 'sum(whydrop_tcp_resets_total{reason="NO_SOCKET",direction="sent"})' "$((R1 - R0))"
+
 echo "-- the dashboard's queries against this Prometheus"
 RANGE=$((($(now_ms) - T_PROM) / 1000 + 5))
 out=$($PY tests/integration/dashboard_check.py contrib/grafana/whydrop.json "http://$PADDR" \
@@ -332,7 +353,8 @@ out=$($PY tests/integration/dashboard_check.py contrib/grafana/whydrop.json "htt
 	must:reason=SOCKET_RCVBUFF \
 	"has:Expected drops/s, hidden by the noise rules:rule=SOCKET_CLOSE@unix_release_sock" \
 	"has:Expected drops/s, hidden by the noise rules:rule=SOCKET_RCVBUFF" \
-	"has:NETFILTER_DROP by rule:rule=inet/wdalert/input/2")
+	"has:NETFILTER_DROP by rule:rule=inet/wdalert/input/2" \
+	"has:TCP resets/s by reason and direction:reason=NO_SOCKET")
 rc=$?
 echo "$out" | grep -E 'variable \$|FAIL|\(ready for|hidden' | sed 's/^/ /'
 echo "   $(echo "$out" | tail -n 1)"

@@ -296,6 +296,52 @@ def check_ovs(t, rel, kv, sec):
           f"rc {rc}: {text.strip()[-200:]!r}")
 
 
+def tcp_mib(text):
+    """The Tcp: counters of /proc/net/snmp as a dict."""
+    rows = [line.split() for line in text.splitlines() if line.startswith("Tcp:")]
+    return dict(zip(rows[0][1:], map(int, rows[1][1:]))) if len(rows) >= 2 else {}
+
+
+def check_tcp(t, rel, kv, sec):
+    """--tcp: resets (reasons from 6.10 on, else said unavailable) and
+    retransmitted segments, against the namespaces' own counters."""
+    label = "count --tcp"
+    try:
+        doc = json.loads(sec["tcp.count"][0])
+        a0, a1 = tcp_mib(sec["tcp.mib0.a"][0]), tcp_mib(sec["tcp.mib1.a"][0])
+        b0, b1 = tcp_mib(sec["tcp.mib0.b"][0]), tcp_mib(sec["tcp.mib1.b"][0])
+    except (KeyError, ValueError, IndexError) as e:
+        t.add(rel, label, False, f"no document: {e}; stderr "
+              f"{sec.get('stderr.tcp', ('', 0))[0][-300:]!r}")
+        return
+    ver = tuple(int(x) for x in rel.split("-")[0].split(".")[:2])
+    err = sec.get("stderr.tcp", ("", 0))[0]
+    flows = [f for f in doc.get("flows", []) if f.get("dst") == "192.0.2.2"
+             and f.get("dport") == 5001]
+    retrans = sum(f["retransmits"] for f in flows)
+    d_retrans = a1["RetransSegs"] - a0["RetransSegs"]
+    t.add(rel, "--tcp retransmits = TcpRetransSegs", retrans == d_retrans > 0 and
+          kv.get("whydrop_rc.tcp") == "0",
+          f"flow {retrans}, A's TcpRetransSegs +{d_retrans}, placed "
+          f"{[f.get('where') for f in flows]}, rc={kv.get('whydrop_rc.tcp')}")
+    sent = [r for r in doc.get("resets", []) if r["direction"] == "sent"]
+    recv = sum(r["count"] for r in doc.get("resets", [])
+               if r["direction"] == "received" and r["state"] == "SYN_SENT")
+    d_rst = b1["OutRsts"] - b0["OutRsts"]
+    if ver >= (6, 10):
+        nosock = sum(r["count"] for r in sent if r["reason"] == "NO_SOCKET")
+        t.add(rel, "--tcp reset reasons from BTF", doc["tcp"].get("reset_reasons") is True
+              and nosock == d_rst == 3 and recv == 3,
+              f"NO_SOCKET sent {nosock} = B's TcpOutRsts +{d_rst}, received in SYN_SENT {recv}")
+    else:
+        t.add(rel, "--tcp reset reasons said unavailable",
+              doc["tcp"].get("reset_reasons") is False and "gives no reset reasons" in err
+              and all(r["reason"] == "unknown" for r in sent) and recv == 3,
+              f"reset_reasons {doc['tcp'].get('reset_reasons')}, sent {len(sent)} rows "
+              f"(TcpOutRsts +{d_rst}: this kernel traces no reset without a full socket), "
+              f"received in SYN_SENT {recv}")
+
+
 def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
     kv, sec, scen, mk = parse_results(os.path.join(vdir, "results.log"))
     ok = qrc == 0 and mk["begin"] and mk["end_rc"] == 0
@@ -451,6 +497,7 @@ def check_vm(t, rel, vdir, qrc, secs, fixture_dirs, have_bin):
         check_callsites(t, rel, kv, sec)
         check_unload(t, rel, kv, sec, code_of)
         check_memcg_v2(t, rel, kv, sec)
+        check_tcp(t, rel, kv, sec)
 
 
 def main():

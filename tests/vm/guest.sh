@@ -750,6 +750,29 @@ if [ $HAVE_WD = 1 ]; then
 	sect count.memcg_v2 cat /tmp/mv.json
 	sect stderr.memcg_v2 cat /tmp/mv.err
 
+	# --tcp: 3 connections to a closed port (resets: sent by B, with their
+	# reason from 6.10 on; received by A) and 3 MB through netem loss on
+	# A's veth (retransmissions), against the namespaces' own counters.
+	sect tcp.mib0.a A cat /proc/net/snmp
+	sect tcp.mib0.b B cat /proc/net/snmp
+	if wd_start /tmp/t.json /tmp/t.err $WD count --tcp --json; then
+		A /usr/sbin/tc qdisc add dev va root netem loss 10%
+		B wdpkt tcpsink 192.0.2.2 5001 >/tmp/tsink.out 2>&1 &
+		_sink=$!
+		usleep 300000
+		sect trigger.tcp_send A wdpkt tcpsend 192.0.2.2 5001 3000000
+		wait $_sink
+		A /usr/sbin/tc qdisc del dev va root
+		sect trigger.tcp_refused A wdpkt refused 192.0.2.2 9 3
+		usleep 500000
+		sect tcp.mib1.a A cat /proc/net/snmp
+		sect tcp.mib1.b B cat /proc/net/snmp
+		wd_stop
+		kv whydrop_rc.tcp $?
+	fi
+	sect tcp.count cat /tmp/t.json
+	sect stderr.tcp cat /tmp/t.err
+
 	dropmon_scenarios
 	callsite_workload
 

@@ -11,6 +11,11 @@
  *                                   SO_RCVBUFFORCE=N, past rmem_max), never read
  *                                   until SIGTERM/SIGINT, then drains it and
  *                                   prints "received N"
+ *   wdpkt tcpsink ADDR PORT         accept one TCP connection, read it to its
+ *                                   end; "ready", then "received N"
+ *   wdpkt tcpsend ADDR PORT BYTES   a TCP transfer of BYTES to a tcpsink
+ *   wdpkt refused ADDR PORT N       N TCP connections to a closed port
+ *                                   (the peer's RSTs); "refused N"
  *   wdpkt sigdfl CMD [ARG...]       exec CMD with SIGINT/SIGQUIT back to default
  *                                   (a non-interactive shell starts background
  *                                   jobs with SIGINT ignored)
@@ -63,7 +68,8 @@ static void usage(void)
 		"       wdpkt listen ADDR PORT\n"
 		"       wdpkt udpsink ADDR PORT RCVBUF\n"
 		"       wdpkt sigdfl CMD [ARG...]\n"
-		"       wdpkt sockmix ADDR PORT\n");
+		"       wdpkt sockmix ADDR PORT\n"
+		"       wdpkt tcpsink ADDR PORT | tcpsend ADDR PORT BYTES | refused ADDR PORT N\n");
 	exit(2);
 }
 
@@ -574,6 +580,95 @@ static int cmd_sockmix(int argc, char **argv)
 	return 0;
 }
 
+/* --tcp in the VM: a transfer for retransmissions, connections for resets. */
+static int cmd_tcpsink(int argc, char **argv)
+{
+	char buf[65536];
+	long long n = 0;
+	ssize_t r;
+	int l, a;
+
+	if (argc < 3)
+		usage();
+	l = bound_socket(argv[1], argv[2], SOCK_STREAM);
+	if (listen(l, 4) < 0)
+		die("listen");
+	printf("ready\n");
+	a = accept(l, NULL, NULL);
+	if (a < 0)
+		die("accept");
+	while ((r = read(a, buf, sizeof(buf))) > 0)
+		n += r;
+	printf("received %lld\n", n);
+	close(a);
+	close(l);
+	return 0;
+}
+
+static int tcp_connect(const char *addr, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd;
+
+	sock_name(addr, port, &ss, &sl);
+	fd = socket(ss.ss_family, SOCK_STREAM, 0);
+	if (fd < 0)
+		die("socket");
+	if (connect(fd, (struct sockaddr *)&ss, sl) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int cmd_tcpsend(int argc, char **argv)
+{
+	static char buf[65536];
+	long long left;
+	char c;
+	int fd;
+
+	if (argc < 4)
+		usage();
+	left = atoll(argv[3]);
+	fd = tcp_connect(argv[1], atoi(argv[2]));
+	if (fd < 0)
+		die("connect");
+	while (left > 0) {
+		ssize_t w = write(fd, buf, left < (long long)sizeof(buf) ? (size_t)left : sizeof(buf));
+
+		if (w <= 0)
+			die("write");
+		left -= w;
+	}
+	shutdown(fd, SHUT_WR);
+	while (read(fd, &c, 1) > 0)
+		;
+	close(fd);
+	printf("sent %s\n", argv[3]);
+	return 0;
+}
+
+static int cmd_refused(int argc, char **argv)
+{
+	int n, refused = 0;
+
+	if (argc < 4)
+		usage();
+	n = atoi(argv[3]);
+	for (int i = 0; i < n; i++) {
+		int fd = tcp_connect(argv[1], atoi(argv[2]));
+
+		if (fd >= 0)
+			close(fd);
+		else if (errno == ECONNREFUSED)
+			refused++;
+	}
+	printf("refused %d\n", refused);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -589,6 +684,12 @@ int main(int argc, char **argv)
 		return cmd_udpsink(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sockmix"))
 		return cmd_sockmix(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "tcpsink"))
+		return cmd_tcpsink(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "tcpsend"))
+		return cmd_tcpsend(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "refused"))
+		return cmd_refused(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sigdfl") && argc > 2) {
 		sigset_t none;
 

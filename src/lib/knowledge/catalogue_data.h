@@ -73,7 +73,8 @@ static const struct wd_cat_entry catalogue[] = {
 		"targets.",
 	.action = "If the port should be open: the service is down, bound to "
 		"another address or namespace, or the NAT sends traffic to the "
-		"wrong port. If not: nothing to do.",
+		"wrong port. If not: nothing to do. `whydrop count --tcp` counts "
+		"the resets sent for it (NO_SOCKET) beside the other reset reasons.",
 	.severity = WD_SEV_BENIGN,
 	.severity_note = "Port scans, clients of a stopped service and late "
 		"packets of closed connections cause a steady background. A "
@@ -894,7 +895,8 @@ static const struct wd_cat_entry catalogue[] = {
 	.settings = "Middleboxes injecting resets; load balancers timing out "
 		"idle flows.",
 	.action = "Nothing unless connections die: then find who sends the "
-		"resets.",
+		"resets (`whydrop watch --tcp` shows each reset received, and sent "
+		"with its reason).",
 	.severity = WD_SEV_BENIGN,
 	.severity_note = "Blind-reset protection at work.",
 },
@@ -1224,7 +1226,8 @@ static const struct wd_cat_entry catalogue[] = {
 		"backlog); `ip link` qlen (txqueuelen).",
 	.action = "If the link is simply full, this is congestion: shape "
 		"upstream or add capacity. Raise the qdisc limit or txqueuelen "
-		"only for bursty traffic that would otherwise fit.",
+		"only for bursty traffic that would otherwise fit. `whydrop count "
+		"--tcp` says which TCP flows these drops cost retransmissions.",
 	.severity = WD_SEV_DEPENDS,
 	.severity_note = "Normal on shaped or saturated links (TCP backs "
 		"off); a problem for latency-sensitive or UDP traffic.",

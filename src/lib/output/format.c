@@ -8,6 +8,7 @@
 #include "format.h"
 #include "json.h"
 #include "rules_format.h"
+#include "tcp_format.h"
 #include "whydrop.h"
 
 void wd_format_time(uint64_t realtime_ns, char *buf, size_t len)
@@ -556,6 +557,8 @@ void wd_print_count_json(FILE *f, const struct wd_count_doc *doc)
 		wd_json_str(&j, "counters_error", doc->counters_error);
 	if (doc->check)
 		print_check_json(&j, doc->check);
+	if (doc->tcp)
+		wd_print_tcp_json(&j, doc->tcp);
 	wd_json_close(&j, '}');
 	fputc('\n', f);
 }
@@ -759,6 +762,8 @@ void wd_print_count_table(FILE *f, const struct wd_count_doc *doc)
 		wd_print_counters_table(f, doc);
 	else if (doc->counters_error)
 		fprintf(f, "\nKernel counters: not read (%s)\n", doc->counters_error);
+	if (doc->tcp)
+		wd_print_tcp_table(f, doc->tcp);
 	if (doc->check)
 		print_check_text(f, doc->check);
 }

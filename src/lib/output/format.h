@@ -139,6 +139,7 @@ struct wd_group_out {
 
 struct wd_check_result;
 struct wd_rules_doc;
+struct wd_tcp_doc;
 
 struct wd_count_doc {
 	const char *kernel;
@@ -181,6 +182,8 @@ struct wd_count_doc {
 	const struct wd_check_result *check;
 	/* Additive: --rules (rules_format.h), NULL: not asked for. */
 	const struct wd_rules_doc *rules;
+	/* Additive: --tcp (tcp_format.h), NULL: not asked for. */
+	const struct wd_tcp_doc *tcp;
 };
 
 /* one for 1, many for any other n: "1 drop", "2 drops", "0 drops". */
