@@ -73,8 +73,8 @@ part "pcapng + tshark under ASan/UBSan" tests/integration/pcapng.sh build/asan/w
 part "record -w and the dropmon dump hook refuse links, other users' files, directories (real kernel)" \
 	tests/integration/record_safety.sh build/whydrop
 part "record -w safety under ASan/UBSan" tests/integration/record_safety.sh build/asan/whydrop
-part "count --stacks --svg in headless Chromium (real kernel)" tests/integration/flamegraph.sh build/whydrop
-part "count --stacks --svg under ASan/UBSan" tests/integration/flamegraph.sh build/asan/whydrop
+part "count and read --stacks --svg in headless Chromium (real kernel)" tests/integration/flamegraph.sh build/whydrop
+part "count and read --stacks --svg under ASan/UBSan" tests/integration/flamegraph.sh build/asan/whydrop
 part "kernel counters next to traced reasons (real kernel)" tests/integration/counters.sh build/whydrop
 part "kernel counters under ASan/UBSan" tests/integration/counters.sh build/asan/whydrop
 part "container and pod names: podman, docker, kubelet cgroups (real runtimes)" \

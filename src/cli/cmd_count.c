@@ -67,7 +67,7 @@ int cmd_count(int argc, char **argv)
 		goto out;
 	o->noise = &nz;
 	/* a bad path fails now, before anything is attached */
-	if (cli.svg && (status = wd_flame_out_open(&flame, cli.svg)))
+	if (cli.svg && (status = wd_flame_out_open(&flame, "count", cli.svg)))
 		goto out;
 	if (cli.svg)
 		o->flame = &flame;

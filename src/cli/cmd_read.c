@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "drop_comment.h"
+#include "flame_output.h"
 #include "format.h"
 #include "groups.h"
 #include "options.h"
@@ -17,6 +18,7 @@
 #include "read.h"
 #include "read_filter.h"
 #include "read_lines.h"
+#include "read_stacks.h"
 #include "reasons.h"
 #include "report.h"
 
@@ -24,6 +26,7 @@ struct read_opts {
 	bool json;
 	bool verbose;
 	bool lines;
+	bool stacks, folded;		/* --stacks, --folded */
 	enum wd_group_by group_by;
 	uint32_t max_groups;
 };
@@ -49,6 +52,8 @@ struct summary {
 	struct file_sum fs;		/* ... and what it held */
 	struct table drops;		/* struct read_row */
 	struct table groups;		/* struct read_group, with --group-by */
+	struct wd_read_stacks stacks;	/* with --stacks */
+	struct wd_flame_out *flame;	/* --svg FILE, else NULL */
 	uint64_t kept;			/* packets summarised or printed */
 	bool any_reason;
 	bool any_window;
@@ -82,6 +87,8 @@ static int count_packet(struct summary *s, const struct wd_pcapng_rec *rec,
 	    wd_read_add_group(&s->groups, m, rec->comment, s->ro->group_by))
 		return -ENOMEM;
 	if (wd_read_add_drop(&s->drops, m))
+		return -ENOMEM;
+	if (s->ro->stacks && wd_read_stacks_add(&s->stacks, m, rec->comment))
 		return -ENOMEM;
 	s->any_reason |= m->has_reason;
 	return 0;
@@ -306,6 +313,43 @@ static int doc_rows(struct summary *s, struct wd_count_doc *doc, struct wd_count
 	return 0;
 }
 
+/* --stacks of files recorded without: said, WD_EXIT_USAGE; else 0. */
+static int no_stacks(const struct summary *s)
+{
+	if (!s->ro->stacks || s->stacks.with_stack || !s->stacks.without)
+		return 0;
+	fprintf(stderr, "whydrop read: --stacks: the %" PRIu64 " %s read %s no kernel stack "
+		"(recorded without --stacks): record with `whydrop record --stacks -w FILE`, "
+		"or read without --stacks\n", s->stacks.without,
+		wd_plural(s->stacks.without, "drop", "drops"),
+		wd_plural(s->stacks.without, "has", "have"));
+	return WD_EXIT_USAGE;
+}
+
+/* --stacks: the flame graph, then the folded lines instead of the report. */
+static int print_stacks(struct summary *s, struct wd_count_doc *doc, bool *done)
+{
+	int status = 0;
+
+	*done = false;
+	if (!s->ro->stacks)
+		return 0;
+	if (wd_read_stacks_doc(&s->stacks, doc)) {
+		fprintf(stderr, "whydrop read: out of memory\n");
+		return 1;
+	}
+	if (s->flame)
+		status = wd_report_write_flame(s->flame, doc);
+	if (!s->ro->folded)
+		return status;
+	*done = true;
+	if (wd_report_print_folded(doc, stdout)) {
+		fprintf(stderr, "whydrop read: out of memory\n");
+		return 1;
+	}
+	return wd_output_check(stdout, "read") || status;
+}
+
 /* The table or the JSON document on stdout: 0, or 1 after a message. */
 static int print_summary(struct summary *s)
 {
@@ -317,10 +361,19 @@ static int print_summary(struct summary *s)
 	};
 	struct wd_count_row *rows = NULL;
 	struct wd_group_out *groups = NULL;
-	int status = 1;
+	int status = no_stacks(s), flame_failed;
+	bool done;
 
+	if (status)
+		return status;
+	status = 1;
 	if (doc_rows(s, &doc, &rows) || (s->ro->group_by && doc_groups(s, &doc, &groups))) {
 		fprintf(stderr, "whydrop read: out of memory\n");
+		goto out;
+	}
+	flame_failed = print_stacks(s, &doc, &done);
+	if (done) {
+		status = flame_failed;
 		goto out;
 	}
 	if (s->ro->json)
@@ -328,7 +381,7 @@ static int print_summary(struct summary *s)
 	else
 		wd_print_count_table(stdout, &doc);
 	/* A full disk or a closed pipe: said here, whatever the file held. */
-	status = wd_output_check(stdout, "read");
+	status = wd_output_check(stdout, "read") || flame_failed;
 out:
 	free(rows);
 	free(groups);
@@ -476,6 +529,7 @@ int cmd_read(int argc, char **argv)
 {
 	struct read_opts ro;
 	struct wd_read_filter flt;
+	struct wd_flame_out flame = { .fd = -1 };
 	struct summary s = { .ro = &ro, .flt = &flt };
 	struct input *in = NULL;
 	struct wd_cli cli;
@@ -485,6 +539,7 @@ int cmd_read(int argc, char **argv)
 		return status;
 	ro = (struct read_opts){
 		.json = cli.o.json, .verbose = cli.o.verbose, .lines = cli.lines,
+		.stacks = cli.o.stacks, .folded = cli.o.folded,
 		.group_by = cli.o.group_by, .max_groups = cli.o.max_groups,
 	};
 	wd_read_tables_init(&s.drops, &s.groups);
@@ -496,6 +551,10 @@ int cmd_read(int argc, char **argv)
 	status = in ? open_all(in, cli.words, n) : 1;
 	if (status)
 		goto out;
+	/* a bad path fails now, before anything is read */
+	if (cli.svg && (status = wd_flame_out_open(&flame, "read", cli.svg)))
+		goto out;
+	s.flame = cli.svg ? &flame : NULL;
 	for (int i = 0; i < n && worst >= 0; i++) {
 		r = read_file(&s, &in[i]);
 		worst = r < 0 ? -1 : (r > worst ? r : worst);
@@ -507,18 +566,21 @@ int cmd_read(int argc, char **argv)
 		status = 1;	/* said; nothing printed */
 	} else {
 		status = ro.lines ? wd_output_check(stdout, "read") : print_summary(&s);
-		status = status || worst;
+		if (!status)	/* 2: --stacks of a recording without */
+			status = worst;
 	}
 	if (ro.verbose && (wd_read_filter_by_comment(&flt) || flt.expr || flt.has_since ||
 			   flt.has_until))
 		fprintf(stderr, "whydrop read: %" PRIu64 " of %" PRIu64 " %s matched the "
 			"filters\n", flt.matched, flt.seen, wd_plural(flt.seen, "packet", "packets"));
 out:
+	wd_flame_out_close(&flame);
 	close_all(in, n);
 	free(in);
 	wd_read_filter_free(&flt);
 	wd_table_free(&s.drops);
 	wd_table_free(&s.groups);
+	wd_read_stacks_free(&s.stacks);
 	wd_cli_free(&cli);
 	return status;
 }

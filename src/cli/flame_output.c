@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * count --stacks --svg FILE: opened as root before tracing (so that a bad
- * path fails before anything is attached), rewritten only once the counts
+ * count and read --stacks --svg FILE: opened as root before tracing (so that
+ * a bad path fails before anything is attached; read: before reading), rewritten only once the counts
  * are read, made 0600 as record -w's files are.
  */
 #include <errno.h>
@@ -15,11 +15,12 @@
 #include "cli_open.h"
 #include "safe_open.h"
 
-int wd_flame_out_open(struct wd_flame_out *o, const char *path)
+int wd_flame_out_open(struct wd_flame_out *o, const char *cmd, const char *path)
 {
 	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
 	o->path = path;
-	o->fd = wd_open_checked("count", path, &o->st, &o->created);
+	o->fd = wd_open_checked(cmd, path, &o->st, &o->created);
 	return o->fd < 0 ? 1 : 0;
 }
 
@@ -33,15 +34,20 @@ void wd_flame_out_close(struct wd_flame_out *o)
 		wd_unlink_created(o->path, &o->st);
 }
 
-/* "57 drops counted for 10.0 s on kernel 6.18.44; 3 hidden as expected (...)" */
-static void subtitle(char *buf, size_t len, uint64_t total, const struct wd_count_doc *doc)
+/*
+ * "57 drops counted for 10.0 s on kernel 6.18.44; 3 hidden as expected (...)";
+ * read: "57 drops ..., recorded over 10.0 s on kernel 6.18.44".
+ */
+static void subtitle(char *buf, size_t len, uint64_t total, const struct wd_count_doc *doc,
+		     const char *cmd)
 {
 	uint64_t lost = doc->stack_collisions + doc->stack_errors + doc->stack_overflow;
 	int n;
 
-	n = snprintf(buf, len, "%" PRIu64 " %s with their kernel stacks, counted for %.1f s on "
-		     "kernel %s", total, wd_plural(total, "drop", "drops"), doc->duration_s,
-		     doc->kernel ? doc->kernel : "?");
+	n = snprintf(buf, len, "%" PRIu64 " %s with their kernel stacks, %s %.1f s on "
+		     "kernel %s", total, wd_plural(total, "drop", "drops"),
+		     strcmp(cmd, "read") ? "counted for" : "recorded over", doc->duration_s,
+		     doc->kernel && *doc->kernel ? doc->kernel : "?");
 	if (n > 0 && (size_t)n < len && doc->noise && doc->hidden_total)
 		n += snprintf(buf + n, len - (size_t)n, "; %" PRIu64 " hidden as expected "
 			      "(--show-all shows them)", doc->hidden_total);
@@ -97,18 +103,19 @@ int wd_flame_out_write(struct wd_flame_out *o, const struct wd_folded *fo,
 	int err = build(&fg, fo);
 
 	if (err) {
-		fprintf(stderr, "whydrop count: cannot make the flame graph: %s\n", strerror(-err));
+		fprintf(stderr, "whydrop %s: cannot make the flame graph: %s\n", o->cmd,
+			strerror(-err));
 		wd_flame_free(&fg);
 		return 1;
 	}
-	subtitle(sub, sizeof(sub), wd_flame_total(&fg), doc);
+	subtitle(sub, sizeof(sub), wd_flame_total(&fg), doc, o->cmd);
 	opts.subtitle = sub;
 	errno = 0;
 	err = write_file(o, &fg, &opts);
 	wd_flame_free(&fg);
 	if (err) {
-		fprintf(stderr, "whydrop count: cannot write the flame graph to %s: %s\n", o->path,
-			strerror(err));
+		fprintf(stderr, "whydrop %s: cannot write the flame graph to %s: %s\n", o->cmd,
+			o->path, strerror(err));
 		return 1;
 	}
 	o->written = true;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * count --stacks --svg FILE: the flame graph's file, opened before tracing
+ * count and read --stacks --svg FILE: the flame graph's file, opened before tracing
  * with record -w's checks (cli_open.h), written once from the report's
  * stacks (flame_output.c).
  */
@@ -14,6 +14,7 @@
 #include "stack.h"
 
 struct wd_flame_out {
+	const char *cmd;	/* "count", "read": for the messages */
 	const char *path;
 	int fd;			/* -1: closed */
 	struct stat st;
@@ -21,8 +22,8 @@ struct wd_flame_out {
 	bool written;
 };
 
-/* Before tracing: 0, or 1 after a message. */
-int wd_flame_out_open(struct wd_flame_out *o, const char *path);
+/* Before tracing (or reading): 0, or 1 after a message. */
+int wd_flame_out_open(struct wd_flame_out *o, const char *cmd, const char *path);
 /*
  * The flame graph of these folded lines (the stacks of doc that were not
  * hidden), doc saying what was counted. 0, or 1 after a message.

@@ -213,15 +213,15 @@ const struct wd_option wd_options[] = {
 	  "CAP_DAC_READ_SEARCH to read /proc/PID/fd",
 	  .why = "applies to commands that name the sockets of drops" },
 	/* stacks */
-	{ "stacks", 0, NULL, C_TOP | C_WATCH | C_COUNT | C_RECORD,
+	{ "stacks", 0, NULL, C_TOP | C_WATCH | C_COUNT | C_RECORD | C_READ,
 	  "the kernel stack of each drop",
 	  .help_for = {
 		{ C_TOP, "the kernel stacks of the drops: the five most frequent live, all "
 			 "on exit" },
 		{ C_WATCH, "the kernel stack of each drop, indented under its line (--json: "
 			   "\"stack\": [frames], innermost first)" },
-		{ C_COUNT, "the kernel stack of each drop, counted per (reason, location, "
-			   "stack)" },
+		{ C_COUNT | C_READ, "the kernel stack of each drop (read: as record --stacks "
+				    "recorded it), counted per (reason, location, stack)" },
 		{ C_RECORD, "the kernel stack of each drop in its packet comment "
 			    "(stack=frame;frame;..., innermost first)" } },
 	  .why = "applies to commands that trace each drop",
@@ -238,18 +238,20 @@ const struct wd_option wd_options[] = {
 	  .why = "applies to commands that trace each drop",
 	  .man = "Stacks are never replaced (no BPF_F_REUSE_STACKID), so an id always names "
 		 "one stack." },
-	{ "folded", 0, NULL, C_COUNT,
+	{ "folded", 0, NULL, C_COUNT | C_READ,
 	  "with --stacks: only flame-graph folded lines, the reason as root frame "
 	  "(flamegraph.pl, inferno, speedscope read them)",
-	  .why = "applies to count --stacks",
+	  .why = "applies to count and read --stacks",
 	  .man = "Frames are function names (offsets left out); equal lines are added up." },
-	{ "svg", 0, "FILE", C_COUNT,
+	{ "svg", 0, "FILE", C_COUNT | C_READ,
 	  "with --stacks: also write the stacks as an interactive flame graph to FILE, one "
 	  "SVG without anything to install or fetch: the reason as root frame, widths of "
 	  "the exact counts, hover for a frame's count and share, click to zoom",
-	  .why = "applies to count --stacks", .complete = "@files",
+	  .why = "applies to count and read --stacks", .complete = "@files",
 	  .man = "The frames are those of --folded: drops the noise list hides are left out "
-		 "(--show-all keeps them). FILE is opened before tracing with the checks of "
+		 "(--show-all keeps them). read: the frames recorded by record --stacks, "
+		 "widths of the exact count of recorded drops. FILE is opened before tracing "
+		 "(read: before reading) with the checks of "
 		 "record -w (no symbolic link is followed; a directory, a file of another "
 		 "user or with other hard links is refused), created mode 0600, and an "
 		 "existing file is rewritten only once the counts are read. Search (Ctrl-F) "

@@ -478,6 +478,9 @@ static int read_words(struct parse *p)
 	if (c->lines && c->o.group_by)
 		return usage(p, "--lines prints each packet, --group-by counts them: one or "
 			     "the other");
+	if (c->lines && c->o.stacks)
+		return usage(p, "--lines prints each packet with its recorded stack already; "
+			     "--stacks counts the stacks: one or the other");
 	if (c->has_since && c->has_until && c->until_ns <= c->since_ns)
 		return usage(p, "--until is not after --since: no packet can be in between");
 	if (n < c->n_words && join_words(c, c->words + n, c->n_words - n)) {
@@ -579,7 +582,8 @@ static int check_live(const struct parse *p)
 	if (o->stack_map_set && !o->stacks)
 		return usage(p, "--stack-map-size goes with --stacks");
 	if (o->folded && !o->stacks)
-		return usage(p, "--folded goes with `whydrop count --stacks`");
+		return usage(p, "--folded goes with --stacks (`whydrop %s --stacks --folded`)",
+			     p->cmd);
 	if (o->folded && (o->json || o->explain))
 		return usage(p, "--folded prints only folded lines: leave out --json and "
 			     "--explain");
@@ -588,8 +592,8 @@ static int check_live(const struct parse *p)
 			     o->counters_only ? "--counters-only (nothing traced)" :
 			     "--folded (no report)");
 	if (p->c->svg && !o->stacks)
-		return usage(p, "--svg goes with `whydrop count --stacks`: the flame graph is "
-			     "made of the drops' stacks");
+		return usage(p, "--svg goes with --stacks (`whydrop %s --stacks --svg FILE`): "
+			     "the flame graph is made of the drops' stacks", p->cmd);
 	if (p->c->svg && (!*p->c->svg || !strcmp(p->c->svg, "-")))
 		return usage(p, "--svg '%s': give the flame graph's file name (standard "
 			     "output has the report; --folded prints the stacks there)", p->c->svg);

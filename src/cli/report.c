@@ -166,8 +166,8 @@ static int folded_lines(const struct wd_count_doc *doc, struct wd_folded *fo)
 	return err;
 }
 
-/* count --stacks --folded: flame-graph lines only, the reason as root frame. */
-static int print_folded(const struct wd_count_doc *doc, FILE *f)
+/* --stacks --folded: flame-graph lines only, the reason as root frame. */
+int wd_report_print_folded(const struct wd_count_doc *doc, FILE *f)
 {
 	struct wd_folded fo = { 0 };
 	int err = folded_lines(doc, &fo);
@@ -188,14 +188,14 @@ static int print_folded(const struct wd_count_doc *doc, FILE *f)
 	return err;
 }
 
-/* count --svg: the same lines as --folded, as a flame graph. 0, or 1 after a message. */
-static int write_flame(struct wd_flame_out *out, const struct wd_count_doc *doc)
+int wd_report_write_flame(struct wd_flame_out *out, const struct wd_count_doc *doc)
 {
 	struct wd_folded fo = { 0 };
 	int err = folded_lines(doc, &fo);
 
 	if (err)
-		fprintf(stderr, "whydrop count: cannot make the flame graph: %s\n", strerror(-err));
+		fprintf(stderr, "whydrop %s: cannot make the flame graph: %s\n", out->cmd,
+			strerror(-err));
 	else
 		err = wd_flame_out_write(out, &fo, doc);
 	wd_folded_free(&fo);
@@ -332,14 +332,14 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 	doc.rules = snap.rules ? &rd : NULL;
 	/* said, and the exit status; the report goes on */
 	if (o->flame && snap.has_stacks) {
-		flame_failed = write_flame(o->flame, &doc);
+		flame_failed = wd_report_write_flame(o->flame, &doc);
 	} else if (o->flame) {
 		fprintf(stderr, "whydrop count: no flame graph written: %s gives no "
 			"kernel stacks (--source bpf takes them)\n", wd_session_source(s)->what);
 		flame_failed = 1;
 	}
 	if (o->folded) {
-		err = print_folded(&doc, f);
+		err = wd_report_print_folded(&doc, f);
 		goto flush;
 	}
 	if (g && g->by && wd_groups_doc(g, s, &snap, &doc, &gd))

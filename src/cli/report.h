@@ -15,6 +15,7 @@
 #include "session.h"
 
 struct wd_check;
+struct wd_flame_out;
 
 /*
  * count and top: open the session, take the first sample of the kernel's
@@ -51,5 +52,13 @@ int wd_report_counts(struct wd_session *s, struct wd_groups *g, const struct wd_
 int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const struct wd_opts *o,
 			   const struct wd_check *check, double duration,
 			   struct wd_counter_sampler *cs, FILE *f);
+
+/*
+ * --stacks --folded: the folded lines of doc's stacks not hidden, the
+ * reason as root frame, on f (what was left out said on stderr). 0 or -ENOMEM.
+ */
+int wd_report_print_folded(const struct wd_count_doc *doc, FILE *f);
+/* --svg: the same lines as --folded, as a flame graph. 0, or 1 after a message. */
+int wd_report_write_flame(struct wd_flame_out *out, const struct wd_count_doc *doc);
 
 #endif /* WD_REPORT_H */

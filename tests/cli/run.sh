@@ -228,9 +228,16 @@ check "count -d 0.05 traced for 0.05 s at least (duration_s ${d_s:-?})" \
 rm -f "$TMP_ERR.d.json" "$TMP_ERR.d.err"
 expect_run "bad --rate" 2 "bad --rate" "$W" watch --rate lots
 expect_run "bad --map-size" 2 "bad --map-size" "$W" count --map-size 0
-expect_run "--svg without --stacks: usage error" 2 "^whydrop count: --svg goes with .whydrop count --stacks." \
+expect_run "--svg without --stacks: usage error" 2 "^whydrop count: --svg goes with --stacks ..whydrop count --stacks --svg FILE." \
 	"$W" count -d 1 --svg "$TMP_ERR.svg"
 check "... and no file made" test ! -e "$TMP_ERR.svg"
+expect_run "read --svg without --stacks: usage error" 2 "^whydrop read: --svg goes with --stacks ..whydrop read --stacks --svg FILE." \
+	"$W" read --svg "$TMP_ERR.svg" /dev/null
+check "... and no file made" test ! -e "$TMP_ERR.svg"
+expect_run "read --folded without --stacks: usage error" 2 "^whydrop read: --folded goes with --stacks" \
+	"$W" read --folded /dev/null
+expect_run "read --stacks --lines: usage error, one or the other" 2 "^whydrop read: --lines prints each packet with its recorded stack already" \
+	"$W" read --stacks --lines /dev/null
 expect_run "--svg -: usage error, a file name is needed" 2 "^whydrop count: --svg '-': give the flame graph's file name" \
 	"$W" count -d 1 --stacks --svg -
 expect_run "malformed filter: libpcap's message" 2 "bad filter expression: can't parse filter expression: syntax error" \

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# count --stacks --svg rendered by a real browser (Debian's chromium,
+# count --stacks --svg and read --stacks --svg rendered by a real browser (Debian's chromium,
 # headless): a drop storm in a namespace of the test's own, counted with
 # --folded and --svg in the same run; the DOM Chromium built (after the
 # SVG's script ran) must hold exactly the frames and counts of the folded
 # lines, which must equal the namespace's own MIB counters and what was
 # sent; zooming (#f=ID) and searching (#s=REGEX) are checked in the DOM;
 # a screenshot must not be blank. Also: --svg refuses what record -w
-# refuses, before tracing. Usage: tests/integration/flamegraph.sh [BINARY].
+# refuses, before tracing. read --stacks of a recording made with record
+# --stacks during a second storm (count --stacks counting it too): its
+# folded lines and the DOM of its SVG equal the MIB and count's; a recording
+# without stacks is refused with exit 2. Usage: tests/integration/flamegraph.sh [BINARY].
 # Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -54,7 +57,7 @@ mib() {
 # IP datagrams of a protocol nobody handles (raw, protocols 150..159).
 N4=1200 N6=300 NT=40 NP=60
 storm() {
-	ip netns exec "$NS" $PY - "$N4" "$N6" "$NT" "$NP" <<'PYEOF'
+	ip netns exec "$NS" $PY - "${1:-$N4}" "${2:-$N6}" "${3:-$NT}" "${4:-$NP}" <<'PYEOF'
 import socket, struct, sys
 n4, n6, nt, npr = map(int, sys.argv[1:])
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -165,6 +168,62 @@ check "the screenshot is not blank (colours, the reasons' red)" [ "$rc" = 0 ]
 if [ -n "${FLAME_KEEP:-}" ]; then
 	cp "$TMP/drops.png" "$SVG" "$FLAME_KEEP"/ && echo "   kept in $FLAME_KEEP"
 fi
+
+echo "-- read --stacks of a recording made with record --stacks (count --stacks beside it)"
+R4=700 RP=90
+REC=$TMP/storm.pcapng
+for c in UdpNoPorts IpInUnknownProtos; do before[$c]=$(mib $c); done
+start record record --netns "$NS" --stacks -w "$REC" || { summary; exit 1; }
+RECPID=$LAST
+start count2 count --netns "$NS" --stacks --folded || { summary; exit 1; }
+storm "$R4" 0 0 "$RP"
+sleep 0.5
+stop "$LAST"
+rc=$?
+check "count --stacks --folded beside it: exit 0 (got $rc)" [ "$rc" = 0 ]
+stop "$RECPID"
+rc=$?
+check "record --stacks -w: exit 0 (got $rc)" [ "$rc" = 0 ]
+for c in UdpNoPorts IpInUnknownProtos; do delta[$c]=$(($(mib $c) - ${before[$c]})); done
+echo "   the namespace's MIB: UdpNoPorts +${delta[UdpNoPorts]}," \
+	"IpInUnknownProtos +${delta[IpInUnknownProtos]} (sent $R4, $RP); record: $(tail -n 1 "$TMP/record.err")"
+check "the MIB counted what was sent" \
+	[ "${delta[UdpNoPorts]} ${delta[IpInUnknownProtos]}" = "$R4 $RP" ]
+RSVG=$TMP/read.svg
+"$W" read --stacks --folded --svg "$RSVG" "$REC" >"$TMP/read.folded" 2>"$TMP/read.err"
+rc=$?
+check "read --stacks --folded --svg: exit 0 (got $rc)" [ "$rc" = 0 ]
+# rsum REGEX: the drops of read's folded lines that match
+rsum() { awk -v re="$1" '$0 ~ re { s += $NF } END { print s + 0 }' "$TMP/read.folded"; }
+r4=$(rsum '^NO_SOCKET;.*;__udp4_lib_rcv;')
+rp=$(rsum '^IP_NOPROTO;')
+rall=$(rsum .)
+echo "   read --folded: NO_SOCKET at __udp4_lib_rcv $r4, IP_NOPROTO $rp, all lines $rall"
+check "read --folded = the MIB: $r4 $rp (all lines: $rall)" \
+	[ "$r4 $rp $rall" = "${delta[UdpNoPorts]} ${delta[IpInUnknownProtos]} $((delta[UdpNoPorts] + delta[IpInUnknownProtos]))" ]
+check "read --folded = count --stacks --folded of the same storm, line for line" \
+	cmp -s "$TMP/read.folded" "$TMP/count2.out"
+check "read's SVG: created mode 0600, fetches nothing" \
+	sh -c "[ \$(stat -c %a '$RSVG') = 600 ] && [ \"\$(grep -o 'https\?://[^\"]*' '$RSVG' | sort -u)\" = http://www.w3.org/2000/svg ]"
+chrome --dump-dom "file://$RSVG" >"$TMP/read-dom.svg"
+out=$($PY $CHECK frames "$TMP/read.folded" "$TMP/read-dom.svg")
+rc=$?
+echo "   $out" | tail -n 3
+check "read's SVG in Chromium's DOM: every frame and count = read's folded lines" [ "$rc" = 0 ]
+d4=$($PY $CHECK count "$TMP/read-dom.svg" "all;NO_SOCKET" 2>/dev/null)
+dp=$($PY $CHECK count "$TMP/read-dom.svg" "all;IP_NOPROTO" 2>/dev/null)
+da=$($PY $CHECK count "$TMP/read-dom.svg" "all" 2>/dev/null)
+check "read's DOM: NO_SOCKET $d4 = UdpNoPorts, IP_NOPROTO $dp = IpInUnknownProtos, all $da" \
+	[ "$d4 $dp $da" = "${delta[UdpNoPorts]} ${delta[IpInUnknownProtos]} $((delta[UdpNoPorts] + delta[IpInUnknownProtos]))" ]
+check "read's subtitle says it was recorded" grep -q "$da drops with their kernel stacks, recorded over" "$RSVG"
+start plain record --netns "$NS" -w "$TMP/plain.pcapng" || { summary; exit 1; }
+storm 20 0 0 0
+sleep 0.3
+stop "$LAST"
+expect_run "read --stacks of a recording without stacks: exit 2, said" 2 \
+	'whydrop read: --stacks: the 20 drops read have no kernel stack .*record --stacks' \
+	"$W" read --stacks --svg "$TMP/none.svg" "$TMP/plain.pcapng"
+check "... no SVG left behind" test ! -e "$TMP/none.svg"
 
 echo "-- --svg FILE: the checks of record -w, before tracing"
 D=$TMP/out

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * read --stacks: the stacks `record --stacks` wrote in the packet comments
+ * (stack=frame;frame;..., innermost first), counted exactly per (reason,
+ * location, stack) as count --stacks counts them, for its table, --json,
+ * --folded and --svg.
+ */
+#ifndef WD_READ_STACKS_H
+#define WD_READ_STACKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drop_comment.h"
+#include "format.h"
+
+/* A drop kept without a stack= word (recorded without --stacks) has this frame. */
+#define WD_READ_NO_STACK	"[stack not recorded]"
+
+struct wd_read_stacks {
+	struct wd_read_stack *v;	/* read_stacks.c */
+	size_t n, cap;
+	uint32_t *slots;		/* index + 1, 0 = empty */
+	size_t n_slots;
+	uint64_t with_stack;		/* drops whose comment had a stack */
+	uint64_t without;		/* ... had none */
+	struct wd_stack_row *rows;	/* wd_read_stacks_doc's */
+};
+
+/* One drop more of its (reason, location, comment's stack); 0 or -ENOMEM. */
+int wd_read_stacks_add(struct wd_read_stacks *rs, const struct wd_pcapng_meta *m,
+		       const char *comment);
+/* The stacks into doc (has_stacks, stacks, n_stacks), largest first; 0 or -ENOMEM. */
+int wd_read_stacks_doc(struct wd_read_stacks *rs, struct wd_count_doc *doc);
+void wd_read_stacks_free(struct wd_read_stacks *rs);
+
+#endif /* WD_READ_STACKS_H */
