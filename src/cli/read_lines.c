@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drop_comment.h"
 #include "format.h"
 #include "hints.h"
 #include "read_lines.h"
@@ -83,15 +84,17 @@ static size_t frames_of(const char *comment, char *buf, size_t len, const char *
 
 	if (!comment_value(comment, "stack", buf, len / 2))
 		return 0;
-	for (w = strtok_r(buf, ";", &save); w && n < MAX_FRAMES; w = strtok_r(NULL, ";", &save))
+	for (w = strtok_r(buf, ";", &save); w && n < MAX_FRAMES; w = strtok_r(NULL, ";", &save)) {
+		wd_pcapng_stack_frame(w);
 		frames[n++] = w;
+	}
 	/* room past the copy: each "func+0x1[mod]" rewritten as "func+0x1 [mod]" */
 	p = buf + len / 2;
 	for (size_t i = 0; i < n; i++) {
 		const char *br = strchr(frames[i], '[');
 		size_t need = strlen(frames[i]) + 2;
 
-		if (!br || (size_t)(buf + len - p) < need)
+		if (!br || br == frames[i] || (size_t)(buf + len - p) < need)
 			continue;
 		snprintf(p, need, "%.*s %s", (int)(br - frames[i]), frames[i], br);
 		frames[i] = p;

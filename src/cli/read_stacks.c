@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drop_comment.h"
 #include "grow.h"
 #include "read_stacks.h"
 
@@ -78,10 +79,11 @@ static int split_frames(struct wd_read_stack *e)
 
 		if (!f)
 			return -ENOMEM;
-		if (b < len)	/* module frames as watch prints them */
+		if (b > 0 && b < len)	/* module frames as watch prints them */
 			snprintf(f, len + 2, "%.*s %.*s", (int)b, p, (int)(len - b), p + b);
 		else
 			snprintf(f, len + 1, "%.*s", (int)len, p);
+		wd_pcapng_stack_frame(f);
 		e->frames[n++] = f;
 		e->n_frames = n;
 		p += len + (p[len] == ';');

@@ -166,4 +166,31 @@ static void test_parse_comment(void)
 	CHECK(!wd_pcapng_parse_comment(big, &m));
 }
 
-UNIT_MAIN(test_drop_comment, test_who_comment, test_parse_comment)
+/* --stacks: one word; a pseudo-frame keeps its words (spaces as '_') and gets
+ * them back; a module frame loses its space only */
+static void test_stack_comment(void)
+{
+	static const char *const frames[] = { "sk_skb_reason_drop+0x90",
+					      "nf_hook_slow+0x41 [nf_tables]",
+					      "[stack lost: bucket collision]" };
+	struct wd_drop_view v;
+	char buf[512], frame[64];
+
+	udp4_view(&v);
+	v.stack = frames;
+	v.n_stack = 3;
+	wd_pcapng_drop_comment(&v, buf, sizeof(buf));
+	CHECK_STR(strstr(buf, " stack="), " stack=sk_skb_reason_drop+0x90;"
+		  "nf_hook_slow+0x41[nf_tables];[stack_lost:_bucket_collision]");
+	snprintf(frame, sizeof(frame), "[stack_lost:_bucket_collision]");
+	wd_pcapng_stack_frame(frame);
+	CHECK_STR(frame, "[stack lost: bucket collision]");
+	snprintf(frame, sizeof(frame), "tcp_v4_rcv+0x1");
+	wd_pcapng_stack_frame(frame);
+	CHECK_STR(frame, "tcp_v4_rcv+0x1");
+	/* cut short, still NUL-terminated inside the buffer */
+	wd_pcapng_drop_comment(&v, buf, 100);
+	CHECK(strlen(buf) < 100);
+}
+
+UNIT_MAIN(test_drop_comment, test_who_comment, test_parse_comment, test_stack_comment)

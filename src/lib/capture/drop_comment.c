@@ -57,6 +57,25 @@ static void append_sock(char *buf, size_t len, size_t *used, const struct wd_soc
 		append_word(buf, len, used, "workload", k->workload);
 }
 
+/*
+ * A frame inside the one-word stack=: "func+0x1 [mod]" loses its space
+ * ("func+0x1[mod]"); a pseudo-frame ("[stack lost: stack map full]") has
+ * its spaces written as '_', which wd_pcapng_stack_frame() turns back.
+ */
+static void append_frame(char *buf, size_t len, size_t *used, const char *sep, const char *fr)
+{
+	bool pseudo = fr[0] == '[';
+
+	append(buf, len, used, "%s", sep);
+	for (; *fr && *used + 1 < len; fr++) {
+		if (*fr == ' ' && !pseudo)
+			continue;
+		buf[(*used)++] = *fr == ' ' ? '_' : *fr;
+	}
+	if (*used < len)
+		buf[*used] = '\0';
+}
+
 void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -89,14 +108,17 @@ void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len)
 	if (v->l3proto && v->l3proto != WD_ETH_P_IP && v->l3proto != WD_ETH_P_IPV6)
 		append(buf, len, &used, " l3=%s", wd_l3_name(v->l3proto, l3, sizeof(l3)));
 	/* --stacks: one word, innermost frame first, "func+0xoff[module]" */
-	for (size_t i = 0; i < v->n_stack; i++) {
-		const char *fr = v->stack[i];
-		size_t n = strcspn(fr, " ");
+	for (size_t i = 0; i < v->n_stack; i++)
+		append_frame(buf, len, &used, i ? ";" : " stack=", v->stack[i]);
+}
 
-		append(buf, len, &used, "%s%.*s", i ? ";" : " stack=", (int)n, fr);
-		if (fr[n] == ' ')
-			append(buf, len, &used, "%s", fr + n + 1);
-	}
+void wd_pcapng_stack_frame(char *frame)
+{
+	if (frame[0] != '[')
+		return;
+	for (char *c = frame; *c; c++)
+		if (*c == '_')
+			*c = ' ';
 }
 
 /* ---- parsing ---- */

@@ -23,6 +23,10 @@
  */
 void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len);
 
+/* A frame of a comment's stack= word as watch prints it: a pseudo-frame
+ * ("[stack_lost:_stack_map_full]") gets its spaces back, in place. */
+void wd_pcapng_stack_frame(char *frame);
+
 /* What a whydrop packet comment says; has_* false = field absent. */
 struct wd_pcapng_meta {
 	bool has_reason, has_location, has_code, has_netns, has_ifname;
