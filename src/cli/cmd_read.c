@@ -31,7 +31,7 @@ struct read_opts {
 struct summary {
 	const struct read_opts *ro;
 	struct table drops;		/* struct read_row */
-	struct table groups;		/* struct read_group, with --group-by */
+	struct wd_keyset groups;	/* struct wd_group_key, with --group-by */
 	uint64_t packets;
 	uint64_t uncommented;		/* packets without a whydrop comment */
 	bool any_reason;
@@ -44,7 +44,9 @@ struct summary {
 
 static int on_packet(struct summary *s, const struct wd_pcapng_rec *rec)
 {
+	struct wd_group_who who;
 	struct wd_pcapng_meta m;
+	struct wd_ctr_name ctr;
 
 	s->packets++;
 	if (rec->has_ts) {
@@ -58,9 +60,12 @@ static int on_packet(struct summary *s, const struct wd_pcapng_rec *rec)
 		s->uncommented++;
 		return 0;
 	}
-	if (s->ro->group_by &&
-	    wd_read_add_group(&s->groups, &m, rec->comment, s->ro->group_by))
-		return -ENOMEM;
+	if (s->ro->group_by) {
+		wd_group_who_recorded(&m, rec->comment, &ctr, &who);
+		if (wd_group_add(&s->groups, s->ro->group_by, &who,
+				 m.has_reason ? m.reason : NULL, m.code, 1))
+			return -ENOMEM;
+	}
 	if (wd_read_add_drop(&s->drops, &m))
 		return -ENOMEM;
 	s->any_reason |= m.has_reason;
@@ -158,31 +163,6 @@ static const char *kernel_of(const struct wd_pcapng_reader *r)
 	return "";
 }
 
-/* The --group-by part of the document; *out freed by the caller. */
-static int doc_groups(struct summary *s, struct wd_count_doc *doc, struct wd_group_out **out)
-{
-	const struct read_group *g;
-
-	if (wd_read_fold_groups(&s->groups, s->ro->max_groups))
-		return -ENOMEM;
-	g = (const struct read_group *)s->groups.rows;
-	*out = calloc(s->groups.n ? s->groups.n : 1, sizeof(**out));
-	if (!*out)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->groups.n; i++)
-		(*out)[i] = (struct wd_group_out){
-			.group = g[i].group, .netns = g[i].ns.inode,
-			.netns_cookie = g[i].ns.cookie,
-			.reason = g[i].reason[0] ? g[i].reason : NULL,
-			.code = g[i].code,
-			.count = g[i].count,
-		};
-	doc->group_by = wd_group_by_name(s->ro->group_by);
-	doc->groups = *out;
-	doc->n_groups = s->groups.n;
-	return 0;
-}
-
 /* The count rows, largest first; *out freed by the caller. */
 static int doc_rows(struct summary *s, struct wd_count_doc *doc, struct wd_count_row **out)
 {
@@ -225,10 +205,12 @@ static int print_summary(struct summary *s, const struct wd_pcapng_reader *r)
 		.location_only = s->drops.n && !s->any_reason,
 	};
 	struct wd_count_row *rows = NULL;
-	struct wd_group_out *groups = NULL;
+	struct wd_groups_doc gd = { 0 };
 	int status = 1;
 
-	if (doc_rows(s, &doc, &rows) || (s->ro->group_by && doc_groups(s, &doc, &groups))) {
+	if (doc_rows(s, &doc, &rows) ||
+	    (s->ro->group_by &&
+	     wd_groups_doc_make(&s->groups, s->ro->group_by, s->ro->max_groups, &doc, &gd))) {
 		fprintf(stderr, "whydrop read: out of memory\n");
 		goto out;
 	}
@@ -240,7 +222,7 @@ static int print_summary(struct summary *s, const struct wd_pcapng_reader *r)
 	status = wd_output_check(stdout, "read");
 out:
 	free(rows);
-	free(groups);
+	wd_groups_doc_free(&gd);
 	return status;
 }
 
@@ -301,7 +283,8 @@ int cmd_read(int argc, char **argv)
 		.json = cli.o.json, .verbose = cli.o.verbose, .group_by = cli.o.group_by,
 		.max_groups = cli.o.max_groups, .path = cli.words[0],
 	};
-	wd_read_tables_init(&s.drops, &s.groups);
+	wd_read_table_init(&s.drops);
+	wd_group_rows_init(&s.groups);
 	if (strcmp(ro.path, "-")) {
 		f = fopen(ro.path, "rb");
 		if (!f) {
@@ -329,7 +312,7 @@ int cmd_read(int argc, char **argv)
 	if (f != stdin)
 		fclose(f);
 	wd_table_free(&s.drops);
-	wd_table_free(&s.groups);
+	wd_keyset_free(&s.groups);
 	wd_cli_free(&cli);
 	return err || status || damaged ? 1 : 0;
 }

@@ -31,7 +31,22 @@ enum wd_group_by {
 	WD_GROUP_INTERFACE,
 	WD_GROUP_CGROUP,	/* the socket's cgroup: unit, container, pod */
 	WD_GROUP_PROCESS,	/* the socket's process */
+	WD_GROUP_CONTAINER,	/* the socket's container, else the namespace's */
+	WD_GROUP_POD,		/* ... its Kubernetes pod */
+	WD_GROUP_FLOW,		/* the packet's protocol, addresses and ports */
+	WD_GROUP_SRC,		/* its source address */
+	WD_GROUP_DST,		/* its destination address */
+	WD_GROUP_HOST,		/* read: the host that recorded it */
 };
+/* The last grouping --group-by takes (the ones after are not made yet). */
+#define WD_GROUP_LAST	WD_GROUP_PROCESS
+
+/* Groupings counted by socket in the kernel (WD_SRC_SOCKETS). */
+static inline bool wd_group_by_socket(enum wd_group_by by)
+{
+	return by == WD_GROUP_CGROUP || by == WD_GROUP_PROCESS || by == WD_GROUP_CONTAINER ||
+	       by == WD_GROUP_POD;
+}
 
 struct wd_opts {
 	const char *cmd;

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * count/top --group-by: who the drops of a snapshot hurt, as the engine
+ * (groups.c) groups them: the namespace and interface of every counting
+ * key, the cgroup and process of the counts by socket; see groups.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "groups.h"
+#include "grow.h"
+#include "options.h"
+
+void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_session *s)
+{
+	memset(g, 0, sizeof(*g));
+	g->by = o->group_by;
+	g->max_groups = o->max_groups;
+	g->s = s;
+	wd_group_rows_init(&g->retired);
+}
+
+void wd_groups_free(struct wd_groups *g)
+{
+	free(g->socks);
+	g->socks = NULL;
+	g->n_socks = g->cap_socks = 0;
+	wd_keyset_free(&g->retired);
+}
+
+/* The first known socket with an inode >= ino (socks is sorted by inode). */
+static size_t sock_pos(const struct wd_groups *g, uint64_t ino)
+{
+	size_t lo = 0, hi = g->n_socks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->socks[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct wd_known_sock *known(struct wd_groups *g, uint64_t ino)
+{
+	size_t i = sock_pos(g, ino);
+
+	return i < g->n_socks && g->socks[i].ino == ino ? &g->socks[i] : NULL;
+}
+
+/* The owner of socket ino, from /proc now if not known yet; NULL if not found. */
+static struct wd_known_sock *learn(struct wd_groups *g, uint64_t ino)
+{
+	struct wd_session *s = g->s;
+	const struct wd_owner_entry *e;
+	struct wd_known_sock *ks;
+	size_t i;
+
+	if (!ino || ino == WD_SOCK_INO_RETIRED)
+		return NULL;
+	ks = known(g, ino);
+	if (!ks) {
+		e = wd_socket_owner(&s->who.owners, ino);
+		if (!e || wd_grow(&g->socks, &g->cap_socks, g->n_socks, sizeof(*ks), 64))
+			return NULL;	/* asked again at the next refresh */
+		i = sock_pos(g, ino);
+		ks = &g->socks[i];
+		memmove(ks + 1, ks, (g->n_socks++ - i) * sizeof(*ks));
+		ks->ino = ino;
+		ks->pid = e->pid;
+		snprintf(ks->comm, sizeof(ks->comm), "%.*s", WD_COMM_LEN, e->name);
+	}
+	ks->seen_gen = g->generation;
+	return ks;
+}
+
+/* Let go of the owners of sockets that have not dropped for two generations. */
+static void forget_idle(struct wd_groups *g)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < g->n_socks; i++)
+		if (g->socks[i].seen_gen + 2 > g->generation)
+			g->socks[m++] = g->socks[i];
+	g->n_socks = m;
+}
+
+/* The reason's name, NULL in location-only mode. */
+static const char *reason_name(struct wd_session *s, uint32_t code, char *buf, size_t len)
+{
+	return s->reasons.has_reason ? wd_reason_name(&s->reasons, code, buf, len) : NULL;
+}
+
+/* Who a count by socket names: its namespace, cgroup and process. */
+static void sock_who(struct wd_groups *g, const struct wd_sock_key *k, struct wd_group_who *w,
+		     char *cg, size_t len)
+{
+	struct wd_session *s = g->s;
+	const struct wd_known_sock *ks;
+	const char *path;
+
+	memset(w, 0, sizeof(*w));
+	w->ns = (struct wd_netns_id){ k->netns_cookie, k->netns };
+	w->sock = !k->ino && !k->cgroup_id ? WD_SOCK_NONE : WD_SOCK_SEEN;
+	w->sock_ino = k->ino;
+	w->cgroup_id = k->cgroup_id;
+	if (g->by == WD_GROUP_CGROUP) {
+		path = wd_cgroup_path(&s->who.cgroups, k->cgroup_id);
+		w->cgroup = path ? wd_cgroup_label(path, cg, len) : NULL;
+	}
+	ks = g->by == WD_GROUP_PROCESS ? known(g, k->ino) : NULL;
+	if (ks) {
+		w->pid = ks->pid;
+		w->comm = ks->comm;
+	}
+}
+
+/* sock_fold: a swapped-out socket's count goes to its process's row, if known. */
+static bool fold_sock(void *ctx, const struct wd_sock_total *t)
+{
+	struct wd_groups *g = ctx;
+	struct wd_group_who w;
+	char reason[128], cg[WD_GROUP_LABEL];
+
+	if (!learn(g, t->key.ino))
+		return false;	/* kept by the session, as a socket whose process was not seen */
+	sock_who(g, &t->key, &w, cg, sizeof(cg));
+	return !wd_group_add(&g->retired, g->by, &w,
+			     reason_name(g->s, t->key.reason, reason, sizeof(reason)),
+			     t->key.reason, t->count);
+}
+
+void wd_groups_maintain(struct wd_groups *g, struct wd_session *s)
+{
+	wd_session_maintain(s, g->by == WD_GROUP_PROCESS ? fold_sock : NULL, g);
+}
+
+void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap)
+{
+	const struct wd_sock_total *v = wd_sock_rows(&snap->socks);
+
+	if (!snap->has_socks)
+		return;
+	g->generation = snap->sock_generation;
+	for (size_t i = 0; g->by == WD_GROUP_PROCESS && i < snap->socks.n; i++)
+		learn(g, v[i].key.ino);
+	forget_idle(g);
+	wd_session_cgroups_read(g->s);
+}
+
+/* The namespace and interface of every counting key. */
+static int collect_keys(struct wd_groups *g, const struct wd_snapshot *snap,
+			struct wd_keyset *rows)
+{
+	const struct wd_key_total *k = wd_key_rows(&snap->keys);
+	struct wd_session *s = g->s;
+	char reason[128];
+	int err = 0;
+
+	for (size_t i = 0; !err && i < snap->keys.n; i++) {
+		struct wd_group_who w = { .ns = { k[i].key.netns_cookie, k[i].key.netns } };
+
+		w.netns_name = wd_netns_name(&s->who.owners, &w.ns);
+		w.ifindex = k[i].key.ifindex;
+		if (g->by == WD_GROUP_INTERFACE)
+			w.ifname = wd_ifname(&s->ifnames, &w.ns, k[i].key.ifindex);
+		err = wd_group_add(rows, g->by, &w,
+				   reason_name(s, k[i].key.reason, reason, sizeof(reason)),
+				   k[i].key.reason, k[i].count);
+	}
+	return err;
+}
+
+/*
+ * The counts of the snapshot's sockets, and those of sockets swapped out
+ * before it to their process's row (g->retired): wd_groups_maintain() after
+ * the tables, never between, so that none is in both.
+ */
+static int collect_socks(struct wd_groups *g, const struct wd_snapshot *snap,
+			 struct wd_keyset *rows)
+{
+	const struct wd_sock_total *t = wd_sock_rows(&snap->socks);
+	char reason[128], cg[WD_GROUP_LABEL];
+	struct wd_group_who w;
+	int err;
+
+	if (!snap->has_socks)
+		return -EOPNOTSUPP;
+	err = wd_keyset_append(rows, &g->retired);
+	if (err)
+		return err;
+	g->generation = snap->sock_generation;
+	/* after the counts: every cgroup they name was made before it was told */
+	wd_session_cgroups_read(g->s);
+	for (size_t i = 0; !err && i < snap->socks.n; i++) {
+		if (g->by == WD_GROUP_PROCESS)
+			learn(g, t[i].key.ino);
+		sock_who(g, &t[i].key, &w, cg, sizeof(cg));
+		err = wd_group_add(rows, g->by, &w,
+				   reason_name(g->s, t[i].key.reason, reason, sizeof(reason)),
+				   t[i].key.reason, t[i].count);
+	}
+	forget_idle(g);
+	return err;
+}
+
+int wd_groups_doc(struct wd_groups *g, const struct wd_snapshot *snap, struct wd_count_doc *doc,
+		  struct wd_groups_doc *gd)
+{
+	struct wd_keyset rows;
+	int err;
+
+	memset(gd, 0, sizeof(*gd));
+	wd_group_rows_init(&rows);
+	if (g->by == WD_GROUP_NETNS || g->by == WD_GROUP_INTERFACE)
+		err = collect_keys(g, snap, &rows);
+	else
+		err = collect_socks(g, snap, &rows);
+	if (!err)
+		err = wd_groups_doc_make(&rows, g->by, g->max_groups, doc, gd);
+	wd_keyset_free(&rows);
+	if (!err)
+		doc->groups_lost = snap->stats.v[WD_STAT_SOCK_OVERFLOW];
+	return err;
+}
+
+void wd_groups_print_live(struct wd_groups *g, const struct wd_snapshot *snap, FILE *f)
+{
+	struct wd_count_doc doc = { 0 };
+	struct wd_groups_doc gd;
+
+	/* No wd_groups_refresh(): making the rows learns owners too. */
+	if (wd_groups_doc(g, snap, &doc, &gd))
+		return;
+	wd_print_groups_table(f, &doc);
+	wd_groups_doc_free(&gd);
+}
