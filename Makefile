@@ -7,9 +7,10 @@ BPFTOOL    ?= bpftool
 SAN        ?=
 
 OPT        ?= -O2 -g
+LIB_INC    := -Isrc/lib $(patsubst %/,-I%,$(sort $(dir $(wildcard src/lib/*/*.h))))
 # User CFLAGS/LDFLAGS are appended, never replace the project's own.
 WD_CFLAGS  := $(OPT) -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	      -DWHYDROP_VERSION='"$(VERSION)"' -Isrc/lib -Isrc/core -Isrc/cli -Isrc/bpf \
+	      -DWHYDROP_VERSION='"$(VERSION)"' $(LIB_INC) -Isrc/core -Isrc/cli -Isrc/bpf \
 	      -I$(BUILD)
 WD_LDFLAGS :=
 ifneq ($(SAN),)
@@ -25,10 +26,12 @@ LDLIBS     += -lbpf -lelf -lz -lm -lpcap -lmicrohttpd -lmnl -lnftables -lnftnl -
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror -Isrc/bpf \
 	      -ffile-prefix-map=$(CURDIR)=.
 
-# src/lib: libwhydrop.a, no BPF program (unit tests and fuzzers link it alone);
+# src/lib: libwhydrop.a, no BPF program (unit tests and fuzzers link it alone),
+# in folders by concern (src/lib/README.md), each on the include path;
 # src/core: libwhydrop-core.a, the session around the BPF program (skeletons
 # generated into $(BUILD)); src/cli: the commands.
-LIB_SRCS   := $(wildcard src/lib/*.c)
+LIB_SRCS   := $(wildcard src/lib/*.c src/lib/*/*.c)
+LIB_HDRS   := $(wildcard src/lib/*.h src/lib/*/*.h)
 CORE_SRCS  := $(wildcard src/core/*.c)
 CLI_SRCS   := $(wildcard src/cli/*.c)
 LIB_OBJS   := $(LIB_SRCS:src/lib/%.c=$(BUILD)/lib/%.o)
@@ -58,18 +61,18 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	@echo "  SKEL    $@"
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h) src/bpf/whydrop.h
+$(BUILD)/lib/%.o: src/lib/%.c $(LIB_HDRS) src/bpf/whydrop.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
 
-$(BUILD)/core/%.o: src/core/%.c $(wildcard src/lib/*.h src/core/*.h) src/bpf/whydrop.h \
+$(BUILD)/core/%.o: src/core/%.c $(LIB_HDRS) $(wildcard src/core/*.h) src/bpf/whydrop.h \
 		src/bpf/tcp_shared.h $(SKELS)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
 
-$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/lib/*.h src/core/*.h src/cli/*.h) src/bpf/whydrop.h
+$(BUILD)/cli/%.o: src/cli/%.c $(LIB_HDRS) $(wildcard src/core/*.h src/cli/*.h) src/bpf/whydrop.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(WD_CFLAGS) -c $< -o $@
@@ -90,7 +93,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libwhydrop.
 	$(Q)$(CC) $(WD_CFLAGS) -Itests/unit $(WD_LDFLAGS) -o $@ $< $(BUILD)/libwhydrop.a $(LDLIBS)
 
 # ---- tests/system/filter_equal (tests/system/filter_equal.sh): the pcap filter
-# translator, src/lib/cbpf_ebpf.c, against libpcap in the kernel. Built with unit-bins.
+# translator, src/lib/filter/cbpf_ebpf.c, against libpcap in the kernel. Built with unit-bins.
 FILTER_EQ  := $(BUILD)/system/filter_equal
 unit-bins: $(FILTER_EQ)
 
@@ -207,7 +210,7 @@ fuzz-bins:
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libwhydrop.a $(FUZZ_CLI)
 	@echo "  FUZZ    $@"
-	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Isrc/lib -Isrc/core -Isrc/cli -Isrc/bpf \
+	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined $(LIB_INC) -Isrc/core -Isrc/cli -Isrc/bpf \
 		-D_GNU_SOURCE -o $@ $< $(FUZZ_CLI) build/fuzz/libwhydrop.a $(LDLIBS)
 
 fuzz: fuzz-bins

@@ -283,6 +283,11 @@ print_kv() {
 			echo "bench.option.$o.with_ns_per_drop=${OPT[$o.with]}"
 			echo "bench.option.$o.extra_ns_per_drop=${OPT[$o.extra]}"
 		done
+		for o in "${FO_MODES[@]}"; do
+			[ -n "${FO[$o.ns]:-}" ] || continue
+			echo "bench.filtered_out.$o.ns_per_drop=${FO[$o.ns]}"
+			echo "bench.filtered_out.$o.counted=${FO[$o.counted]}"
+		done
 		echo "bench.failures=${#FAILURES[@]}"
 		echo "bench.wall_s=$((T_END - T_START))"
 	}

@@ -22,6 +22,7 @@
 #   BENCH_CONCURRENT       filtered instances started at once (default 16)
 #   BENCH_CONCURRENT_RUNS  how many times that is done (median; default 1)
 #   BENCH_OPTIONS          0: skip the option costs (--stacks, --group-by cgroup, the filter)
+#                          and the cost of drops the filters leave out (bench/filtered_out.sh)
 #   WHYDROP                whydrop binary (default build/whydrop; copied at start)
 #   WHYDROP_PROG           name prefix of whydrop's BPF program (default kfree_skb_)
 # See bench/README.md for the method and every key=value line.
@@ -477,6 +478,31 @@ phase_options() {
 		fi
 		printf '%-58s %-24s\n' "whydrop count ${a[*]:1}: BPF ns per drop (without)" \
 			"$(na "${OPT[${a[0]}.with]:-}") ($(na "${OPT[${a[0]}.plain]:-}"))"
+	done
+	phase_filtered_out
+}
+
+# Drops the filters leave out (bench/filtered_out.sh): one row each.
+FO_MODES=(counted netns_out reason_out iface_out)
+declare -A FO	# FO[MODE.ns], FO[MODE.counted]
+phase_filtered_out() {
+	local m
+	note "filtered out: ${FO_MODES[*]}"
+	if WHYDROP=$WD ROUNDS=$ROUNDS BENCH_DURATION=$DUR bench/filtered_out.sh "${FO_MODES[@]}" \
+		>"$TMP/filtered_out.out" 2>"$TMP/filtered_out.err"; then
+		for m in "${FO_MODES[@]}"; do
+			FO[$m.ns]=$(kv "$TMP/filtered_out.out" "${m}_ns_per_drop")
+			FO[$m.counted]=$(kv "$TMP/filtered_out.out" "${m}_counted")
+		done
+	else
+		sed 's/^/  /' "$TMP/filtered_out.err" >&2
+		fail "bench/filtered_out.sh failed"
+	fi
+	declare -A what=([counted]="every drop counted" [netns_out]="--netns of another namespace"
+		[reason_out]="-r of a reason not in the storm" [iface_out]="-i of an idle interface")
+	for m in "${FO_MODES[@]}"; do
+		printf '%-58s %-24s\n' "whydrop count, ${what[$m]} (per_cpu): BPF ns per drop" \
+			"$(na "${FO[$m.ns]:-}") ($(na "${FO[$m.counted]:-}") counted)"
 	done
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate the drop-reason reference from the catalogue
-# (src/lib/catalogue_data.h): docs/reasons.md, docs/callsites.md (from
-# src/lib/callsites_data.h), and the part of docs/whydrop.8
+# (src/lib/knowledge/catalogue_data.h): docs/reasons.md, docs/callsites.md (from
+# src/lib/knowledge/callsites_data.h), and the part of docs/whydrop.8
 # between the "BEGIN/END GENERATED REASONS" markers; and from the option
 # table (src/cli/option_table.c; help.c, completion.c) the part between the "BEGIN/END GENERATED
 # OPTIONS" markers and contrib/whydrop.bash-completion (the rest of the man

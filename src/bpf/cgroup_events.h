@@ -9,7 +9,7 @@
 #define WD_CGEV_PATH_BYTES	512	/* a longer path is not used (cut short, it would lie) */
 #define WD_CGEV_RING_BYTES	(1024 * 1024)
 
-/* kind: the values of enum wd_cgroup_event (src/lib/cgroup.h) */
+/* kind: the values of enum wd_cgroup_event (src/lib/who/cgroup.h) */
 struct wd_cgev {
 	__u64 id;		/* the cgroup id: its kernfs node's, as sockets name it */
 	__u64 ts;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */

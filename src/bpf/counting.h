@@ -78,39 +78,15 @@ struct {
 
 #define compiler_barrier() asm volatile("" ::: "memory")
 
-static __always_inline void add_to_overflow(const struct wd_key *key, __u64 n)
-{
-	__u32 slot = wd_reason_slot(key->reason);
-	__u64 *val = bpf_map_lookup_elem(&overflow, &slot);
-
-	if (val)
-		*val += n;
-	stat_inc(WD_STAT_OVERFLOW);
-}
-
+/* Into the hash, else the overflow bucket of its reason: never lost. */
 static __always_inline void add_to_hash(const struct wd_key *key, __u64 n)
 {
 	__u32 zero = 0;
+	/* NULL: not set up, which cannot happen once attached */
 	void *hash = bpf_map_lookup_elem(&counts, &zero);
-	__u64 *val;
 
-	if (!hash)
-		goto full;	/* not set up: cannot happen once attached */
-	val = bpf_map_lookup_elem(hash, key);
-	if (val) {
-		*val += n;
-		return;
-	}
-	if (!bpf_map_update_elem(hash, key, &n, BPF_NOEXIST))
-		return;
-	/* Another CPU may have inserted the key meanwhile. */
-	val = bpf_map_lookup_elem(hash, key);
-	if (val) {
-		*val += n;
-		return;
-	}
-full:
-	add_to_overflow(key, n);
+	if (!hash_add_or_overflow(hash, key, n, &overflow, wd_reason_slot(key->reason)))
+		stat_inc(WD_STAT_OVERFLOW);
 }
 
 static __always_inline bool same_key(const struct wd_key *a, const struct wd_key *b)
@@ -132,39 +108,27 @@ static __always_inline __u32 run_set(const struct wd_key *k)
 	return (__u32)(h >> 60) & (WD_RUN_SETS - 1);
 }
 
-/* A new run in slot r; the old one leaves the slot before it enters the hash. */
-static __always_inline void replace_run(struct wd_run *r, const struct wd_key *key)
-{
-	struct wd_key old = r->key;
-	__u64 n = r->n;
-
-	r->seq++;
-	compiler_barrier();
-	r->key = *key;
-	r->n = 1;
-	compiler_barrier();
-	r->seq++;
-	if (n)
-		add_to_hash(&old, n);
-}
-
 /*
  * Add one to the key's count; the key must be zeroed before it was filled.
  * A drop like a recent one on this CPU only bumps its run; another kind
  * takes the way of its set with the shorter run, whose count moves into
- * the hash. A reader that reads the hash first and the runs second can
- * miss a run in flight but never counts one twice.
+ * the hash (after it left the slot). A reader that reads the hash first
+ * and the runs second can miss a run in flight but never counts one twice.
+ * One place adds to the hash, so the program holds that code once.
  */
 static __always_inline void count_key(const struct wd_key *key)
 {
-	struct wd_run *a, *b;
+	struct wd_run *a, *b, *r;
 	struct wd_runs *rs;
+	struct wd_key old;
 	__u32 zero = 0, set;
+	__u64 n;
 
 	rs = bpf_map_lookup_elem(&runs, &zero);
 	if (!rs) {
-		add_to_hash(key, 1);
-		return;
+		old = *key;
+		n = 1;
+		goto hash;
 	}
 	/* A storm repeats one kind of drop: its run first, no hashing. */
 	a = &rs->slot[rs->last & (WD_RUN_SETS * WD_RUN_WAYS - 1)];
@@ -185,13 +149,23 @@ static __always_inline void count_key(const struct wd_key *key)
 		rs->last = set + 1;
 		return;
 	}
-	if (a->n <= b->n) {
-		replace_run(a, key);
-		rs->last = set;
-	} else {
-		replace_run(b, key);
-		rs->last = set + 1;
-	}
+	if (a->n > b->n)
+		set++;
+	r = &rs->slot[set & (WD_RUN_SETS * WD_RUN_WAYS - 1)];
+	rs->last = set;
+	/* A new run in slot r; the old one leaves the slot before it enters the hash. */
+	old = r->key;
+	n = r->n;
+	r->seq++;
+	compiler_barrier();
+	r->key = *key;
+	r->n = 1;
+	compiler_barrier();
+	r->seq++;
+	if (!n)
+		return;
+hash:
+	add_to_hash(&old, n);
 }
 
 #endif /* WHYDROP_COUNTING_H */

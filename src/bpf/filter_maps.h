@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The maps between the tracepoint program, the translated pcap filter
- * (src/lib/cbpf_ebpf.h) and kfree_skb_matched_*: the filter's per-CPU
+ * (src/lib/filter/cbpf_ebpf.h) and kfree_skb_matched_*: the filter's per-CPU
  * state and the program array it is tail-called through. Shared with
  * tests/system/filter_equal.bpf.c, which runs the filter the same way.
  */

@@ -18,15 +18,22 @@ static __always_inline bool full_socket(__u8 state)
 	return state != TCP_TIME_WAIT && state != TCP_NEW_SYN_RECV;
 }
 
-static __always_inline __u64 sock_cgroup(const struct sock *sk)
+/*
+ * A full socket's inode and cgroup v2 id. In tp_btf, sk is the program's
+ * own BTF pointer, read with direct loads (a NULL link included: the load
+ * gives 0, as the helper would).
+ */
+static __always_inline void sock_ids(const struct sock *sk, __u64 *ino, __u64 *cgroup_id,
+				     bool btf)
 {
-	if (!bpf_core_field_exists(struct sock, sk_cgrp_data) ||
-	    !bpf_core_field_exists(struct sock_cgroup_data, cgroup))
-		return 0;
-	return BPF_CORE_READ(sk, sk_cgrp_data.cgroup, kn, id);
+	*ino = RD(btf, sk, sk_socket, file, f_inode, i_ino);
+	if (bpf_core_field_exists(struct sock, sk_cgrp_data) &&
+	    bpf_core_field_exists(struct sock_cgroup_data, cgroup))
+		*cgroup_id = RD(btf, sk, sk_cgrp_data.cgroup, kn, id);
 }
 
-static __always_inline void sock_fill(struct wd_sock *w, const struct sock *sk, bool rx_sk_tp)
+static __always_inline void sock_fill(struct wd_sock *w, const struct sock *sk, bool rx_sk_tp,
+				      bool btf)
 {
 	__builtin_memset(w, 0, sizeof(*w));
 	if (rx_sk_tp)
@@ -34,16 +41,15 @@ static __always_inline void sock_fill(struct wd_sock *w, const struct sock *sk, 
 	if (!sk)
 		return;
 	w->flags |= WD_SOCK_FOUND;
-	w->family = BPF_CORE_READ(sk, __sk_common.skc_family);
-	w->state = BPF_CORE_READ(sk, __sk_common.skc_state);
-	w->sport = BPF_CORE_READ(sk, __sk_common.skc_num);
-	w->dport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
+	w->family = RD(btf, sk, __sk_common.skc_family);
+	w->state = RD(btf, sk, __sk_common.skc_state);
+	w->sport = RD(btf, sk, __sk_common.skc_num);
+	w->dport = bpf_ntohs(RD(btf, sk, __sk_common.skc_dport));
 	if (!full_socket(w->state))
 		return;
 	w->flags |= WD_SOCK_FULL;
-	w->ino = BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
-	w->uid = BPF_CORE_READ(sk, sk_uid.val);
-	w->cgroup_id = sock_cgroup(sk);
+	w->uid = RD(btf, sk, sk_uid.val);
+	sock_ids(sk, &w->ino, &w->cgroup_id, btf);
 }
 
 /*
@@ -73,58 +79,20 @@ struct {
 	__array(values, struct wd_sock_map);
 } by_socket SEC(".maps");
 
-/*
- * The socket's inode and cgroup. btf: sk is the tp_btf program's own BTF
- * pointer, read with direct loads (guarded against faults like the helper,
- * a NULL link included); else through bpf_probe_read_kernel.
- */
-static __always_inline void sock_ids(struct wd_sock_key *key, const struct sock *sk, bool btf)
-{
-	bool cg = bpf_core_field_exists(struct sock, sk_cgrp_data) &&
-		  bpf_core_field_exists(struct sock_cgroup_data, cgroup);
-
-	if (btf) {
-		if (!full_socket(sk->__sk_common.skc_state))
-			return;
-		key->ino = sk->sk_socket->file->f_inode->i_ino;
-		if (cg)
-			key->cgroup_id = sk->sk_cgrp_data.cgroup->kn->id;
-		return;
-	}
-	if (!full_socket(BPF_CORE_READ(sk, __sk_common.skc_state)))
-		return;
-	key->ino = BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
-	key->cgroup_id = sock_cgroup(sk);
-}
-
 static __always_inline void sock_count(const struct sock *sk, const struct wd_key *k, bool btf)
 {
 	struct wd_sock_key key;
-	__u64 one = 1, *val;
 	__u32 zero = 0;
 	void *socks = bpf_map_lookup_elem(&by_socket, &zero);
 
-	if (!socks) {
-		stat_inc(WD_STAT_SOCK_OVERFLOW);	/* not set up: cannot happen */
-		return;
-	}
 	__builtin_memset(&key, 0, sizeof(key));
 	key.reason = k->reason;
 	key.netns = k->netns;
 	key.netns_cookie = k->netns_cookie;
-	if (sk)
-		sock_ids(&key, sk, btf);
-	val = bpf_map_lookup_elem(socks, &key);
-	if (val) {
-		*val += 1;
-		return;
-	}
-	if (!bpf_map_update_elem(socks, &key, &one, BPF_NOEXIST))
-		return;
-	val = bpf_map_lookup_elem(socks, &key);
-	if (val)
-		*val += 1;
-	else
+	if (sk && full_socket(RD(btf, sk, __sk_common.skc_state)))
+		sock_ids(sk, &key.ino, &key.cgroup_id, btf);
+	/* no hash: not set up, which cannot happen once attached */
+	if (!socks || !hash_add(socks, &key, 1))
 		stat_inc(WD_STAT_SOCK_OVERFLOW);
 }
 

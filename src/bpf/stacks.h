@@ -40,26 +40,9 @@ struct {
 
 static __always_inline void stack_add(const struct wd_stack_key *key)
 {
-	__u64 one = 1, *val;
-	__u32 slot;
-
-	val = bpf_map_lookup_elem(&stack_counts, key);
-	if (val) {
-		*val += 1;
-		return;
-	}
-	if (!bpf_map_update_elem(&stack_counts, key, &one, BPF_NOEXIST))
-		return;
-	val = bpf_map_lookup_elem(&stack_counts, key);
-	if (val) {
-		*val += 1;
-		return;
-	}
-	slot = wd_reason_slot(key->reason);
-	val = bpf_map_lookup_elem(&stack_overflow, &slot);
-	if (val)
-		*val += 1;
-	stat_inc(WD_STAT_STACK_OVERFLOW);
+	if (!hash_add_or_overflow(&stack_counts, key, 1, &stack_overflow,
+				  wd_reason_slot(key->reason)))
+		stat_inc(WD_STAT_STACK_OVERFLOW);
 }
 
 /* Count the drop by its stack; returns the stack id (<0: an error, counted). */

@@ -20,10 +20,12 @@
 #include <bpf/bpf_endian.h>
 #include "tcp_core_types.h"
 #include "tcp_shared.h"
+#include "flavour.h"
+#include "keyed_count.h"
+#include "record_budget.h"
 
 #define AF_INET			2
 #define AF_INET6		10
-#define NSEC_PER_SEC		1000000000ULL
 #define WAKEUP_BYTES		(16 * 1024)
 #define TCPCB_EVER_RETRANS	0x80	/* include/net/tcp.h, TCP_SKB_CB()->sacked */
 #define SKB_DST_PTRMASK		~1UL
@@ -37,10 +39,10 @@
 #define EINVAL			22
 #define EHOSTUNREACH		113
 
-/* Set by user space before load; the verifier treats them as constants. */
+/* Set by user space before load (and detail_budget, jiffies_hz: record_budget.h). */
 const volatile __u64 filter_netns_cookie;	/* 0: every namespace */
-const volatile __u32 detail_budget;	/* records per second, 0: none */
-const volatile __u32 jiffies_hz;	/* HZ, 0: unknown */
+
+_Static_assert(WD_TCP_NO_LIMIT == WD_NO_LIMIT, "detail_budget: one 'every record'");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -91,29 +93,10 @@ struct {
 	__type(value, __u64);
 } tcp_stats SEC(".maps");
 
-/* Records of this second, for all CPUs: (second << 32) | used. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} tcp_rate SEC(".maps");
-
-/* The second in which this CPU found the budget spent (+1). */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} tcp_rate_spent SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, WD_TCP_RING_BYTES);
 } tcp_records SEC(".maps");
-
-/* One field of a kernel object: a direct load in tp_btf, else a probe read. */
-#define RD(btf, p, field)	((btf) ? (p)->field : BPF_CORE_READ(p, field))
 
 static __always_inline void stat_add(__u32 slot, __u64 n)
 {
@@ -226,89 +209,21 @@ static __always_inline void flow_from_skb(struct wd_tcp_flow *f, struct sk_buff_
 /* The exact count: the hash, else the overflow slot of the reason. */
 static __always_inline void count_rst(const struct wd_tcp_rst_key *k)
 {
-	__u64 one = 1, *v = bpf_map_lookup_elem(&rst_counts, k);
-	__u32 slot;
+	__u32 slot = k->reason < WD_TCP_RST_SLOTS - 1 ? k->reason : WD_TCP_RST_SLOTS - 1;
 
-	if (v) {
-		*v += 1;
-		return;
-	}
-	if (!bpf_map_update_elem(&rst_counts, k, &one, BPF_NOEXIST))
-		return;
-	v = bpf_map_lookup_elem(&rst_counts, k);	/* another CPU inserted it */
-	if (v) {
-		*v += 1;
-		return;
-	}
-	slot = k->reason < WD_TCP_RST_SLOTS - 1 ? k->reason : WD_TCP_RST_SLOTS - 1;
 	if (k->dir == WD_TCP_RECEIVED)
 		slot += WD_TCP_RST_SLOTS;
-	v = bpf_map_lookup_elem(&rst_overflow, &slot);
-	if (v)
-		*v += 1;
-	stat_add(WD_TCP_STAT_RST_OVERFLOW, 1);
+	if (!hash_add_or_overflow(&rst_counts, k, 1, &rst_overflow, slot))
+		stat_add(WD_TCP_STAT_RST_OVERFLOW, 1);
 }
 
 static __always_inline void count_flow(const struct wd_tcp_flow *f, __u64 segs)
 {
-	__u64 *v = bpf_map_lookup_elem(&flows, f);
-	__u32 zero = 0;
-
-	if (v) {
-		*v += segs;
-		return;
-	}
-	if (!bpf_map_update_elem(&flows, f, &segs, BPF_NOEXIST))
-		return;
-	v = bpf_map_lookup_elem(&flows, f);
-	if (v) {
-		*v += segs;
-		return;
-	}
-	v = bpf_map_lookup_elem(&flow_overflow, &zero);
-	if (v)
-		*v += segs;
-	stat_add(WD_TCP_STAT_FLOW_OVERFLOW, segs);
+	if (!hash_add_or_overflow(&flows, f, segs, &flow_overflow, 0))
+		stat_add(WD_TCP_STAT_FLOW_OVERFLOW, segs);
 }
 
 /* -------------------------------------------------------------- records */
-
-/* The second, from jiffies where HZ is known (cheaper than the precise clock). */
-static __always_inline __u64 this_second(void)
-{
-	if (jiffies_hz)
-		return bpf_jiffies64() / jiffies_hz;
-	return bpf_ktime_get_ns() / NSEC_PER_SEC;
-}
-
-/*
- * The record budget of all CPUs together, as the drop program keeps it: a
- * shared (second, used) word taken by compare-and-swap while the budget
- * lasts; a CPU that finds it spent asks no more until the next second.
- */
-static __always_inline bool detail_allowed(void)
-{
-	__u64 sec = this_second(), old, new, *word, *spent;
-	__u32 zero = 0;
-
-	if (detail_budget == WD_TCP_NO_LIMIT)
-		return true;
-	spent = bpf_map_lookup_elem(&tcp_rate_spent, &zero);
-	word = bpf_map_lookup_elem(&tcp_rate, &zero);
-	if (!spent || !word || *spent == sec + 1)
-		return false;
-	old = *(volatile __u64 *)word;
-	if (old >> 32 != (__u32)sec)
-		new = (__u64)(__u32)sec << 32 | 1;
-	else if ((__u32)old < detail_budget)
-		new = old + 1;
-	else
-		goto spent;
-	return __sync_val_compare_and_swap(word, old, new) == old;
-spent:
-	*spent = sec + 1;
-	return false;
-}
 
 static __always_inline __u64 wakeup(void)
 {
@@ -330,7 +245,7 @@ static __always_inline void emit(const struct wd_tcp_flow *f, const struct what 
 {
 	struct wd_tcp_event *ev;
 
-	if (!detail_allowed()) {
+	if (!record_allowed()) {
 		stat_add(WD_TCP_STAT_RATE_LIMITED, 1);
 		return;
 	}

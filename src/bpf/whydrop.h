@@ -68,7 +68,7 @@ static inline __u32 wd_slot_reason(__u32 slot)
 /*
  * Per-CPU state of a pcap filter (map filter_ctx, key 0). The program on
  * the tracepoint fills nh, linear and wirelen, then tail-calls the filter
- * translated from classic BPF at load time (src/lib/cbpf_ebpf.c), which
+ * translated from classic BPF at load time (src/lib/filter/cbpf_ebpf.c), which
  * copies the first bytes into buf[] itself and, on a match, tail-calls
  * WD_FILTER_MATCHED (returning 1 if that is absent, 0 on no match).
  */

@@ -9,6 +9,7 @@
 #include "core_types.h"
 #include <bpf/bpf_helpers.h>
 #include "whydrop.h"
+#include "keyed_count.h"
 #include "counting.h"
 
 const volatile bool has_reason;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The commands' side of src/lib/safe_open.c (record -w, count --svg): the
+ * The commands' side of src/lib/base/safe_open.c (record -w, count --svg): the
  * refusal said once, named after the command; tests/integration/record_safety.sh.
  */
 #include <limits.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Files the commands write as root (record -w, count --svg): src/lib/safe_open.h's rules. */
+/* Files the commands write as root (record -w, count --svg): src/lib/base/safe_open.h's rules. */
 #ifndef WD_CLI_OPEN_H
 #define WD_CLI_OPEN_H
 

@@ -3,7 +3,7 @@
  * The kernel's own drop counters beside the traced drops (count, top):
  * sampled after attaching and again before detaching, inside --netns when
  * given, then reconciled with the traced counts of a snapshot
- * (src/lib/reconcile.c) into the rows of a count document; the last
+ * (src/lib/knowledge/reconcile.c) into the rows of a count document; the last
  * comparison is the evidence that tells causes apart (diagnose.h).
  */
 #ifndef WD_COUNTER_SAMPLER_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * whydrop record's files: opened without following links nor writing to
- * what another user owns (src/lib/safe_open.c), rotated as tcpdump does (-C, -G,
+ * what another user owns (src/lib/base/safe_open.c), rotated as tcpdump does (-C, -G,
  * -W), each one complete: header, packets, and a statistics block at its end.
  */
 #include <errno.h>

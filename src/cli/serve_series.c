@@ -5,7 +5,7 @@
  * --per-interface). At each scrape every object the counts name is
  * summed; one that is gone (the caller says since when) and has not
  * dropped for --series-grace is retired: its samples are marked so, and
- * the cap (src/lib/prom.c) takes its series off the page. One that drops
+ * the cap (src/lib/output/prom.c) takes its series off the page. One that drops
  * again is back. Objects the counts no longer name are forgotten, so the
  * table holds no more than the counts do.
  */

@@ -3,7 +3,7 @@
  * The cgroup events of --group-by cgroup and serve --per-cgroup
  * (src/bpf/cgroup_events.bpf.c): each mkdir, rename, rmdir and release of
  * a cgroup v2 directory, read from their ring buffer into the session's
- * cgroup table (src/lib/cgroup.c). Attached before the table's first walk,
+ * cgroup table (src/lib/who/cgroup.c). Attached before the table's first walk,
  * so that every cgroup is named: those that exist by the walk, those made
  * later by their mkdir, even if they are gone before anyone asks.
  *

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Loading and attaching the BPF program of a session: the skeleton
- * flavours (tp_btf with direct packet loads, tp_btf, raw_tp, and the
- * program without kernel BTF), their read-only configuration, the
- * translated pcap filter and the first generation of the counting hash.
+ * Loading and attaching the BPF program of a session: the flavour this
+ * kernel takes (tp_btf, raw_tp, or the program without kernel BTF), chosen
+ * by probing the kernel, never by failing full loads one after another;
+ * its read-only configuration, the translated pcap filter and the first
+ * generation of the counting hash.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <linux/filter.h>
 
 #include "cbpf_ebpf.h"
 #include "core.h"
@@ -20,11 +23,19 @@
 #include "whydrop.skel.h"
 #include "whydrop_nobtf.skel.h"
 
-/* How the program reads the skb, best first. */
+/* How the program reads the skb (src/bpf/flavour.h), best first. */
 enum wd_flavour {
-	WD_TP_BTF_DIRECT,	/* tp_btf, packet bytes by direct loads (newer kernels) */
-	WD_TP_BTF,		/* tp_btf, packet bytes by bpf_probe_read_kernel */
-	WD_RAW_TP,		/* raw_tp, everything by bpf_probe_read_kernel */
+	WD_TP_BTF,		/* tp_btf: BTF pointers, direct loads */
+	WD_RAW_TP,		/* raw_tp: everything by bpf_probe_read_kernel */
+	WD_NO_BTF,		/* no kernel BTF: the tracepoint's arguments only */
+};
+
+/* What the probes found: the flavour to load, and why. */
+struct wd_probe {
+	enum wd_flavour flavour;
+	bool direct_pkt;	/* tp_btf may load packet bytes directly */
+	__u32 tp_btf_id;	/* btf_trace_kfree_skb: where a tp_btf filter attaches */
+	char why[256];		/* said with -v, and when the load fails */
 };
 
 /* The kernel's HZ: the coarse clocks advance once a tick. 0 if implausible. */
@@ -79,9 +90,9 @@ static int configure_record_bytes(struct whydrop_bpf *skel, __u32 record_bytes)
 }
 
 static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
-		     struct whydrop_bpf *skel, enum wd_flavour fl)
+		     struct whydrop_bpf *skel, const struct wd_probe *p)
 {
-	bool btf = fl != WD_RAW_TP;
+	bool btf = p->flavour == WD_TP_BTF;
 	int status;
 
 	skel->rodata->filter_netns = s->netns.inode;
@@ -102,7 +113,7 @@ static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 			return status;
 	}
 	skel->rodata->has_filter = s->filter_len > 0;
-	skel->rodata->direct_pkt = fl == WD_TP_BTF_DIRECT;
+	skel->rodata->direct_pkt = p->direct_pkt;
 	skel->rodata->count_by_socket = o->group_by == WD_GROUP_CGROUP ||
 					o->group_by == WD_GROUP_PROCESS;
 	s->map_size = o->map_size;
@@ -124,44 +135,25 @@ static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 }
 
 /*
- * The BTF id of the tracepoint, as the loaded program has it (5.19+), else
- * from the kernel's BTF (which costs parsing it once more).
- */
-static __u32 tracepoint_btf_id(int prog_fd)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-	int id;
-
-	if (!bpf_obj_get_info_by_fd(prog_fd, &info, &len) && info.attach_btf_id)
-		return info.attach_btf_id;
-	id = libbpf_find_vmlinux_btf_id("kfree_skb", BPF_TRACE_RAW_TP);
-	return id > 0 ? (__u32)id : 0;
-}
-
-/*
  * The pcap filter, translated from classic BPF into a program of its own
  * that the tracepoint program tail-calls; on a match it tail-calls the
  * counting program. Only with a filter: nothing of it loads otherwise.
  */
-static int load_filter(struct wd_bpf *s, struct whydrop_bpf *skel, bool btf)
+static int load_filter(struct wd_bpf *s, struct whydrop_bpf *skel, const struct wd_probe *p)
 {
 	int progs = bpf_map__fd(skel->maps.filter_progs), fd, matched, err;
+	bool btf = p->flavour == WD_TP_BTF;
 	struct bpf_insn *insns = NULL;
 	char msg[512] = "";
-	__u32 slot, attach_id = 0;
+	__u32 slot;
 	size_t n;
 
 	if (!s->filter_len)
 		return 0;
 	err = wd_cbpf_to_ebpf(s->filter, s->filter_len, bpf_map__fd(skel->maps.filter_ctx),
 			      progs, &insns, &n, msg, sizeof(msg));
-	if (!err && btf) {
-		attach_id = tracepoint_btf_id(bpf_program__fd(skel->progs.kfree_skb_btf));
-		err = attach_id ? 0 : -ENOENT;
-	}
 	fd = err ? err : wd_filter_prog_load(btf ? BPF_PROG_TYPE_TRACING :
-					     BPF_PROG_TYPE_RAW_TRACEPOINT, attach_id,
+					     BPF_PROG_TYPE_RAW_TRACEPOINT, p->tp_btf_id,
 					     insns, n, msg, sizeof(msg));
 	free(insns);
 	if (fd < 0) {
@@ -180,22 +172,22 @@ static int load_filter(struct wd_bpf *s, struct whydrop_bpf *skel, bool btf)
 	return 0;
 }
 
-/* Load and attach one flavour; 0 on success, <0 to try the next, >0 exit status. */
+/* Load and attach the CO-RE program in the flavour probed; 0, <0 errno, >0 exit status. */
 static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
-		       enum wd_flavour fl)
+		       const struct wd_probe *p)
 {
 	/* WHYDROP_BTF: relocate against other types (tests: a kernel before 5.17) */
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts,
 		    .btf_custom_path = secure_getenv("WHYDROP_BTF"));
 	struct whydrop_bpf *skel = whydrop_bpf__open_opts(&open_opts);
-	bool btf = fl != WD_RAW_TP;
+	bool btf = p->flavour == WD_TP_BTF;
 	struct bpf_program *prog;
 	struct bpf_link *link;
 	int status;
 
 	if (!skel)
 		return -errno;
-	status = configure(s, o, details, skel, fl);
+	status = configure(s, o, details, skel, p);
 	if (status) {
 		whydrop_bpf__destroy(skel);
 		return status;
@@ -206,7 +198,7 @@ static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
 	if (!status && skel->rodata->count_by_socket)
 		status = wd_socks_setup(s, bpf_map__fd(skel->maps.by_socket));
 	if (!status)
-		status = load_filter(s, skel, btf);
+		status = load_filter(s, skel, p);
 	if (status)
 		goto fail_status;
 	prog = btf ? skel->progs.kfree_skb_btf : skel->progs.kfree_skb_raw;
@@ -233,15 +225,6 @@ fail_status:
 	close_owned_fds(s);
 	whydrop_bpf__destroy(skel);
 	return status;
-}
-
-static bool kernel_has_btf(void)
-{
-	const char *forced = secure_getenv("WHYDROP_ATTACH");
-
-	if (forced && !strcmp(forced, "nobtf"))
-		return false;
-	return !access("/sys/kernel/btf/vmlinux", R_OK);
 }
 
 /* Without BTF only the tracepoint's arguments can be read, not the skb. */
@@ -297,25 +280,179 @@ out:
 	return status;
 }
 
+/* ---------------------------------------------------------------- probes */
+
+#define INSN(c, d, s_, o, i)	((struct bpf_insn){ .code = (c), .dst_reg = (d), \
+						    .src_reg = (s_), .off = (o), .imm = (i) })
+#define LDX(size, d, s_, o)	INSN(BPF_LDX | BPF_MEM | (size), d, s_, o, 0)
+#define MOV_IMM(d, i)		INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define EXIT()			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+/* The verifier's reason: its last line but the "processed N insns" summary. */
+static void log_reason(char *log, char *out, size_t outlen)
+{
+	char *line, *save = NULL;
+	const char *last = NULL;
+
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "processed ", 10))
+			last = line;
+	if (last)
+		snprintf(out, outlen, "%s", last);
+}
+
+/* Does the kernel load this tp_btf program on kfree_skb? Its answer in err if not. */
+static bool tp_btf_loads(__u32 id, const struct bpf_insn *insns, size_t n,
+			 char *err, size_t errlen)
+{
+	char log[1024] = "";
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_RAW_TP,
+		    .attach_btf_id = id, .log_buf = log, .log_size = sizeof(log),
+		    .log_level = 1);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "wd_probe", "Dual BSD/GPL",
+			       insns, n, &opts);
+
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	snprintf(err, errlen, "%s", strerror(-fd));
+	log_reason(log, err, errlen);
+	return false;
+}
+
+/* The byte offset of a member of a struct in BTF, -1 if it has none. */
+static int member_offset(const struct btf *btf, const char *type, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_member *m = t ? btf_members(t) : NULL;
+
+	for (int i = 0; t && i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, m[i].name_off), member))
+			return (int)(btf_member_bit_offset(t, i) / 8);
+	return -1;
+}
+
+/*
+ * May tp_btf load packet bytes directly, as ip_length() does with
+ * direct_pkt: skb->head plus a bounded number, one byte read there.
+ */
+static bool probe_direct_pkt(const struct btf *btf, __u32 id)
+{
+	int head = member_offset(btf, "sk_buff", "head");
+	int len = member_offset(btf, "sk_buff", "len");
+	const struct bpf_insn insns[] = {
+		LDX(BPF_DW, BPF_REG_6, BPF_REG_1, 0),		/* skb */
+		LDX(BPF_DW, BPF_REG_2, BPF_REG_6, head),	/* skb->head */
+		LDX(BPF_W, BPF_REG_3, BPF_REG_6, len),
+		INSN(BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_3, 0, 0, 0xffff),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, BPF_REG_3, 0, 0),
+		LDX(BPF_B, BPF_REG_0, BPF_REG_2, 3),		/* a byte there */
+		MOV_IMM(BPF_REG_0, 0),
+		EXIT(),
+	};
+	char err[128];
+
+	if (head < 0 || len < 0)
+		return false;
+	return tp_btf_loads(id, insns, sizeof(insns) / sizeof(insns[0]), err, sizeof(err));
+}
+
+/*
+ * tp_btf, where the kernel has BTF programs on tracepoints and kfree_skb's
+ * (its btf_trace_kfree_skb typedef): a two-instruction program attached
+ * there tells both. Else raw_tp.
+ */
+static void probe_tp_btf(struct wd_probe *p, bool filter)
+{
+	const struct bpf_insn ret0[] = { MOV_IMM(BPF_REG_0, 0), EXIT() };
+	struct btf *btf = btf__load_vmlinux_btf();
+	char err[160];
+	int id;
+
+	if (!btf) {
+		/* nor can CO-RE relocate then: only the program without BTF loads */
+		p->flavour = WD_NO_BTF;
+		snprintf(p->why, sizeof(p->why), "no BTF: the kernel's BTF cannot be read (%s)",
+			 strerror(errno));
+		return;
+	}
+	p->flavour = WD_RAW_TP;
+	id = btf__find_by_name_kind(btf, "btf_trace_kfree_skb", BTF_KIND_TYPEDEF);
+	if (id <= 0) {
+		snprintf(p->why, sizeof(p->why),
+			 "raw_tp: the kernel's BTF has no btf_trace_kfree_skb (no tp_btf on it)");
+	} else if (!tp_btf_loads(id, ret0, 2, err, sizeof(err))) {
+		snprintf(p->why, sizeof(p->why), "raw_tp: a tp_btf program on kfree_skb "
+			 "is refused (%s)", err);
+	} else {
+		p->flavour = WD_TP_BTF;
+		p->tp_btf_id = id;
+		/* only a filter expression reads packet bytes in the program */
+		p->direct_pkt = filter && probe_direct_pkt(btf, id);
+		snprintf(p->why, sizeof(p->why), "tp_btf: the kernel loads tp_btf programs on "
+			 "kfree_skb%s", !filter ? "" : p->direct_pkt ?
+			 ", with direct packet loads" : ", packet bytes by bpf_probe_read_kernel");
+	}
+	btf__free(btf);
+}
+
+/*
+ * The flavour of this kernel. 0, or <0 when no flavour can load: no raw
+ * tracepoint programs, or (with BTF) no BPF ring buffer. WHYDROP_ATTACH=
+ * raw_tp|nobtf forces a flavour (tests).
+ */
+static int probe(struct wd_probe *p, bool filter)
+{
+	const char *forced = secure_getenv("WHYDROP_ATTACH");
+
+	p->flavour = WD_NO_BTF;
+	if (libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL) != 1) {
+		snprintf(p->why, sizeof(p->why), "this kernel has no raw tracepoint programs");
+		return -EOPNOTSUPP;
+	}
+	if (forced && !strcmp(forced, "nobtf")) {
+		snprintf(p->why, sizeof(p->why), "no BTF: WHYDROP_ATTACH=nobtf");
+		return 0;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(p->why, sizeof(p->why), "no BTF: no /sys/kernel/btf/vmlinux");
+		return 0;
+	}
+	/* records: the ring buffer (5.8), newer than every other helper used */
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_ringbuf_reserve,
+				    NULL) != 1) {
+		snprintf(p->why, sizeof(p->why), "this kernel has no BPF ring buffer "
+			 "(bpf_ringbuf_reserve, 5.8)");
+		return -EOPNOTSUPP;
+	}
+	if (forced && !strcmp(forced, "raw_tp")) {
+		p->flavour = WD_RAW_TP;
+		snprintf(p->why, sizeof(p->why), "raw_tp: WHYDROP_ATTACH=raw_tp");
+		return 0;
+	}
+	probe_tp_btf(p, filter);
+	return 0;
+}
+
 int wd_loader_attach(struct wd_bpf *s, const struct wd_opts *o, bool details)
 {
 	const char *forced = secure_getenv("WHYDROP_ATTACH");
-	int status = -1;
+	struct wd_probe p = { 0 };
+	int status;
 
 	if (forced && !strcmp(forced, "fail"))
 		return -EPERM;	/* tests: the fallback to drop_monitor */
-	if (!kernel_has_btf())
+	status = probe(&p, s->filter_len > 0);
+	if (o->verbose)
+		fprintf(stderr, "whydrop: flavour %s\n", p.why);
+	/* first in the log: a failure says which flavour failed and why it was the one */
+	wd_libbpf_log_clear();
+	wd_libbpf_log_add("whydrop: flavour %s\n", p.why);
+	if (status)
+		return status;
+	if (p.flavour == WD_NO_BTF)
 		return load_attach_nobtf(s, o, details);
-	if (!forced || strcmp(forced, "raw_tp")) {
-		status = load_attach(s, o, details, WD_TP_BTF_DIRECT);
-		if (status < 0) {
-			wd_libbpf_log_clear();
-			status = load_attach(s, o, details, WD_TP_BTF);
-		}
-	}
-	if (status < 0) {
-		wd_libbpf_log_clear();
-		status = load_attach(s, o, details, WD_RAW_TP);
-	}
-	return status;
+	return load_attach(s, o, details, &p);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The kernel half of counting (the pure half is src/lib/keyset.c): exact
+ * The kernel half of counting (the pure half is src/lib/counting/keyset.c): exact
  * counts read from per-CPU maps, summed over CPUs, by batches of keys per
  * system call (key by key on kernels without batch operations, before
  * 5.6), and a counting hash in generations.

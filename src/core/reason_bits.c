@@ -3,7 +3,7 @@
  * -r LIST: the reason filter of every source, as a bitmap of reason slots
  * (src/bpf/whydrop.h): the BPF programs test it in the kernel
  * (src/bpf/counting.h), drop_monitor's alerts in user space
- * (wd_reason_selected(), src/lib/sampling.h).
+ * (wd_reason_selected(), src/lib/counting/sampling.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -190,7 +190,7 @@ static int read_overflow(struct wd_bpf *b, struct wd_keyset *kv, int ncpu)
 
 /*
  * Runs are read by seqcount: three copies of every CPU's slots, taken
- * where consistent (src/lib/keyset.c). A slot that never settles is left
+ * where consistent (src/lib/counting/keyset.c). A slot that never settles is left
  * out, an undercount the monotonic clamp absorbs.
  */
 static int read_runs(int fd, struct wd_keyset *kv, int ncpu)

@@ -5,7 +5,7 @@
  *
  * Packet mode (the default): one NET_DM_CMD_PACKET_ALERT per drop, with the
  * reason's name, the location, skb_iif and the packet from its MAC header;
- * counted by src/lib/dropmon_events.c with the key the BPF program uses
+ * counted by src/lib/dropmon/dropmon_events.c with the key the BPF program uses
  * (netns unknown: 0). What drop_monitor could not deliver is counted, never
  * hidden: its per-CPU queue limit (NET_DM_ATTR_STATS_DROPPED, read while it
  * runs too) and overruns of our socket.

@@ -3,7 +3,7 @@
  * Fuzz drop_monitor's message parser: the bytes are a netlink message as the
  * kernel (or anything that can send to our socket) delivers it. A packet
  * alert's payload is then located and decoded as the source does, and every
- * alert goes through what the source makes of it (src/lib/dropmon_events.c):
+ * alert goes through what the source makes of it (src/lib/dropmon/dropmon_events.c):
  * counts, a record and its view, the names of its codes.
  */
 #include <stdint.h>

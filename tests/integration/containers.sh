@@ -4,7 +4,7 @@
 # imported from a directory: no registry) and takes drops; another sends to a
 # closed port in its own namespace. whydrop counts them exactly (against the
 # socket's own drop count in /proc/net/udp and the namespace's Udp NoPorts),
-# its records carry the receiver's cgroup path, and src/lib/containers.c
+# its records carry the receiver's cgroup path, and src/lib/who/containers.c
 # (through tests/integration/ctr_name.c) maps that path, the one
 # /proc/PID/cgroup shows, to the name the test gave:
 #   podman   Debian's, --runtime runc --cgroup-manager cgroupfs (crun refuses
@@ -75,7 +75,7 @@ BUILD=$(dirname "$W")
 SAN=()
 case "$BUILD" in *asan*) SAN=(-fsanitize=address,undefined -fno-omit-frame-pointer) ;; esac
 NAME=$TMP/ctr_name
-if ! gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror "${SAN[@]}" -Isrc/lib -o "$NAME" \
+if ! gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror "${SAN[@]}" -Isrc/lib/who -o "$NAME" \
 		tests/integration/ctr_name.c "$BUILD/libwhydrop.a" -ljson-c 2>"$TMP/cc.err"; then
 	fail "build tests/integration/ctr_name.c against $BUILD/libwhydrop.a" "$(cat "$TMP/cc.err")"
 	summary

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * ctr_name: what src/lib/containers.c names a cgroup path, for the tests
+ * ctr_name: what src/lib/who/containers.c names a cgroup path, for the tests
  * that run real containers (tests/integration/containers.sh builds it
  * against the libwhydrop.a of the build under test).
  *

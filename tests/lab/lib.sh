@@ -312,7 +312,7 @@ EOF
 	elif [ "$REASON" = NOT_SPECIFIED ] &&
 	     ! "$WHYDROP" explain "$FUNCTION" 2>/dev/null | grep -q "^$FUNCTION (call site): "; then
 		# a NOT_SPECIFIED drop the lab makes must be explained by its call-site entry
-		verdict=FAIL why="no call-site entry for $FUNCTION (src/lib/callsites_data.h)"
+		verdict=FAIL why="no call-site entry for $FUNCTION (src/lib/knowledge/callsites_data.h)"
 	fi
 	[ "$verdict" = PASS ] && ! why=$(lab_cause_check) && verdict=FAIL
 	[ -n "$why" ] && _NOTE="$why"

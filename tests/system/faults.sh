@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # whydrop under faults, as root: a closed output pipe, signals at random
-# moments (also before the handlers exist), SIGKILL, the watched interface
+# moments (also before the handlers exist), SIGKILL (of whydrop, and of a test that changed a host-wide sysctl), the watched interface
 # deleted, the watched namespace deleted (ip netns del), another tracer on
 # the same tracepoint. Each must end with a clear
 # message or carry on correctly, and leave nothing attached in the kernel.
@@ -120,6 +120,16 @@ wait "$pid" 2>/dev/null
 sleep 0.2
 # shellcheck disable=SC2086
 check "after SIGKILL the program is gone" progs_gone $ids
+
+echo "-- a test SIGKILLed with a host-wide sysctl changed: the next one puts it back"
+before=$(sysctl -n net.core.netdev_max_backlog)
+{ bash -c '. tests/lib/sysctl.sh; sysctl_global net.core.netdev_max_backlog=7; kill -KILL $$'; } 2>/dev/null
+check "the killed test left net.core.netdev_max_backlog changed (7)" \
+	test "$(sysctl -n net.core.netdev_max_backlog)" = 7
+bash -c '. tests/lib/sysctl.sh' >"$TMP/recover.out"
+check "the next test's start put it back ($before)" \
+	test "$(sysctl -n net.core.netdev_max_backlog)" = "$before"
+check "and said so" grep -q 'net.core.netdev_max_backlog='"$before" "$TMP/recover.out"
 
 echo "-- the watched interface is deleted"
 "$W" count --json --netns "$NS" -i wdf1 >"$TMP/del.out" 2>"$TMP/del.err" &

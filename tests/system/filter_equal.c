@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * filter_equal: the pcap filter translator (src/lib/cbpf_ebpf.c) against
+ * filter_equal: the pcap filter translator (src/lib/filter/cbpf_ebpf.c) against
  * libpcap itself, in the running kernel (root).
  *
  * For every expression (and hand-written classic programs with what libpcap

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pcap filter translator (src/lib/cbpf_ebpf.c) against libpcap in the
+# The pcap filter translator (src/lib/filter/cbpf_ebpf.c) against libpcap in the
 # running kernel: tests/system/filter_equal.c (built by `make all unit-bins`,
 # into build/system/, or build/asan/system/ by `make asan`) runs every
 # translated filter under BPF_PROG_TEST_RUN on random IPv4/IPv6 packets and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The library half of --rules on the real kernel (tests/system/nftrace_drive.c
-# drives src/lib/nftrace*.c, nftables_setup.c, nftrules.c, conntrack_stats.c
+# drives src/lib/nftables/nftrace*.c, nftables_setup.c, nftrules.c, conntrack_stats.c
 # from outside the namespaces, as a whydrop session will): whydrop's tracing
 # table in and out of a namespace leaving the ruleset byte-identical (normal
 # exit, the signal-safe path, SIGKILL with and without the owner flag, stale

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Test driver for tests/system/nftrace.sh: the library half of `--rules`
- * (src/lib/nftrace*.c, nftables_setup.c, nftrules.c, conntrack_stats.c)
+ * (src/lib/nftables/nftrace*.c, nftables_setup.c, nftrules.c, conntrack_stats.c)
  * used the way a whydrop session will, from outside the namespace.
  *
  *   nftrace_drive hold NETNS [--ifname IF] [--no-owner] [--rcvbuf N]

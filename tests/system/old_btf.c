@@ -7,6 +7,10 @@
  * relocates its program against it and takes names from it: the running
  * kernel then looks like one whose tracepoint has no reason, which is the
  * only way to run the location-only mode on a real kernel here.
+ *
+ * old_btf IN OUT STRUCT: IN as it is but for struct STRUCT, renamed: a
+ * program that reads that struct cannot load against OUT (the loader's
+ * failure message is tested with it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,25 +37,35 @@ static int copy_struct_without(struct btf *out, const struct btf *in, const stru
 	return id;
 }
 
-static int copy_types(struct btf *out, const struct btf *in)
+/* Rename type id of out: nothing finds it by its name any more. */
+static int hide(struct btf *out, int id, const char *as)
+{
+	int off = btf__add_str(out, as);
+
+	if (off < 0)
+		return off;
+	/* the type is ours and writable until btf__raw_data() */
+	((struct btf_type *)btf__type_by_id(out, id))->name_off = off;
+	return id;
+}
+
+static int copy_types(struct btf *out, const struct btf *in, const char *hidden)
 {
 	for (__u32 i = 1; i < btf__type_cnt(in); i++) {
 		const struct btf_type *t = btf__type_by_id(in, i);
 		const char *name = btf__name_by_offset(in, t->name_off);
 		int id;
 
-		if (btf_is_struct(t) && !strcmp(name, "trace_event_raw_kfree_skb")) {
+		if (hidden) {
+			id = btf__add_type(out, in, t);
+			if (id > 0 && btf_is_struct(t) && !strcmp(name, hidden))
+				id = hide(out, id, "old_btf_hidden_struct");
+		} else if (btf_is_struct(t) && !strcmp(name, "trace_event_raw_kfree_skb")) {
 			id = copy_struct_without(out, in, t);
 		} else {
 			id = btf__add_type(out, in, t);
-			if (id > 0 && btf_is_enum(t) && !strcmp(name, "skb_drop_reason")) {
-				int off = btf__add_str(out, "old_btf_hidden_drop_reason");
-
-				if (off < 0)
-					return off;
-				/* the type is ours and writable until btf__raw_data() */
-				((struct btf_type *)btf__type_by_id(out, id))->name_off = off;
-			}
+			if (id > 0 && btf_is_enum(t) && !strcmp(name, "skb_drop_reason"))
+				id = hide(out, id, "old_btf_hidden_drop_reason");
 		}
 		if (id < 0)
 			return id;
@@ -69,8 +83,8 @@ int main(int argc, char **argv)
 	FILE *f;
 	int err = 1;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: old_btf IN OUT\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: old_btf IN OUT [STRUCT]\n");
 		return 2;
 	}
 	in = btf__parse(argv[1], NULL);
@@ -79,7 +93,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	out = btf__new_empty();
-	if (!out || copy_types(out, in)) {
+	if (!out || copy_types(out, in, argc == 4 ? argv[3] : NULL)) {
 		fprintf(stderr, "old_btf: cannot copy the types of %s\n", argv[1]);
 		goto out;
 	}

@@ -333,6 +333,22 @@ send "$NS" 7 6 udp 9
 finish
 check "raw_tp: attached through the raw tracepoint" grep -q '(raw_tp)' "$TMP/raw.err"
 check "raw_tp: 7 NO_SOCKET in __udp6_lib_rcv" test "$(json_count "$TMP/raw.out" NO_SOCKET __udp6_lib_rcv)" -eq 7
+# A filter's match is counted and recorded by kfree_skb_matched_raw, which
+# finds the skb, its device and header again in its own arguments.
+WHYDROP_ATTACH=raw_tp start rawf watch --json --netns "$NS" \
+	'tcp[tcpflags] & tcp-syn != 0 and dst port 9' || true
+send "$NS" 3 4 tcp 9 && send "$NS" 5 4 udp 9
+sleep 0.3
+finish
+check "raw_tp, filter in watch: the 3 SYNs alone, flow, len 60, skb_len 40, device lo" \
+	$PY -c 'import json,sys
+l = [json.loads(x) for x in open(sys.argv[1])]
+sys.exit(not (len(l) == 3 and all(x["tcp_flags"] == "S" and x["dport"] == 9 and
+	x["dst"] == "127.0.0.1" and x["len"] == 60 and x["skb_len"] == 40 and
+	x["ifname"] == "lo" for x in l)))' "$TMP/rawf.out"
+expect_run "-v: the flavour the probes chose, and why" 0 \
+	'flavour tp_btf: the kernel loads tp_btf programs on kfree_skb, (with direct packet loads|packet bytes by bpf_probe_read_kernel)' \
+	"$W" count -v -d 0.1 --netns "$NS" 'udp'
 
 echo "-- explain shows the live MIB counter, and it moved as much as whydrop counted"
 # mib NAME: UdpRcvbufErrors as explain --json shows it in the namespace.
@@ -421,6 +437,27 @@ sys.exit(not ok)' "$TMP/oldw.out"
 		"${OLD[@]}" "$W" count -d 1 -r NO_SOCKET
 else
 	fail "pre-5.17: a BTF without reasons made" "$(cat "$TMP/old_btf.err")"
+fi
+
+echo "-- a load that fails: the log of the flavour the probes chose"
+# This kernel's BTF with struct net_device renamed (tests/system/old_btf.c):
+# the program cannot relocate against it in any flavour. The probes choose
+# tp_btf on this kernel; the message says so and why, and carries that
+# program's verifier log, not the last flavour's tried.
+if [ -x "$TMP/old_btf" ] &&
+	"$TMP/old_btf" /sys/kernel/btf/vmlinux "$TMP/nodev.btf" net_device 2>"$TMP/nodev_btf.err"; then
+	run nodev 1 env WHYDROP_BTF="$TMP/nodev.btf" "$W" count -d 1 --source bpf &&
+		pass "load failure: exit 1"
+	check "load failure: names the flavour chosen and why" \
+		grep -q 'flavour tp_btf: the kernel loads tp_btf programs on kfree_skb' "$TMP/nodev.err"
+	check "load failure: the tp_btf program's verifier log" \
+		grep -q "prog 'kfree_skb_btf': -- BEGIN PROG LOAD LOG" "$TMP/nodev.err"
+	check "load failure: it says what failed (net_device's relocation)" \
+		grep -q 'failed to resolve CO-RE relocation.*struct net_device' "$TMP/nodev.err"
+	check "load failure: no other flavour was tried" \
+		sh -c "! grep -q 'kfree_skb_raw' '$TMP/nodev.err'"
+else
+	fail "load failure: a BTF without struct net_device made" "$(cat "$TMP/nodev_btf.err" 2>/dev/null)"
 fi
 
 echo "-- signals detach cleanly and still report"

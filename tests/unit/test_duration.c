@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Time spans as -d, --interval and -G take them (src/lib/duration.c). */
+/* Time spans as -d, --interval and -G take them (src/lib/base/duration.c). */
 #include <errno.h>
 
 #include "duration.h"

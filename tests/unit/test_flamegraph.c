@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The SVG flame graph writer (src/lib/flamegraph*.c): well-formed XML
+ * The SVG flame graph writer (src/lib/output/flamegraph*.c): well-formed XML
  * (checked by a small parser here), widths proportional to the exact
  * counts, escaping, zero and huge counts, deterministic output, the folded
  * text parser and its errors.

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * How user space assembles exact counts (src/lib/keyset.c), for every key
+ * How user space assembles exact counts (src/lib/counting/keyset.c), for every key
  * size: equal keys are summed, a live read never goes below an earlier
  * one, and a CPU's run is taken only from a consistent seqcount read,
  * never twice; counting one by one through the hash of rows equals sorting
  * and summing; what user-space sources share with the BPF program
- * (src/lib/sampling.h): the -r filter and the --rate limit.
+ * (src/lib/counting/sampling.h): the -r filter and the --rate limit.
  */
 #include <stdbool.h>
 #include "unit.h"

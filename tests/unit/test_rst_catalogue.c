@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The reset-reason catalogue (src/lib/rst_catalogue_data.h): one complete
+ * The reset-reason catalogue (src/lib/knowledge/rst_catalogue_data.h): one complete
  * entry for every reason of the 6.18 tracefs format (captured), nothing
  * the kernel lacks; lookup with and without rst: and SK_RST_REASON_;
  * suggestions; the text an entry prints.

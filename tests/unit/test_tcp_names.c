@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Reset reasons and TCP states named as the running kernel names them
- * (src/lib/tcp_names.c): from 6.18's tcp:tcp_send_reset tracefs format
+ * (src/lib/names/tcp_names.c): from 6.18's tcp:tcp_send_reset tracefs format
  * (captured), from a format without a reason field (before 6.10), and from
  * BTF written here with libbpf, with and without enum sk_rst_reason.
  */

@@ -134,11 +134,11 @@ def check_callsites(t, rel, kv, sec):
     t.add(rel, "call sites: explain FUNCTION answers for each (entry lists the reason)",
           not bad and bool(rows),
           f"{len(rows)} function/reason pairs, each has an entry" if not bad else
-          f"no entry for {short_list(bad, 6)} (src/lib/callsites_data.h)")
+          f"no entry for {short_list(bad, 6)} (src/lib/knowledge/callsites_data.h)")
     t.add(rel, "call sites: each entry's kernels line names this kernel and reason",
           not bad and not wrong and bool(rows),
           f"{len(rows)} entries say {series}" if not wrong else
-          "; ".join(wrong[:4]) + " (src/lib/callsites_data.h)")
+          "; ".join(wrong[:4]) + " (src/lib/knowledge/callsites_data.h)")
 
 
 def check_unload(t, rel, kv, sec, code_of):

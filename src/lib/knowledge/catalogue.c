@@ -361,7 +361,7 @@ static void md_renames(FILE *f)
 void wd_catalogue_markdown(FILE *f)
 {
 	fputs("# whydrop: drop-reason reference\n\n", f);
-	fputs("<!-- Generated from src/lib/catalogue_data.h by `make docs`; "
+	fputs("<!-- Generated from src/lib/knowledge/catalogue_data.h by `make docs`; "
 	      "do not edit by hand. -->\n\n", f);
 	fputs("Every reason the Linux kernel can give for dropping a packet "
 	      "(`skb:kfree_skb`), what it means, where it happens, the "

@@ -241,7 +241,7 @@ void wd_callsites_markdown(FILE *f)
 	char reasons[256];
 
 	fputs("# whydrop: call sites that drop without a specific reason\n\n", f);
-	fputs("<!-- Generated from src/lib/callsites_data.h by `make docs`; "
+	fputs("<!-- Generated from src/lib/knowledge/callsites_data.h by `make docs`; "
 	      "do not edit by hand. -->\n\n", f);
 	fputs("`NOT_SPECIFIED` (and generic reasons such as `QUEUE_PURGE`) only say "
 	      "*where* the kernel freed a packet. This table says what that place "

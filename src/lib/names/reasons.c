@@ -543,7 +543,7 @@ int wd_reason_code(struct wd_reasons *r, const char *word, uint32_t *code)
 
 /*
  * The same BTF and tracefs readers for names other than drop reasons (the
- * TCP reset reasons of src/lib/tcp_names.c). Nothing above calls these.
+ * TCP reset reasons of src/lib/names/tcp_names.c). Nothing above calls these.
  */
 bool wd_btf_has_member(const struct btf *btf, const char *sname, const char *member)
 {

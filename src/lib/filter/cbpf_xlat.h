@@ -77,7 +77,7 @@ static inline __u8 size_bytes(__u16 code)
 int wd_cbpf_error(char *err, size_t errlen, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* src/lib/cbpf_check.c */
+/* src/lib/filter/cbpf_check.c */
 /* libpcap's validator's checks, and more (see wd_cbpf_to_ebpf): 0 or -EINVAL. */
 int wd_cbpf_check(const struct wd_cbpf_insn *in, size_t n, char *err, size_t errlen);
 /* A fixed-offset load that no packet can hold (k + size > 2^32 - 1). */
