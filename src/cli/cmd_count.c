@@ -39,7 +39,7 @@ static void refresh(struct wd_session *s, struct wd_groups *g)
 {
 	struct wd_snapshot snap;
 
-	if (g->by != WD_GROUP_CGROUP && g->by != WD_GROUP_PROCESS)
+	if (!wd_group_by_socket(g->by))
 		return;
 	if (wd_session_snapshot(s, &snap))
 		return;

@@ -188,6 +188,12 @@ static void recorded_container(const struct wd_pcapng_meta *m, struct wd_ctr_nam
 {
 	if (!m->has_cgroup || !wd_ctr_key(m->cgroup, c))
 		return;
+	if (m->has_container)
+		snprintf(c->name, sizeof(c->name), "%s", m->container);
+	if (m->has_pod)
+		snprintf(c->pod, sizeof(c->pod), "%s", m->pod);
+	if (m->has_k8s_namespace)
+		snprintf(c->k8s_namespace, sizeof(c->k8s_namespace), "%s", m->k8s_namespace);
 	w->ctr = c;
 }
 

@@ -109,10 +109,14 @@ static void sock_who(struct wd_groups *g, const struct wd_sock_key *k, struct wd
 	w->sock = !k->ino && !k->cgroup_id ? WD_SOCK_NONE : WD_SOCK_SEEN;
 	w->sock_ino = k->ino;
 	w->cgroup_id = k->cgroup_id;
-	if (g->by == WD_GROUP_CGROUP) {
-		path = wd_cgroup_path(&s->who.cgroups, k->cgroup_id);
+	if (g->by == WD_GROUP_PROCESS || g->by == WD_GROUP_NONE)
+		goto process;
+	path = wd_cgroup_path(&s->who.cgroups, k->cgroup_id);
+	if (g->by == WD_GROUP_CGROUP)
 		w->cgroup = path ? wd_cgroup_label(path, cg, len) : NULL;
-	}
+	else
+		wd_who_container(&s->who, path, &w->ctr);
+process:
 	ks = g->by == WD_GROUP_PROCESS ? known(g, k->ino) : NULL;
 	if (ks) {
 		w->pid = ks->pid;
@@ -140,6 +144,20 @@ void wd_groups_maintain(struct wd_groups *g, struct wd_session *s)
 	wd_session_maintain(s, g->by == WD_GROUP_PROCESS ? fold_sock : NULL, g);
 }
 
+/*
+ * The names of the containers that dropped, looked up now: the cache keeps
+ * a name learned while its container lives, for the report after it is gone.
+ */
+static void learn_containers(struct wd_groups *g, const struct wd_snapshot *snap)
+{
+	const struct wd_sock_total *v = wd_sock_rows(&snap->socks);
+	struct wd_who *who = &g->s->who;
+	const struct wd_ctr_name *c;
+
+	for (size_t i = 0; i < snap->socks.n; i++)
+		wd_who_container(who, wd_cgroup_path(&who->cgroups, v[i].key.cgroup_id), &c);
+}
+
 void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap)
 {
 	const struct wd_sock_total *v = wd_sock_rows(&snap->socks);
@@ -151,6 +169,8 @@ void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap)
 		learn(g, v[i].key.ino);
 	forget_idle(g);
 	wd_session_cgroups_read(g->s);
+	if (g->by == WD_GROUP_CONTAINER || g->by == WD_GROUP_POD)
+		learn_containers(g, snap);
 }
 
 /* The namespace and interface of every counting key. */

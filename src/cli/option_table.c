@@ -168,19 +168,29 @@ const struct wd_option wd_options[] = {
 	  .why = "applies to commands that show the kernel's counters" },
 	/* who */
 	{ "group-by", 0, "WHO", C_TOP | C_COUNT | C_READ,
-	  "also count by netns, interface, cgroup (the socket's unit, container or pod) or "
-	  "process (the socket's, as ss -p)",
+	  "also count by netns, interface, cgroup (the socket's unit, container or pod), "
+	  "process (the socket's, as ss -p), container or pod (the socket's, by name)",
 	  .help_for = { { C_READ, "also count by netns, interface, cgroup (the socket's unit, "
-				  "container or pod) or process (the socket's, with record -p), "
-				  "from the packet comments" } },
+				  "container or pod), process (the socket's, with record -p), "
+				  "container or pod (the socket's, by name), from the packet "
+				  "comments" } },
 	  .why = "applies to commands that print a count table",
 	  .hint_for = { { C_SERVE, "serve has --per-interface, --per-netns and "
 				   "--per-cgroup" } },
-	  .complete = "netns interface cgroup process",
+	  .complete = "netns interface cgroup process container pod",
 	  .man = "Exact counts by who the drops hurt; see docs/who.md." },
 	{ "max-groups", 0, "N", C_TOP | C_COUNT | C_READ,
 	  "with --group-by: the N largest groups, the rest as \"(other)\" (10)",
 	  .why = "applies to commands that print a count table" },
+	{ "host-root", 0, "DIR", C_LIVE,
+	  "the container runtimes' files (podman's, docker's, the kubelet's pod logs) are "
+	  "below DIR, e.g. /host where a container mounts the host's /var there (default /)",
+	  .why = "applies to commands that name containers and pods", .complete = "@files",
+	  .man = "Names of containers and pods come from these files only (no API server, "
+		 "no runtime socket); see docs/who.md." },
+	{ "docker-root", 0, "DIR", C_LIVE,
+	  "dockerd's --data-root, where its containers' names are (/var/lib/docker)",
+	  .why = "applies to commands that name containers and pods", .complete = "@files" },
 	{ "processes", 'p', NULL, C_TOP | C_WATCH | C_COUNT | C_RECORD,
 	  "name the process of each drop's socket (as ss -p); keeps CAP_SYS_PTRACE and "
 	  "CAP_DAC_READ_SEARCH to read /proc/PID/fd",

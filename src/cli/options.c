@@ -195,9 +195,13 @@ static int parse_session_opt(struct parse *p, const char *arg)
 		o->hide[o->n_hide++] = arg;
 	} else if (!strcmp(name, "noise-file")) {
 		o->noise_file = arg;
+	} else if (!strcmp(name, "host-root")) {
+		o->host_root = arg;
+	} else if (!strcmp(name, "docker-root")) {
+		o->docker_root = arg;
 	} else if (!strcmp(name, "group-by")) {
 		if (wd_parse_group_by(arg, &o->group_by))
-			return bad_value(p, arg, "netns, interface, cgroup or process");
+			return bad_value(p, arg, "netns, interface, cgroup, process, container or pod");
 	} else if (!strcmp(name, "max-groups")) {
 		if (parse_u32(arg, 1, 10000, &o->max_groups))
 			return bad_value(p, arg, "1 to 10000 rows");

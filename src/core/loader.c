@@ -114,8 +114,7 @@ static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 	}
 	skel->rodata->has_filter = s->filter_len > 0;
 	skel->rodata->direct_pkt = p->direct_pkt;
-	skel->rodata->count_by_socket = o->group_by == WD_GROUP_CGROUP ||
-					o->group_by == WD_GROUP_PROCESS;
+	skel->rodata->count_by_socket = wd_group_by_socket(o->group_by);
 	s->map_size = o->map_size;
 	/* Without --stacks the stack maps take no memory worth naming. */
 	skel->rodata->want_stacks = o->stacks;

@@ -39,7 +39,7 @@ enum wd_group_by {
 	WD_GROUP_HOST,		/* read: the host that recorded it */
 };
 /* The last grouping --group-by takes (the ones after are not made yet). */
-#define WD_GROUP_LAST	WD_GROUP_PROCESS
+#define WD_GROUP_LAST	WD_GROUP_POD
 
 /* Groupings counted by socket in the kernel (WD_SRC_SOCKETS). */
 static inline bool wd_group_by_socket(enum wd_group_by by)
@@ -65,6 +65,8 @@ struct wd_opts {
 	bool counters_only;	/* --counters-only (top, count): no BPF, kernel counters */
 	bool processes;		/* -p: name sockets' processes (keeps /proc read access) */
 	bool netns_names;	/* serve --netns-names: name namespaces (scan at start) */
+	const char *host_root;	/* --host-root: the runtimes' files below it, NULL: / */
+	const char *docker_root;	/* --docker-root: dockerd's --data-root, NULL: default */
 	char *filter;		/* trailing pcap-filter expression, NULL if none */
 	enum wd_source_choice source;	/* --source */
 	bool dropmon_summary;	/* --dropmon-mode summary */
