@@ -95,6 +95,15 @@ const struct wd_option wd_options[] = {
 	  "the kernel counts at most 4096 new sockets between two scrapes: the drops of "
 	  "more are in whydrop_cgroup_drops_lost_total",
 	  .why = "applies to the Prometheus exporter" },
+	{ "per-container", 0, NULL, C_SERVE,
+	  "--per-cgroup with three more labels: container, pod, k8s_namespace, the names "
+	  "the container runtime or the kubelet gives the socket's cgroup (empty where they "
+	  "give none); see --host-root",
+	  .why = "applies to the Prometheus exporter",
+	  .man = "Names are read from the runtimes' files (docs/who.md) at the scrape after a "
+		 "cgroup's first drop and kept with its series, which retire with the cgroup. "
+		 "serve keeps CAP_DAC_READ_SEARCH permitted to read them (root's files), raised "
+		 "only around those reads." },
 	{ "series-grace", 0, "T", C_SERVE,
 	  "how long the series of a removed cgroup or a deleted network namespace stay after "
 	  "it is gone and has stopped dropping (5m); then they leave the page and make room",

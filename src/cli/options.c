@@ -231,6 +231,7 @@ static int parse_flag(struct parse *p)
 		{ "per-interface", offsetof(struct wd_cli, per_if) },
 		{ "per-netns", offsetof(struct wd_cli, per_netns) },
 		{ "per-cgroup", offsetof(struct wd_cli, per_cgroup) },
+		{ "per-container", offsetof(struct wd_cli, per_container) },
 		{ "all", offsetof(struct wd_cli, all) },
 		{ "callsites", offsetof(struct wd_cli, callsites) },
 	};

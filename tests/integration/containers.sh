@@ -215,6 +215,32 @@ receiver_checks() {
 		test "$(field 1 "$line")" = named -a "$(field 2 "$line")" = "$want"
 }
 
+# scrape NAME: serve NAME's page (its address from its stderr)
+scrape() {
+	local addr
+	addr=$(sed -n 's|.*listening on http://\([^/]*\)/metrics.*|\1|p' "$TMP/$1.err")
+	curl -s "http://$addr/metrics"
+}
+
+# series FILE CONTAINER POD K8S_NAMESPACE: the SOCKET_RCVBUFF count of
+# serve --per-container's series with those labels ("" for none)
+series() {
+	$PY - "$@" <<'EOF'
+import re, sys
+want = dict(container=sys.argv[2], pod=sys.argv[3], k8s_namespace=sys.argv[4], reason="SOCKET_RCVBUFF")
+for line in open(sys.argv[1]):
+    m = re.match(r'whydrop_cgroup_drops_total\{(.*)\} (\d+)$', line)
+    if m and all(f'{k}="{v}"' in m.group(1) for k, v in want.items()):
+        print(m.group(2))
+EOF
+}
+
+# db_retired: serve svk's page, a second on, has no series of db-0
+db_retired() {
+	sleep 1
+	! scrape svk | grep -q 'pod="db-0"'
+}
+
 # names_checks WHAT NETNS_PID PORT BY WANT_GROUP WANT_RECORD: watch records
 # and count --group-by BY name the container as its runtime does
 names_checks() {
@@ -263,6 +289,8 @@ if [ -n "$PODMAN_IMAGE" ] && podman_run "$TAG-rcv" /bin/wdpkt udpsink 127.0.0.1 
 		NSNAMES=$LAST
 		start rec record -w "$TMP/podman.pcapng" --netns "/proc/$RPID/ns/net" -r SOCKET_RCVBUFF
 		REC=$LAST
+		start svpod serve --listen 127.0.0.1:0 --netns "/proc/$RPID/ns/net" --per-container
+		SVPOD=$LAST
 		"${P[@]}" exec "$TAG-rcv" /bin/wdpkt udp 127.0.0.1 127.0.0.1 40000 9999 3000 1000 \
 			>/dev/null 2>>"$TMP/podman.err"
 		"${P[@]}" exec "$TAG-snd" /bin/wdpkt udp 127.0.0.1 127.0.0.1 40001 9 400 \
@@ -273,6 +301,13 @@ if [ -n "$PODMAN_IMAGE" ] && podman_run "$TAG-rcv" /bin/wdpkt udpsink 127.0.0.1 
 		stop "$NSNAMES"
 		stop "$REC"
 		check "podman: record exits 0" test $? -eq 0
+		scrape svpod >"$TMP/podman.metrics"
+		stop "$SVPOD"
+		check "podman: serve exits 0" test $? -eq 0
+		drops=$(sock_drops "$RPID" 9999)
+		got=$(series "$TMP/podman.metrics" "$TAG-rcv" "" "")
+		check "podman: serve --per-container (as nobody): container=\"$TAG-rcv\" = the socket's $drops drops (${got:-none})" \
+			test "$got" = "$drops"
 		receiver_checks podman "$RPID" 9999 "$RCG" "podman:$TAG-rcv"
 		names_checks podman "$RPID" 9999 container "podman:$TAG-rcv" "$TAG-rcv - -"
 		noports=$(($(snmp "$SPID" NoPorts) - NOPORTS0))
@@ -406,6 +441,8 @@ else
 	poll_until 5 sh -c "grep -q ready '$TMP/k8sA.out' && grep -q ready '$TMP/k8sB.out'"
 	check "pods: receivers in $CGA and $CGB" test "$(v2_cgroup "$KPID_A")" = "$CGA" \
 		-a "$(v2_cgroup "$KPID_B")" = "$CGB"
+	start svk serve --listen 127.0.0.1:0 --netns "$NSK" --per-container --host-root "$NODE" \
+		--series-grace 1s && SVK=$LAST
 	if watch_and_count pods "$NSK" pod --host-root "$NODE"; then
 		ip netns exec "$NSK" "$ROOTFS/bin/wdpkt" udp 127.0.0.1 127.0.0.1 40000 7001 2000 1000 >/dev/null
 		ip netns exec "$NSK" "$ROOTFS/bin/wdpkt" udp 127.0.0.1 127.0.0.1 40000 7002 1500 1000 >/dev/null
@@ -424,6 +461,18 @@ else
 		groups=$(json_groups "$TMP/grp-pods.out" SOCKET_RCVBUFF | sort -k2)
 		check "pods: count --group-by pod: shop/db-0 and shop/web-0 with their sockets' drops ($(tr '\n' ';' <<<"$groups"))" \
 			test "$groups" = "$(printf '%s shop/db-0\n%s shop/web-0' "$db" "$da")"
+		scrape svk >"$TMP/pods.metrics"
+		got=$(series "$TMP/pods.metrics" nginx web-0 shop),$(series "$TMP/pods.metrics" postgres db-0 shop)
+		check "pods: serve --per-container: nginx/web-0/shop and postgres/db-0/shop = their sockets' drops ($got = $da,$db)" \
+			test "$got" = "$da,$db"
+		# db-0's container goes: its receiver ends, its cgroup is removed
+		kill -TERM "$KPID_B" && wait "$KPID_B" 2>/dev/null
+		rmdir "$CG2$CGB"
+		poll_until 15 db_retired
+		scrape svk >"$TMP/pods2.metrics"
+		check "pods: serve: db-0's series retired once its cgroup is gone, web-0's kept ($(series "$TMP/pods2.metrics" postgres db-0 shop)/$(series "$TMP/pods2.metrics" nginx web-0 shop))" \
+			test -z "$(series "$TMP/pods2.metrics" postgres db-0 shop)" -a \
+			"$(series "$TMP/pods2.metrics" nginx web-0 shop)" = "$da"
 		line=$(name "$CGA" --root "$NODE")
 		check "pods: the systemd driver's cgroup named pod shop/web-0/nginx ($(tr '\t' ' ' <<<"$line"))" \
 			test "$(field 2 "$line")" = "pod shop/web-0/nginx" -a "$(field 4 "$line")" = web-0 \
@@ -433,6 +482,10 @@ else
 			test "$(field 2 "$line")" = "pod shop/db-0/postgres"
 		line=$(name "${CGA%/*}" --root "$NODE")
 		check "pods: the pod's own slice named pod shop/web-0" test "$(field 2 "$line")" = "pod shop/web-0"
+	fi
+	if [ -n "${SVK:-}" ]; then
+		stop "$SVK"
+		check "pods: serve exits 0" test $? -eq 0
 	fi
 fi
 
