@@ -39,14 +39,15 @@ struct summary {
 	uint64_t first_ns, last_ns;
 	unsigned int n_isb;
 	struct wd_pcapng_stats isb;	/* the last one; comment not kept */
+	const char *section;		/* the reader's section comment (--group-by host) */
 	uint64_t lost_events;
 };
 
 static int on_packet(struct summary *s, const struct wd_pcapng_rec *rec)
 {
+	struct wd_group_scratch sc;
 	struct wd_group_who who;
 	struct wd_pcapng_meta m;
-	struct wd_ctr_name ctr;
 
 	s->packets++;
 	if (rec->has_ts) {
@@ -61,7 +62,8 @@ static int on_packet(struct summary *s, const struct wd_pcapng_rec *rec)
 		return 0;
 	}
 	if (s->ro->group_by) {
-		wd_group_who_recorded(&m, rec->comment, &ctr, &who);
+		wd_group_who_recorded(&m, rec->comment, rec->data, rec->caplen, s->section, &sc,
+				      &who);
 		if (wd_group_add(&s->groups, s->ro->group_by, &who,
 				 m.has_reason ? m.reason : NULL, m.code, 1))
 			return -ENOMEM;
@@ -295,6 +297,7 @@ int cmd_read(int argc, char **argv)
 		}
 	}
 	wd_pcapng_reader_init(&r, f);
+	s.section = r.shb_comment;
 	err = read_all(&r, &s);
 	/* A recording cut short is still summarised up to the cut. */
 	status = r.n_sections ? print_summary(&s, &r) : 1;

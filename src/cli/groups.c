@@ -115,6 +115,7 @@ static void endpoint(const struct wd_flow *f, const char *addr, uint16_t port, c
 static void flow_label(enum wd_group_by by, const struct wd_flow *f, char *buf, size_t len)
 {
 	char l4[16], src[INET6_ADDRSTRLEN + 8], dst[INET6_ADDRSTRLEN + 8];
+	const char *proto = l4;
 
 	if (!f || !f->family) {
 		snprintf(buf, len, "(not IP)");
@@ -126,11 +127,12 @@ static void flow_label(enum wd_group_by by, const struct wd_flow *f, char *buf, 
 	}
 	endpoint(f, f->src, f->sport, src, sizeof(src));
 	endpoint(f, f->dst, f->dport, dst, sizeof(dst));
+	/* wd_l4_name gives its own string for a known protocol, buf for the others */
 	if (f->has_l4)
-		wd_l4_name(f->l4, l4, sizeof(l4));
+		proto = wd_l4_name(f->l4, l4, sizeof(l4));
 	else
 		snprintf(l4, sizeof(l4), "ipv%d", f->family);
-	snprintf(buf, len, "%s %s > %s", l4, src, dst);
+	snprintf(buf, len, "%s %s > %s", proto, src, dst);
 }
 
 const char *wd_group_label(enum wd_group_by by, const struct wd_group_who *w, char *buf,
@@ -197,8 +199,43 @@ static void recorded_container(const struct wd_pcapng_meta *m, struct wd_ctr_nam
 	w->ctr = c;
 }
 
+/* The addresses of a raw IP packet; NULL when it is none. */
+static const struct wd_flow *recorded_flow(const uint8_t *pkt, size_t len, struct wd_flow *f)
+{
+	uint16_t l3;
+
+	memset(f, 0, sizeof(*f));
+	if (!pkt || !len)
+		return NULL;
+	l3 = pkt[0] >> 4 == 4 ? WD_ETH_P_IP : pkt[0] >> 4 == 6 ? WD_ETH_P_IPV6 : 0;
+	return l3 && !wd_decode(pkt, len, l3, f) ? f : NULL;
+}
+
+/* The host= word of a section comment record wrote; NULL if none. */
+static const char *recorded_host(const char *section, char *buf, size_t len)
+{
+	static const char tag[] = "whydrop: ";
+	const char *p;
+	size_t n;
+
+	if (!section || strncmp(section, tag, sizeof(tag) - 1))
+		return NULL;
+	for (p = section + sizeof(tag) - 1; (p = strstr(p, "host=")); p += 5) {
+		if (p[-1] != ' ')
+			continue;
+		n = strcspn(p + 5, " \n");
+		if (!n || n >= len)
+			return NULL;
+		memcpy(buf, p + 5, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
 void wd_group_who_recorded(const struct wd_pcapng_meta *m, const char *comment,
-			   struct wd_ctr_name *ctr, struct wd_group_who *w)
+			   const uint8_t *pkt, size_t len, const char *section,
+			   struct wd_group_scratch *sc, struct wd_group_who *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->ns = (struct wd_netns_id){ m->has_netns_cookie ? m->netns_cookie : 0,
@@ -215,7 +252,9 @@ void wd_group_who_recorded(const struct wd_pcapng_meta *m, const char *comment,
 		w->cgroup = m->has_workload ? m->workload : m->cgroup;
 	w->pid = m->has_pid ? (int)m->pid : 0;
 	w->comm = m->has_comm ? m->comm : NULL;
-	recorded_container(m, ctr, w);
+	recorded_container(m, &sc->ctr, w);
+	w->flow = recorded_flow(pkt, len, &sc->flow);
+	w->host = recorded_host(section, sc->host, sizeof(sc->host));
 }
 
 void wd_group_rows_init(struct wd_keyset *rows)

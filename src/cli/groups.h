@@ -53,12 +53,22 @@ struct wd_group_key {
 /* The label of w's group by by, as count, top and read show it. */
 const char *wd_group_label(enum wd_group_by by, const struct wd_group_who *w, char *buf,
 			   size_t len);
+/* What w points into, for a recorded drop. */
+struct wd_group_scratch {
+	struct wd_ctr_name ctr;
+	struct wd_flow flow;
+	char host[128];
+};
+
 /*
- * What the comment of a recorded drop (parsed into m) says of who it hurt;
- * ctr holds its container, if any, while w is used.
+ * What a recorded drop says of who it hurt: its comment (parsed into m),
+ * its packet (len bytes from the network header, LINKTYPE_RAW) and its
+ * section's comment ("whydrop: host=web1", or NULL); sc holds what w points
+ * to while w is used.
  */
 void wd_group_who_recorded(const struct wd_pcapng_meta *m, const char *comment,
-			   struct wd_ctr_name *ctr, struct wd_group_who *w);
+			   const uint8_t *pkt, size_t len, const char *section,
+			   struct wd_group_scratch *sc, struct wd_group_who *w);
 /* An empty set of rows (struct wd_group_key). */
 void wd_group_rows_init(struct wd_keyset *rows);
 /* count drops of reason (NULL: location only) more in w's group. 0 or -ENOMEM. */

@@ -182,11 +182,13 @@ const struct wd_option wd_options[] = {
 	  .help_for = { { C_READ, "also count by netns, interface, cgroup (the socket's unit, "
 				  "container or pod), process (the socket's, with record -p), "
 				  "container or pod (the socket's, by name), from the packet "
-				  "comments" } },
+				  "comments; or flow, src, dst (the packet's protocol, addresses "
+				  "and ports: the top talkers); or host (the one that recorded "
+				  "it)" } },
 	  .why = "applies to commands that print a count table",
 	  .hint_for = { { C_SERVE, "serve has --per-interface, --per-netns and "
 				   "--per-cgroup" } },
-	  .complete = "netns interface cgroup process container pod",
+	  .complete = "netns interface cgroup process container pod flow src dst host",
 	  .man = "Exact counts by who the drops hurt; see docs/who.md." },
 	{ "max-groups", 0, "N", C_TOP | C_COUNT | C_READ,
 	  "with --group-by: the N largest groups, the rest as \"(other)\" (10)",

@@ -201,7 +201,8 @@ static int parse_session_opt(struct parse *p, const char *arg)
 		o->docker_root = arg;
 	} else if (!strcmp(name, "group-by")) {
 		if (wd_parse_group_by(arg, &o->group_by))
-			return bad_value(p, arg, "netns, interface, cgroup, process, container or pod");
+			return bad_value(p, arg, "netns, interface, cgroup, process, container, pod, "
+					 "flow, src, dst or host");
 	} else if (!strcmp(name, "max-groups")) {
 		if (parse_u32(arg, 1, 10000, &o->max_groups))
 			return bad_value(p, arg, "1 to 10000 rows");
@@ -472,6 +473,11 @@ static int check_live(const struct parse *p)
 				     "nothing, so %s does not apply (only --netns, -d, --json do)",
 				     what);
 	}
+	if (o->group_by >= WD_GROUP_FLOW && strcmp(p->cmd, "read"))
+		return usage(p, "--group-by %s groups recorded packets (by their addresses, "
+			     "or the host that recorded them): `whydrop record`, then `whydrop "
+			     "read --group-by %s FILE` (count and top do not count by flow)",
+			     wd_group_by_name(o->group_by), wd_group_by_name(o->group_by));
 	if (o->dropmon_mode_set && o->source != WD_SOURCE_DROPMON)
 		return usage(p, "--dropmon-mode and --dropmon-queue only apply with --source "
 			     "dropmon");

@@ -39,7 +39,7 @@ enum wd_group_by {
 	WD_GROUP_HOST,		/* read: the host that recorded it */
 };
 /* The last grouping --group-by takes (the ones after are not made yet). */
-#define WD_GROUP_LAST	WD_GROUP_POD
+#define WD_GROUP_LAST	WD_GROUP_HOST
 
 /* Groupings counted by socket in the kernel (WD_SRC_SOCKETS). */
 static inline bool wd_group_by_socket(enum wd_group_by by)
