@@ -46,7 +46,7 @@ docker_cli() {
 # Containers, images, the daemon, cgroups: each by the name or id made here.
 cleanup() {
 	local c p
-	"${P[@]}" rm -f -t 0 "$TAG-rcv" "$TAG-snd" >/dev/null 2>&1
+	"${P[@]}" rm -f -t 0 "$TAG-rcv" "$TAG-snd" "$TAG-gone" >/dev/null 2>&1
 	[ -n "$PODMAN_IMAGE" ] && "${P[@]}" rmi -f "$PODMAN_IMAGE" >/dev/null 2>&1
 	if [ -n "$DOCKERD" ]; then
 		docker_cli rm -f "$TAG-dk" >/dev/null 2>&1
@@ -322,6 +322,28 @@ if [ -n "$PODMAN_IMAGE" ] && podman_run "$TAG-rcv" /bin/wdpkt udpsink 127.0.0.1 
 		got=$(json_groups "$TMP/read-podman.json" SOCKET_RCVBUFF)
 		check "podman: read --group-by container: podman:$TAG-rcv with all $drops drops ($got)" \
 			test "$got" = "$drops podman:$TAG-rcv"
+	fi
+	# gone before the end: count learned its name while it lived, and keeps it
+	if podman_run "$TAG-gone" /bin/wdpkt udpsink 127.0.0.1 9999 1 &&
+			poll_until 10 sh -c "\"\$@\" logs $TAG-gone 2>/dev/null | grep -q ready" _ "${P[@]}" &&
+			GPID=$("${P[@]}" inspect -f '{{.State.Pid}}' "$TAG-gone") &&
+			start gone count --json --netns "/proc/$GPID/ns/net" --group-by container \
+				-r SOCKET_RCVBUFF; then
+		GONE=$LAST
+		"${P[@]}" exec "$TAG-gone" /bin/wdpkt udp 127.0.0.1 127.0.0.1 40000 9999 2000 1000 \
+			>/dev/null 2>>"$TMP/podman.err"
+		sleep 0.5
+		gdrops=$(sock_drops "$GPID" 9999)
+		sleep 1.5	# count looks names up every second
+		"${P[@]}" rm -f -t 0 "$TAG-gone" >/dev/null 2>&1
+		check "podman: $TAG-gone removed (its containers.json entry and cgroup gone)" \
+			test -z "$("${P[@]}" ps -a --format '{{.Names}}' | grep -x "$TAG-gone")"
+		stop "$GONE"
+		got=$(json_groups "$TMP/gone.out" SOCKET_RCVBUFF)
+		check "podman: a container removed before count ends keeps its name: podman:$TAG-gone with its socket's $gdrops drops ($got)" \
+			test -n "$gdrops" -a "$gdrops" -gt 100 -a "$got" = "$gdrops podman:$TAG-gone"
+	else
+		fail "podman: a third container, counted by container" "$(tail -3 "$TMP/podman.err")"
 	fi
 	# gone: the id stays bare in a new lookup, never another container's name
 	"${P[@]}" rm -f -t 0 "$TAG-snd" >/dev/null 2>&1
