@@ -159,6 +159,10 @@ void wd_serve_announce(const struct serve *sv, int fd)
 	wd_session_keep_caps(&sv->s, &keep, &map_fd, &why);
 	if (!getsockname(fd, (struct sockaddr *)&ss, &len))
 		format_addr(&ss, addr, sizeof(addr));
+	/* --per-container: said too, it is a capability kept */
+	if (!why && sv->so.per_container)
+		why = "CAP_DAC_READ_SEARCH permitted, raised only to read the container runtimes' "
+		      "files";
 	fprintf(stderr, "whydrop serve: listening on http://%s/metrics (uid %u, %s)\n", addr,
 		(unsigned int)getuid(),
 		why ? why : sv->keep_cap_bpf ? "CAP_BPF only" : "no capabilities");
