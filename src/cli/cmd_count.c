@@ -30,7 +30,7 @@ out:
 }
 
 /*
- * --group-by cgroup|process, once a second: sockets close before count
+ * --group-by cgroup|process|container|pod, once a second: sockets close before count
  * ends, so their processes are learned while they are open, and the
  * by-socket hash's generations swap before it fills. Without them count
  * reads nothing until the end.
