@@ -41,7 +41,7 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all run test test-hostile unit lab bench deps deps-test clean asan install fuzz fuzz-bins docs test-vm stress
+.PHONY: all run test test-hostile unit lab bench bench-memory deps deps-test clean asan install fuzz fuzz-bins docs test-vm stress
 all: $(BUILD)/whydrop
 
 deps:
@@ -179,6 +179,10 @@ test-hostile: all
 
 bench: all
 	@bench/run.sh
+
+# RSS and refresh/scrape time after 10^4, 10^5, 10^6 short-lived sockets (~10 min).
+bench-memory: all
+	@bench/memory.sh
 
 # Drop storms: count/top/watch/serve 60 s each (`make test` runs 5 s each).
 stress: all

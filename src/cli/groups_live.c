@@ -79,6 +79,110 @@ static struct wd_known_sock *learn(struct wd_groups *g, uint64_t ino)
 	return ks;
 }
 
+static int cmp_sock_ino(const void *a, const void *b)
+{
+	const struct wd_known_sock *x = a, *y = b;
+
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* fresh (sorted, none known yet) merged into g->socks from the back: no move per socket. */
+static int merge_socks(struct wd_groups *g, const struct wd_known_sock *fresh, size_t m)
+{
+	size_t i, j, w;
+
+	while (g->cap_socks < g->n_socks + m)
+		if (wd_grow(&g->socks, &g->cap_socks, g->cap_socks, sizeof(*fresh), 64))
+			return -ENOMEM;
+	i = g->n_socks;
+	j = m;
+	w = g->n_socks + m;
+	while (j) {
+		if (i && g->socks[i - 1].ino > fresh[j - 1].ino)
+			g->socks[--w] = g->socks[--i];
+		else
+			g->socks[--w] = fresh[--j];
+	}
+	g->n_socks += m;
+	return 0;
+}
+
+/*
+ * learn() for every socket of a snapshot: the owners not known yet are
+ * sorted and merged in once (learning one by one moved the table for each:
+ * quadratic in the sockets new since the last refresh).
+ */
+static void learn_all(struct wd_groups *g, const struct wd_snapshot *snap)
+{
+	const struct wd_sock_total *t = wd_sock_rows(&snap->socks);
+	struct wd_known_sock *fresh = NULL;
+	size_t m = 0, cap = 0, u = 0;
+
+	for (size_t i = 0; i < snap->socks.n; i++) {
+		uint64_t ino = t[i].key.ino;
+		struct wd_known_sock *ks = known(g, ino);
+		const struct wd_owner_entry *e;
+
+		if (ks)
+			ks->seen_gen = g->generation;
+		if (ks || !ino || ino == WD_SOCK_INO_RETIRED)
+			continue;
+		e = wd_socket_owner(&g->s->who.owners, ino);
+		if (!e || wd_grow(&fresh, &cap, m, sizeof(*fresh), 64))
+			continue;	/* asked again at the next refresh */
+		fresh[m] = (struct wd_known_sock){ .ino = ino, .pid = e->pid,
+						   .seen_gen = g->generation };
+		snprintf(fresh[m++].comm, sizeof(fresh->comm), "%.*s", WD_COMM_LEN, e->name);
+	}
+	if (m)
+		qsort(fresh, m, sizeof(*fresh), cmp_sock_ino);
+	for (size_t i = 0; i < m; i++)	/* one row per socket (several reasons) */
+		if (!u || fresh[u - 1].ino != fresh[i].ino)
+			fresh[u++] = fresh[i];
+	merge_socks(g, fresh, u);
+	free(fresh);
+}
+
+#define CGROUP_KEEP_S	60.0	/* a released cgroup's name, kept while a count may name it */
+
+struct id_list {
+	uint64_t *ids;
+	size_t n;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool named_by(void *ctx, uint64_t id)
+{
+	const struct id_list *l = ctx;
+
+	return l->n && bsearch(&id, l->ids, l->n, sizeof(id), cmp_u64);
+}
+
+/*
+ * The names of cgroups released a minute ago or more that no count of the
+ * snapshot names are let go: the host's cgroups come and go (the kernel
+ * tells each one), the table follows those that exist or are counted.
+ */
+static void prune_cgroups(struct wd_groups *g, const struct wd_snapshot *snap)
+{
+	const struct wd_sock_total *t = wd_sock_rows(&snap->socks);
+	struct id_list l = { calloc(snap->socks.n ? snap->socks.n : 1, sizeof(uint64_t)), 0 };
+
+	if (!l.ids)
+		return;		/* kept for now */
+	for (size_t i = 0; i < snap->socks.n; i++)
+		l.ids[l.n++] = t[i].key.cgroup_id;
+	qsort(l.ids, l.n, sizeof(*l.ids), cmp_u64);
+	wd_cgroups_prune_unused(&g->s->who.cgroups, wd_now(), CGROUP_KEEP_S, named_by, &l);
+	free(l.ids);
+}
+
 /* Let go of the owners of sockets that have not dropped for two generations. */
 static void forget_idle(struct wd_groups *g)
 {
@@ -160,13 +264,11 @@ static void learn_containers(struct wd_groups *g, const struct wd_snapshot *snap
 
 void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap)
 {
-	const struct wd_sock_total *v = wd_sock_rows(&snap->socks);
-
 	if (!snap->has_socks)
 		return;
 	g->generation = snap->sock_generation;
-	for (size_t i = 0; g->by == WD_GROUP_PROCESS && i < snap->socks.n; i++)
-		learn(g, v[i].key.ino);
+	if (g->by == WD_GROUP_PROCESS)
+		learn_all(g, snap);
 	forget_idle(g);
 	wd_session_cgroups_read(g->s);
 	if (g->by == WD_GROUP_CONTAINER || g->by == WD_GROUP_POD)
@@ -217,15 +319,18 @@ static int collect_socks(struct wd_groups *g, const struct wd_snapshot *snap,
 	g->generation = snap->sock_generation;
 	/* after the counts: every cgroup they name was made before it was told */
 	wd_session_cgroups_read(g->s);
+	if (g->by == WD_GROUP_PROCESS)
+		learn_all(g, snap);
 	for (size_t i = 0; !err && i < snap->socks.n; i++) {
-		if (g->by == WD_GROUP_PROCESS)
-			learn(g, t[i].key.ino);
 		sock_who(g, &t[i].key, &w, cg, sizeof(cg));
 		err = wd_group_add(rows, g->by, &w,
 				   reason_name(g->s, t[i].key.reason, reason, sizeof(reason)),
 				   t[i].key.reason, t[i].count);
 	}
 	forget_idle(g);
+	/* by cgroup, container or pod: the cgroups' names follow those counted */
+	if (g->by != WD_GROUP_PROCESS)
+		prune_cgroups(g, snap);
 	return err;
 }
 

@@ -202,9 +202,14 @@ int wd_gen_read(struct wd_gen *g, struct wd_keyset *out, int ncpu)
 	return err;
 }
 
+void wd_gen_note_pending(struct wd_gen *g, size_t keys)
+{
+	g->pending = keys;
+}
+
 bool wd_gen_half_full(const struct wd_gen *g)
 {
-	return g->cur_fd >= 0 && g->spare_fd >= 0 && g->cur_keys >= g->entries / 2;
+	return g->cur_fd >= 0 && g->spare_fd >= 0 && g->cur_keys + g->pending >= g->entries / 2;
 }
 
 /* Delete keys [from, n) of ks from the hash at fd: it becomes the empty spare. */
@@ -241,7 +246,7 @@ int wd_gen_swap(struct wd_gen *g, int ncpu, bool (*let_go)(void *ctx, void *key,
 		return 0;
 	g->cur_fd = g->spare_fd;
 	g->spare_fd = -1;
-	g->cur_keys = 0;
+	g->cur_keys = g->pending = 0;
 	g->swaps++;
 	/* Read now, the old hash is exact: no program writes to it any more. */
 	err = wd_map_read_hash(old, &g->retired, ncpu);

@@ -35,6 +35,7 @@ struct wd_gen {
 	uint32_t entries;	/* keys a hash holds */
 	struct wd_keyset retired;	/* counts of swapped-out generations, merged */
 	size_t cur_keys;	/* keys the current hash held at the last read */
+	size_t pending;		/* keys not in it then, waiting to be evicted into it */
 	unsigned int swaps;	/* generations swapped out so far */
 };
 
@@ -54,7 +55,15 @@ void wd_gen_close(struct wd_gen *g);
 void wd_gen_free(struct wd_gen *g);
 /* The retired counts and the current hash, appended to out. 0 or -errno. */
 int wd_gen_read(struct wd_gen *g, struct wd_keyset *out, int ncpu);
-/* The last read found the current hash half full: time to swap. */
+/*
+ * The keys waiting outside the current hash at the last read (the runs of
+ * src/bpf/counting.h), not in it: each can enter it before the next read.
+ */
+void wd_gen_note_pending(struct wd_gen *g, size_t keys);
+/*
+ * Time to swap: the last read found the current hash half full, counting
+ * the pending keys, so it has room for half its size of new keys more.
+ */
 bool wd_gen_half_full(const struct wd_gen *g);
 /*
  * The spare in place of the current hash; the old one read whole, each of

@@ -14,7 +14,8 @@
  * truth; once detached, a read is exact.
  *
  * Generations (map_counts.h): once a snapshot finds a hash half full
- * (--map-size; the by-socket hash's WD_SOCK_MAP_SIZE), maintain() swaps in
+ * (--map-size; the by-socket hash's WD_SOCK_MAP_SIZE), counting the keys
+ * waiting in the runs that it lacks, maintain() swaps in
  * its empty spare. Swapped-out counts by socket leave their socket too:
  * each goes to the caller's fold (process names learned while the socket
  * lived), else is kept with its inode let go (WD_SOCK_INO_RETIRED), one
@@ -223,16 +224,45 @@ out:
 	return err;
 }
 
+/*
+ * The runs, appended to kv; rows [from, to) of kv are the current hash's.
+ * A run whose key the hash lacks enters it when evicted, maybe before the
+ * next read: the swap decision counts it (wd_gen_half_full()).
+ */
+static int read_pending(struct wd_bpf *b, struct wd_keyset *kv, size_t from, size_t to,
+			int ncpu)
+{
+	struct wd_keyset runs;
+	long pending;
+	int err;
+
+	wd_keyset_init(&runs, sizeof(struct wd_key));
+	err = read_runs(b->runs_fd, &runs, ncpu);
+	if (err)
+		goto out;
+	pending = wd_keyset_count_absent(kv, from, to, &runs);
+	if (pending < 0) {
+		err = (int)pending;
+		goto out;
+	}
+	wd_gen_note_pending(&b->counts, (size_t)pending);
+	err = wd_keyset_append(kv, &runs);
+out:
+	wd_keyset_free(&runs);
+	return err;
+}
+
 /* Every count by key: kept generations, this one's hash, overflow, runs; clamped. */
 static int read_keys(struct wd_bpf *b, struct wd_keyset *kv, int ncpu)
 {
 	/* Order matters: hash and overflow before the runs. */
 	int err = wd_gen_read(&b->counts, kv, ncpu);
+	size_t to = kv->n;
 
 	if (!err)
 		err = read_overflow(b, kv, ncpu);
 	if (!err)
-		err = read_runs(b->runs_fd, kv, ncpu);
+		err = read_pending(b, kv, to - b->counts.cur_keys, to, ncpu);
 	if (err)
 		return err;
 	wd_keyset_merge(kv);

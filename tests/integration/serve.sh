@@ -300,11 +300,13 @@ CHURN_NS=()
 for k in $(seq 0 95); do CHURN_NS+=("$NS-c$k"); done
 HARNESS_NS+=("${CHURN_NS[@]}")	# torn down with the rest, whatever happens
 printf 'netns add %s\n' "${CHURN_NS[@]}" | ip -b -
-noproto() {	# noproto FIRST N REPEAT: IP_NOPROTO drops in namespaces FIRST..
-	$PY - "$NS-c" "$1" "$2" "$3" <<'PYEOF'
+noproto() {	# noproto FIRST N REPEAT [pin]: IP_NOPROTO drops in namespaces FIRST..
+	$PY - "$NS-c" "$@" <<'PYEOF'
 import ctypes, fcntl, os, socket, struct, sys
 libc = ctypes.CDLL(None, use_errno=True)
 pre, first, n, rep = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+if len(sys.argv) > 5:	# one CPU: the drops go through that CPU's runs only
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 24, 0, 0, 64, 254, 0,
                   socket.inet_aton("127.0.0.1"), socket.inet_aton("127.83.12.7"))
 for k in range(first, first + n):
@@ -349,6 +351,33 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(not (d["total"] == 216 and any(x["function"] == "(overflow)" for x in d["drops"])))' \
 	"$TMP/churn_count.json"
+
+echo "-- churn through the runs: keys waiting there count in the swap decision"
+# On one CPU, 96 keys in batches of 8 fill its 32 runs; then 7 new keys
+# evict 7 runs into a fresh hash of 16 (7 < 8: half full only counting the
+# 32 keys still in the runs), then 14 more evict 14: 21 keys for 16 places
+# unless the scrape between the two swapped. A scrape between batches.
+for k in $(seq 96 212); do CHURN_NS+=("$NS-c$k"); HARNESS_NS+=("$NS-c$k"); done
+printf 'netns add %s\n' "${CHURN_NS[@]:96}" | ip -b -
+serve runs --listen 127.0.0.1:0 --map-size 16 -r IP_NOPROTO "$CHURN_F" && {
+	sent=0
+	for b in $(seq 0 11) A B; do
+		case $b in
+		A) first=96 n=7 ;;
+		B) first=103 n=14 ;;
+		*) first=$((96 + 21 + b * 8)) n=8 ;;
+		esac
+		noproto "$first" "$n" 2 pin
+		sent=$((sent + 2 * n))
+		poll_until 10 noproto_at_least "http://$ADDR/metrics" "$sent" || true
+	done
+	check "runs: all $sent IP_NOPROTO counted (polled)" \
+		poll_until 10 noproto_is "http://$ADDR/metrics" "$sent"
+	curl -s "http://$ADDR/metrics" >"$TMP/runs.txt"
+	check "runs: nothing went to the overflow bucket" \
+		grep -q '^whydrop_overflow_drops_total 0$' "$TMP/runs.txt"
+	stopped runs
+}
 
 echo "-- IPv6 listen address"
 serve v6 --listen '[::1]:0' --netns "$NS" && {

@@ -103,6 +103,7 @@ MS_PER_S=20			# ... plus this per second run: refreshes, scrapes
 US_PER_RECORD=50		# ... plus, for watch, per record shown (measured: 4 us)
 LAT_MAX_MS=2000			# worst `ip link show` during the storm (measured: 14-35 ms)
 SOCK_MAX_B=32			# RSS growth per short-lived socket (measured: 0)
+REFRESH_MAX_MS=200		# CPU of a top refresh after the churn (measured: 2-14 ms)
 # a sanitizer build has shadow memory and slow paths: its time and memory are not bounded
 SANITIZED=0
 ldd "$W" 2>/dev/null | grep -q 'libasan\|libubsan' && SANITIZED=1
@@ -184,8 +185,17 @@ rcvbuf_errors() {
 # churn_run NAME ARGS...: whydrop ARGS (counts by socket) through WARM sockets, then
 # SOCKS more; RSS after each; the drops grouped + lost = the kernel's RcvbufErrors.
 WARM=3000 SOCKS=$((D >= 60 ? 60000 : 12000))
+# refresh_cpu_ms PID: ms of CPU a second (top refreshes once a second) over 3 quiet seconds
+refresh_cpu_ms() {
+	local t0 t1 hz
+	hz=$(getconf CLK_TCK)
+	t0=$(awk '{ print $14 + $15 }' "/proc/$1/stat")
+	sleep 3
+	t1=$(awk '{ print $14 + $15 }' "/proc/$1/stat")
+	echo $(((t1 - t0) * 1000 / hz / 3))
+}
 churn_run() {
-	local name=$1 pid r0 r1 e0 e
+	local name=$1 pid r0 r1 e0 e ms
 	shift
 	e0=$(rcvbuf_errors)
 	"$W" "$@" --json --netns "$NS" -r SOCKET_RCVBUFF >"$TMP/$name.out" 2>"$TMP/$name.err" &
@@ -199,6 +209,7 @@ churn_run() {
 	churn "$SOCKS"
 	sleep 1.2
 	r1=$(rss_now_kb "$pid")
+	ms=$(refresh_cpu_ms "$pid")
 	kill -INT "$pid"
 	wait "$pid"
 	check "$name: exit 0 after SIGINT" test $? -eq 0
@@ -211,13 +222,18 @@ sys.exit(not (e > 0 and d["total"] == e and grouped + d.get("groups_lost", 0) ==
 		"$TMP/$name.out" "$e"
 	echo "   $name: RSS $r0 KiB after $WARM sockets, $r1 KiB after $SOCKS more:" \
 		"$(((r1 - r0) * 1024 / SOCKS)) bytes per socket"
-	echo "stress_churn_${name}_rss_growth_kb=$((r1 - r0)) stress_churn_${name}_sockets=$SOCKS" >>"$TMP/kv"
+	echo "   $name: a refresh after them costs $ms ms of CPU (<= $REFRESH_MAX_MS)"
+	echo "stress_churn_${name}_rss_growth_kb=$((r1 - r0)) stress_churn_${name}_sockets=$SOCKS" \
+		"stress_churn_${name}_refresh_ms=$ms" >>"$TMP/kv"
 	if [ "$SANITIZED" = 1 ]; then
 		skip "$name: RSS per socket" "a sanitizer build: its allocator keeps freed memory"
+		skip "$name: CPU of a refresh" "a sanitizer build: its slow paths"
 		return
 	fi
 	check "$name: RSS grew $((r1 - r0)) KiB over $SOCKS short-lived sockets (<= $SOCK_MAX_B bytes each)" \
 		test $(((r1 - r0) * 1024)) -le $((SOCKS * SOCK_MAX_B))
+	check "$name: a refresh after $SOCKS short-lived sockets costs $ms ms of CPU (<= $REFRESH_MAX_MS)" \
+		test "$ms" -le "$REFRESH_MAX_MS"
 }
 echo "-- socket churn: $WARM, then $SOCKS short-lived sockets taking drops"
 churn_run churn_process top --group-by process

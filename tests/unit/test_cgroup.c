@@ -203,6 +203,12 @@ static void test_vanish(void)
 	rmdir(root);
 }
 
+static bool named_720(void *ctx, uint64_t id)
+{
+	(void)ctx;
+	return id == 720;
+}
+
 /* What the kernel tells (cgroup_events.c), seen through a mount of /ns. */
 static void test_events(void)
 {
@@ -233,8 +239,67 @@ static void test_events(void)
 	wd_cgroup_gone(&c, 700, &known);
 	CHECK(!known);
 	CHECK_STR(wd_cgroup_path(&c, 600), "/");
+	/* top and count: a released cgroup a count still names keeps its name */
+	wd_cgroups_event(&c, WD_CGROUP_MKDIR, 710, "/ns/a", 1.0);
+	wd_cgroups_event(&c, WD_CGROUP_MKDIR, 720, "/ns/b", 1.0);
+	wd_cgroups_event(&c, WD_CGROUP_RELEASE, 710, NULL, 2.0);
+	wd_cgroups_event(&c, WD_CGROUP_RELEASE, 720, NULL, 2.0);
+	wd_cgroups_prune_unused(&c, 100.0, 60, named_720, NULL);
+	CHECK(wd_cgroup_path(&c, 710) == NULL);
+	CHECK_STR(wd_cgroup_path(&c, 720), "/b");
+	CHECK_STR(wd_cgroup_path(&c, 600), "/");	/* never released */
 	wd_cgroups_free(&c);
 }
 
+/*
+ * A walk of many cgroups sorts what it found once (it was a move per new
+ * cgroup: quadratic); every one is found under its path, a second walk adds
+ * none, an event between walks still inserts in order.
+ */
+static void test_many(void)
+{
+	char root[] = "/tmp/wd-cgroup-XXXXXX", dir[256];
+	struct wd_cgroups c = {};
+	static uint64_t ids[3000];
+	struct stat st;
+	bool all = true, sorted = true;
+	size_t n;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(c.root, sizeof(c.root), "%s", root);
+	for (int i = 0; i < 3000; i++) {
+		snprintf(dir, sizeof(dir), "%s/c%d", root, (i * 7919) % 3000);
+		mkdir(dir, 0755);
+		ids[i] = stat(dir, &st) ? 0 : st.st_ino;
+	}
+	wd_cgroups_walk(&c, 0);
+	n = c.n;
+	CHECK_INT(n, 3001);	/* and the root */
+	CHECK_INT(c.n_sorted, c.n);
+	for (size_t i = 1; i < c.n; i++)
+		sorted &= c.v[i - 1].id < c.v[i].id;
+	CHECK(sorted);
+	for (int i = 0; i < 3000; i++) {
+		const char *p = wd_cgroup_path(&c, ids[i]);
+		char want[32];
+
+		snprintf(want, sizeof(want), "/c%d", (i * 7919) % 3000);
+		all &= p && !strcmp(p, want);
+	}
+	CHECK(all);
+	wd_cgroups_event(&c, WD_CGROUP_MKDIR, 1, "/first", 1.0);
+	CHECK_STR(wd_cgroup_path(&c, 1), "/first");
+	CHECK(c.v[0].id == 1);
+	wd_cgroups_walk(&c, 0);
+	CHECK_INT(c.n, n + 1);
+	CHECK_INT(c.n_sorted, c.n);
+	wd_cgroups_free(&c);
+	for (int i = 0; i < 3000; i++) {
+		snprintf(dir, sizeof(dir), "%s/c%d", root, i);
+		rmdir(dir);
+	}
+	rmdir(root);
+}
+
 UNIT_MAIN(test_shapes, test_workload, test_mountinfo, test_id_to_path, test_vanish,
-	  test_events)
+	  test_events, test_many)

@@ -464,6 +464,45 @@ static void test_reason_selected(void)
 	CHECK(wd_reason_selected(bits, false, 3));	/* no -r */
 }
 
+/*
+ * The keys waiting in the runs that the counting hash lacks: a key on two
+ * CPUs counts once, a key already in the hash not at all, a key only in
+ * rows outside the hash's range (retired, overflow) does count: it is new
+ * to the hash when evicted into it.
+ */
+static void test_count_absent(void)
+{
+	struct wd_keyset kv, runs;
+	struct wd_key k;
+
+	keys_init(&kv);
+	keys_init(&runs);
+	k = key(1, 0x10);
+	wd_keyset_push(&kv, &k, 5);	/* retired: row 0 */
+	for (uint64_t l = 0x20; l < 0x25; l++) {	/* the hash: rows 1..5 */
+		k = key(2, l);
+		wd_keyset_push(&kv, &k, 1);
+	}
+	k = key(3, 0);
+	wd_keyset_push(&kv, &k, 9);	/* overflow: row 6 */
+	CHECK_INT(wd_keyset_count_absent(&kv, 1, 6, &runs), 0);
+	k = key(2, 0x21);
+	wd_keyset_push(&runs, &k, 3);	/* in the hash */
+	k = key(1, 0x10);
+	wd_keyset_push(&runs, &k, 3);	/* retired only: new to the hash */
+	k = key(4, 0x30);
+	wd_keyset_push(&runs, &k, 1);	/* new, on two CPUs */
+	wd_keyset_push(&runs, &k, 2);
+	k = key(3, 0);
+	wd_keyset_push(&runs, &k, 1);	/* like the overflow row: new to the hash */
+	CHECK_INT(wd_keyset_count_absent(&kv, 1, 6, &runs), 3);
+	CHECK_INT(wd_keyset_count_absent(&kv, 0, 7, &runs), 1);
+	CHECK_INT(wd_keyset_count_absent(&kv, 3, 3, &runs), 4);	/* an empty hash */
+	CHECK_INT(runs.n, 5);	/* probe left as it was */
+	wd_keyset_free(&kv);
+	wd_keyset_free(&runs);
+}
+
 UNIT_MAIN(test_merge, test_reused_inode, test_reason_slots, test_clamp_subsys_overflow, test_clamp,
 	  test_clamp_overflow, test_runs_seqcount, test_add_equals_merge, test_sock_keys,
-	  test_clamp_gone, test_rate, test_reason_selected)
+	  test_clamp_gone, test_rate, test_reason_selected, test_count_absent)

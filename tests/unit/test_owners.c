@@ -320,6 +320,87 @@ static void test_reused_inode(void)
 	wd_owners_free(&o);
 }
 
+/* Sockets 1000 * round + 0..9 held by pid 400 of the aging tree, the last round's gone. */
+static void hold_sockets(int round)
+{
+	char target[64], rel[64];
+
+	for (int i = 0; i < 10; i++) {
+		snprintf(rel, sizeof(rel), "aging/proc/400/fd/%d", 10 + i);
+		if (round > 1) {
+			char path[600];
+
+			snprintf(path, sizeof(path), "%s/%s", root, rel);
+			unlink(path);
+		}
+		snprintf(target, sizeof(target), "socket:[%d]", 1000 * round + i);
+		sym(target, rel);
+	}
+}
+
+static size_t count_unseen(const struct wd_owners *o, uint64_t *min_ino, uint64_t *max_ino)
+{
+	size_t n = 0;
+
+	*min_ino = UINT64_MAX;
+	*max_ino = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		if (o->v[i].seen == o->scans ||
+		    (o->v[i].kind == WD_OWNER_NETNS && o->v[i].rank == WD_NETNS_GIVEN))
+			continue;
+		n++;
+		*min_ino = o->v[i].ino < *min_ino ? o->v[i].ino : *min_ino;
+		*max_ino = o->v[i].ino > *max_ino ? o->v[i].ino : *max_ino;
+	}
+	return n;
+}
+
+/*
+ * Closed sockets and freed namespaces do not pile up: what the last scan
+ * did not find is kept up to keep_unseen entries, the latest found first;
+ * a name given on the command line stays.
+ */
+static void test_aging(void)
+{
+	char proc[512], run[512];
+	uint64_t lo, hi;
+	struct wd_owners o;
+
+	dir("aging");
+	dir("aging/proc");
+	dir("aging/netns");
+	process("aging/proc/1", "init\n");
+	put("aging/proc/1/ns/net", "");
+	process("aging/proc/400", "churn\n");
+	put("aging/proc/400/ns/net", "");
+	hold_sockets(1);
+	snprintf(proc, sizeof(proc), "%s/aging/proc", root);
+	snprintf(run, sizeof(run), "%s/aging/netns", root);
+	wd_owners_init(&o, proc, run);
+	o.keep_unseen = 4;
+	wd_owners_name_netns(&o, BY_INO(777), "given");
+	wd_owners_scan(&o);
+	CHECK_INT(o.n, 13);	/* 10 sockets, "host", pid 400's namespace, the given name */
+	for (int round = 2; round <= 4; round++) {
+		hold_sockets(round);
+		wd_owners_scan(&o);
+		/* the given name is never unseen; the 4 kept are of the round before */
+		CHECK_INT(o.n, 13 + 4);
+		CHECK_INT(count_unseen(&o, &lo, &hi), 4);
+		CHECK_INT(lo, 1000 * (round - 1));
+		CHECK_INT(hi, 1000 * (round - 1) + 3);
+		CHECK(wd_socket_owner(&o, 1000 * round + 9) != NULL);
+		CHECK(wd_socket_owner(&o, 1000 * (round - 1)) != NULL);
+	}
+	CHECK(wd_socket_owner(&o, 1000) == NULL);	/* round 1: aged out */
+	CHECK_STR(wd_netns_name(&o, BY_INO(777)), "given");
+	o.keep_unseen = 0;
+	o.last_scan -= 2;
+	wd_owners_scan(&o);
+	CHECK_INT(o.n, 13);
+	wd_owners_free(&o);
+}
+
 /* Nothing to scan (no /proc, no /run/netns): nothing named, no crash. */
 static void test_empty(void)
 {
@@ -341,4 +422,4 @@ static void cleanup(void)
 		fprintf(stderr, "cannot remove %s\n", root);
 }
 
-UNIT_MAIN(test_owners, test_netns_names, test_reused_inode, test_empty, cleanup)
+UNIT_MAIN(test_owners, test_netns_names, test_reused_inode, test_empty, test_aging, cleanup)

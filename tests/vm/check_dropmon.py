@@ -220,8 +220,12 @@ def check_dropmon_more(t, rel, kv, sec, code_of):
             res[d.get("location")] = res.get(d.get("location"), 0) + int(d.get("count", 0))
         return res
     b, s_ = by_loc(bpf), by_loc(sm)
+    # the test's 13 datagrams only: the guest's own background drops (an IPv6
+    # multicast report at ip6_mc_input) may fall inside one tracer's window
+    # and not the other's, as both attach one after the other
     udp = {k: v for k, v in s_.items() if str(k).startswith("__udp4_lib_rcv+")}
-    ok = (bool(s_) and b == s_ and sum(udp.values()) == 13 and isinstance(sm, dict)
+    udp_b = {k: v for k, v in b.items() if str(k).startswith("__udp4_lib_rcv+")}
+    ok = (bool(s_) and udp_b == udp and sum(udp.values()) == 13 and isinstance(sm, dict)
           and sm.get("location_only") is True and
           all("reason" not in d for d in sm.get("drops", [])))
     t.add(rel, "dropmon summary: by location = BPF, 13 at __udp4_lib_rcv", ok,

@@ -152,6 +152,42 @@ int wd_keyset_add(struct wd_keyset *ks, const void *key, uint64_t count)
 	return 0;
 }
 
+/* A copy of rows [from, to) of ks into out (initialised, same key size). */
+static int copy_rows(struct wd_keyset *out, const struct wd_keyset *ks, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (wd_keyset_push(out, wd_keyset_key(ks, i), *wd_keyset_count(ks, i)))
+			return -ENOMEM;
+	return 0;
+}
+
+long wd_keyset_count_absent(const struct wd_keyset *ks, size_t from, size_t to,
+			    const struct wd_keyset *probe)
+{
+	struct wd_keyset have, want;
+	long n = 0;
+
+	wd_keyset_init(&have, ks->key_size);
+	wd_keyset_init(&want, ks->key_size);
+	if (copy_rows(&have, ks, from, to) || copy_rows(&want, probe, 0, probe->n)) {
+		n = -ENOMEM;
+		goto out;
+	}
+	wd_keyset_merge(&want);	/* one row per key: a key on two CPUs counts once */
+	for (size_t i = 0; i < want.n && n >= 0; i++) {
+		if (wd_keyset_find(&have, wd_keyset_key(&want, i)))
+			continue;
+		if (!have.indexed)
+			n = -ENOMEM;	/* the index could not be built */
+		else
+			n++;
+	}
+out:
+	wd_keyset_free(&have);
+	wd_keyset_free(&want);
+	return n;
+}
+
 /* ------------------------------------------------------------ merging */
 
 static int cmp_key(const void *x, const void *y, void *key_size)

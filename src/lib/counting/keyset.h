@@ -82,6 +82,13 @@ int wd_keyset_append(struct wd_keyset *ks, const struct wd_keyset *from);
 uint64_t *wd_keyset_find(struct wd_keyset *ks, const void *key);
 /* Add count to key's row, or a new row: one row per key. 0 or -ENOMEM. */
 int wd_keyset_add(struct wd_keyset *ks, const void *key, uint64_t count);
+/*
+ * How many distinct keys of probe are not among rows [from, to) of ks: the
+ * keys waiting in the runs that would be new to the counting hash when
+ * they are evicted into it. -ENOMEM when out of memory.
+ */
+long wd_keyset_count_absent(const struct wd_keyset *ks, size_t from, size_t to,
+			    const struct wd_keyset *probe);
 /* Sort by key (bytes, as memcmp) and add up equal keys. */
 void wd_keyset_merge(struct wd_keyset *ks);
 /* The sum of all counts. */

@@ -277,10 +277,10 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Index of the first entry with an id >= id. */
+/* Index of the first entry with an id >= id, among the sorted ones. */
 static size_t lower_bound(const struct wd_cgroups *c, uint64_t id)
 {
-	size_t lo = 0, hi = c->n;
+	size_t lo = 0, hi = c->n_sorted;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -297,7 +297,23 @@ static struct wd_cgroup_entry *find(const struct wd_cgroups *c, uint64_t id)
 {
 	size_t i = lower_bound(c, id);
 
-	return i < c->n && c->v[i].id == id ? &c->v[i] : NULL;
+	return i < c->n_sorted && c->v[i].id == id ? &c->v[i] : NULL;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct wd_cgroup_entry *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The entries a walk appended, sorted in with the rest: one sort, not a move each. */
+static void sort_in(struct wd_cgroups *c)
+{
+	if (c->n_sorted == c->n)
+		return;
+	qsort(c->v, c->n, sizeof(*c->v), cmp_id);
+	c->n_sorted = c->n;
 }
 
 /* The entry of id with this path (made, or the path replaced); NULL without memory. */
@@ -318,10 +334,13 @@ static struct wd_cgroup_entry *remember(struct wd_cgroups *c, uint64_t id, const
 		free(p);
 		return NULL;
 	}
-	at = lower_bound(c, id);
+	/* a walk appends (each directory once), sort_in() after it; an event inserts */
+	at = c->walking ? c->n : lower_bound(c, id);
 	memmove(&c->v[at + 1], &c->v[at], (c->n - at) * sizeof(*c->v));
 	c->v[at] = (struct wd_cgroup_entry){ .id = id, .path = p };
 	c->n++;
+	if (!c->walking)
+		c->n_sorted = c->n;
 	return &c->v[at];
 }
 
@@ -365,13 +384,18 @@ void wd_cgroups_walk(struct wd_cgroups *c, double min_age)
 {
 	char abs[4096];
 	double t = now_s();
+	bool whole;
 
 	if (!c->root[0] || (c->walks && t - c->last_walk < min_age))
 		return;
 	c->last_walk = t;
 	c->walks++;
 	snprintf(abs, sizeof(abs), "%s", c->root);
-	if (!walk(c, abs, strlen(c->root), sizeof(abs), 0))
+	c->walking = true;
+	whole = walk(c, abs, strlen(c->root), sizeof(abs), 0);
+	c->walking = false;
+	sort_in(c);
+	if (!whole)
 		return;
 	/* a whole walk that did not find a cgroup: it is gone */
 	for (size_t i = 0; i < c->n; i++)
@@ -433,21 +457,27 @@ double wd_cgroup_gone(const struct wd_cgroups *c, uint64_t id, bool *known)
 
 void wd_cgroups_prune(struct wd_cgroups *c, double now)
 {
+	wd_cgroups_prune_unused(c, now, c->keep, NULL, NULL);
+}
+
+void wd_cgroups_prune_unused(struct wd_cgroups *c, double now, double keep,
+			     bool (*in_use)(void *ctx, uint64_t id), void *ctx)
+{
 	size_t out = 0;
 
-	if (c->keep <= 0)
+	if (keep <= 0)
 		return;
 	for (size_t i = 0; i < c->n; i++) {
 		struct wd_cgroup_entry *e = &c->v[i];
 		double since = c->events ? e->released : e->gone;
 
-		if (since && now - since >= c->keep) {
+		if (since && now - since >= keep && !(in_use && in_use(ctx, e->id))) {
 			free(e->path);
 			continue;
 		}
 		c->v[out++] = *e;
 	}
-	c->n = out;
+	c->n = c->n_sorted = out;
 }
 
 void wd_cgroups_free(struct wd_cgroups *c)
@@ -456,5 +486,5 @@ void wd_cgroups_free(struct wd_cgroups *c)
 		free(c->v[i].path);
 	free(c->v);
 	c->v = NULL;
-	c->n = c->cap = 0;
+	c->n = c->cap = c->n_sorted = 0;
 }

@@ -58,8 +58,9 @@ enum wd_cgroup_event { WD_CGROUP_MKDIR = 1, WD_CGROUP_RMDIR, WD_CGROUP_RELEASE,
 struct wd_cgroups {
 	char root[256];		/* the cgroup2 mount point, "" if none */
 	char mnt_root[256];	/* the mount's root in the hierarchy ("/"; else a cgroup namespace's) */
-	struct wd_cgroup_entry *v;	/* sorted by id */
-	size_t n, cap;
+	struct wd_cgroup_entry *v;	/* sorted by id (the first n_sorted; all between walks) */
+	size_t n, cap, n_sorted;
+	bool walking;		/* a walk appends what it finds new, then sorts once */
 	double last_walk;	/* monotonic seconds of the last walk */
 	unsigned int walks;
 	bool events;		/* every event is told (none lost): no walk needed to see one go */
@@ -92,6 +93,9 @@ double wd_cgroup_gone(const struct wd_cgroups *c, uint64_t id, bool *known);
  * gone), which no socket can name any more. Nothing when keep is 0.
  */
 void wd_cgroups_prune(struct wd_cgroups *c, double now);
+/* The same with keep given, sparing the ids in_use() says a count still names. */
+void wd_cgroups_prune_unused(struct wd_cgroups *c, double now, double keep,
+			     bool (*in_use)(void *ctx, uint64_t id), void *ctx);
 void wd_cgroups_free(struct wd_cgroups *c);
 
 #endif /* WD_CGROUP_H */

@@ -23,6 +23,7 @@ void wd_owners_init(struct wd_owners *o, const char *proc, const char *run_netns
 	o->proc = proc ? proc : "/proc";
 	o->run_netns = run_netns ? run_netns : "/run/netns";
 	o->netns_id = wd_netns_id_of_path;
+	o->keep_unseen = WD_OWNERS_KEEP_UNSEEN;
 }
 
 void wd_owners_free(struct wd_owners *o)
@@ -89,7 +90,7 @@ static void offer(struct wd_owners *o, enum wd_owner_kind kind, bool by_inode, u
 		return;
 	tmp = o->v;
 	tmp[o->n] = (struct wd_owner_entry){ .ino = ino, .kind = kind, .by_inode = by_inode,
-					     .rank = rank, .pid = pid };
+					     .rank = rank, .pid = pid, .seen = o->scans };
 	snprintf(tmp[o->n].name, sizeof(tmp[o->n].name), "%s", name);
 	o->n++;
 }
@@ -104,11 +105,67 @@ static size_t settle_entries(struct wd_owner_entry *v, size_t n)
 	qsort(v, n, sizeof(*v), cmp_entry);
 	for (size_t r = 0; r < n; r++) {
 		if (w && v[w - 1].kind == v[r].kind && v[w - 1].by_inode == v[r].by_inode &&
-		    v[w - 1].ino == v[r].ino)
+		    v[w - 1].ino == v[r].ino) {
+			/* the best name stays, found as lately as any of its names */
+			if (v[r].seen > v[w - 1].seen)
+				v[w - 1].seen = v[r].seen;
 			continue;
+		}
 		v[w++] = v[r];
 	}
 	return w;
+}
+
+static int cmp_seen_desc(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+static bool unseen(const struct wd_owners *o, const struct wd_owner_entry *e)
+{
+	/* a name the user gave stays (sockets have rank 0 too) */
+	return e->seen != o->scans && (e->kind != WD_OWNER_NETNS || e->rank != WD_NETNS_GIVEN);
+}
+
+/*
+ * The last scan found, and the keep_unseen most recently found of the rest:
+ * the scan before which they were last found, at least (cut), a few more
+ * of that scan in table order while there is room.
+ */
+static void age(struct wd_owners *o)
+{
+	unsigned int *seen, cut;
+	size_t n = 0, w = 0, room;
+
+	for (size_t i = 0; i < o->n; i++)
+		n += unseen(o, &o->v[i]);
+	if (n <= o->keep_unseen)
+		return;
+	seen = malloc(n * sizeof(*seen));
+	if (!seen)
+		return;		/* kept for now: the next scan tries again */
+	n = 0;
+	for (size_t i = 0; i < o->n; i++)
+		if (unseen(o, &o->v[i]))
+			seen[n++] = o->v[i].seen;
+	qsort(seen, n, sizeof(*seen), cmp_seen_desc);
+	cut = o->keep_unseen ? seen[o->keep_unseen - 1] : o->scans;
+	room = o->keep_unseen;
+	for (size_t i = 0; i < n; i++)
+		room -= seen[i] > cut;	/* what is kept above the cut */
+	for (size_t i = 0; i < o->n; i++) {
+		const struct wd_owner_entry *e = &o->v[i];
+
+		if (unseen(o, e) && (e->seen < cut || (e->seen == cut && !room)))
+			continue;
+		if (unseen(o, e) && e->seen == cut)
+			room--;
+		o->v[w++] = *e;
+	}
+	o->n = w;
+	free(seen);
 }
 
 static void settle(struct wd_owners *o)
@@ -350,6 +407,7 @@ void wd_owners_scan(struct wd_owners *o)
 		o->around_scan(false);
 	keep_found(o, first);
 	settle(o);
+	age(o);
 }
 
 static struct wd_owner_entry *lookup(struct wd_owners *o, enum wd_owner_kind kind,

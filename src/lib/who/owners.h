@@ -8,7 +8,10 @@
  * a scan adds to what earlier ones found. A namespace is named by its
  * cookie where the scan could learn it (struct wd_netns_id): a name found
  * by inode alone is given only to ids without a cookie, since the kernel
- * reuses inodes.
+ * reuses inodes. Bounded: what the last scan found, names given on the
+ * command line, and at most keep_unseen entries it did not find (sockets
+ * closed, namespaces freed, or out of sight once unprivileged), the most
+ * recently found first: the host's history does not pile up.
  */
 #ifndef WD_OWNERS_H
 #define WD_OWNERS_H
@@ -39,8 +42,11 @@ struct wd_owner_entry {
 	bool by_inode;		/* netns: no cookie learnt, only its inode */
 	enum wd_netns_rank rank;
 	pid_t pid;		/* 0 for a given, `ip netns` or "host" name */
+	unsigned int seen;	/* the last scan that found it */
 	char name[64];		/* netns: its name; socket: the process's comm */
 };
+
+#define WD_OWNERS_KEEP_UNSEEN	4096
 
 struct wd_ctr_names;
 
@@ -54,6 +60,7 @@ struct wd_owners {
 	size_t n_found, cap_found, n_found_before, cap_found_before;
 	double last_scan;	/* monotonic seconds, 0 before the first */
 	unsigned int scans;
+	size_t keep_unseen;	/* entries kept that the last scan did not find */
 	/* called with true before a scan, false after: raise what it needs */
 	void (*around_scan)(bool begin);
 	/* names of containers and pods (containers.h), NULL: by cgroup path only */
