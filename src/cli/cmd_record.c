@@ -12,6 +12,7 @@
 #include "drop_comment.h"
 #include "format.h"
 #include "options.h"
+#include "output.h"
 #include "record.h"
 
 #define RECORD_RATE	0	/* records/s when --rate is not given: no limit */
@@ -108,13 +109,7 @@ static void summary(struct record *r, const struct wd_stats *st)
 	if (r->cut_paged)
 		fprintf(stderr, ", %" PRIu64 " written cut short: bytes in paged data, which "
 			"the kernel side cannot read", r->cut_paged);
-	if (st->recursion_misses)
-		fprintf(stderr, ", %" PRIu64 " %s not traced (nested)", st->recursion_misses,
-			wd_plural(st->recursion_misses, "drop", "drops"));
-	if (st->filter_nonlinear)
-		fprintf(stderr, ", %" PRIu64 " left out unmatched: the filter needed bytes in "
-			"paged data", st->filter_nonlinear);
-	fputc('\n', stderr);
+	wd_output_summary_end(st);
 }
 
 /* Detach, drain, end the file; then say what was counted. */

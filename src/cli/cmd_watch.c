@@ -61,13 +61,7 @@ static void summary(struct watch *w, const struct wd_stats *st)
 		fprintf(stderr, ", %" PRIu64 " not written: %s", unwritten,
 			strerror(w->out_errno));
 	fputc(')', stderr);
-	if (st->recursion_misses)
-		fprintf(stderr, ", %" PRIu64 " %s not traced (nested)", st->recursion_misses,
-			wd_plural(st->recursion_misses, "drop", "drops"));
-	if (st->filter_nonlinear)
-		fprintf(stderr, ", %" PRIu64 " left out unmatched: the filter needed bytes in "
-			"paged data", st->filter_nonlinear);
-	fputc('\n', stderr);
+	wd_output_summary_end(st);
 }
 
 /* The summary line, and --explain: one snapshot after detaching, exact. */

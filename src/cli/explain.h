@@ -49,8 +49,9 @@ void wd_explain_text(struct explain_ctx *x, const struct wd_cat_entry *e, const 
 void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
 		     const struct wd_callsite **sites, const struct wd_rst_entry **rsts,
 		     const bool *places, char **names, int n);
-/* A counter now (and its rate over the sample), as text or as a JSON object. */
-void wd_explain_counter_text(const struct explain_ctx *x, const char *name);
+/* The counters of a list now (and their rate over the sample), under a heading; none: nothing. */
+void wd_explain_counters_text(const struct explain_ctx *x, const char *const *names);
+/* A counter now (and its rate over the sample) as a JSON object. */
 struct wd_json;
 void wd_explain_counter_json(struct wd_json *j, const struct explain_ctx *x, const char *name);
 

@@ -110,7 +110,7 @@ static void print_sysctl(const char *name, const char *value, int err, void *arg
 		printf("    %-44s   (unreadable: %s)\n", name, strerror(-err));
 }
 
-void wd_explain_counter_text(const struct explain_ctx *x, const char *name)
+static void counter_text(const struct explain_ctx *x, const char *name)
 {
 	uint64_t v0, v1;
 
@@ -124,6 +124,18 @@ void wd_explain_counter_text(const struct explain_ctx *x, const char *name)
 	}
 	printf("    %-32s %14llu  %+10.1f/s\n", name, (unsigned long long)v1,
 	       (double)(int64_t)(v1 - v0) / x->elapsed);
+}
+
+void wd_explain_counters_text(const struct explain_ctx *x, const char *const *names)
+{
+	if (!names[0])
+		return;
+	if (x->elapsed > 0)
+		printf("  Counters now, and rate over %.1f s:\n", x->elapsed);
+	else
+		printf("  Counters now:\n");
+	for (const char *const *p = names; *p; p++)
+		counter_text(x, *p);
 }
 
 static void text_live(struct explain_ctx *x, const struct wd_cat_entry *e,
@@ -151,14 +163,7 @@ static void text_live(struct explain_ctx *x, const struct wd_cat_entry *e,
 		printf("  Sysctls now:\n");
 	for (const char *const *p = e->sysctls; *p; p++)
 		wd_sysctl_each(NULL, *p, print_sysctl, &seen);
-	if (!e->counters[0])
-		return;
-	if (x->elapsed > 0)
-		printf("  Counters now, and rate over %.1f s:\n", x->elapsed);
-	else
-		printf("  Counters now:\n");
-	for (const char *const *p = e->counters; *p; p++)
-		wd_explain_counter_text(x, *p);
+	wd_explain_counters_text(x, e->counters);
 }
 
 void wd_explain_text(struct explain_ctx *x, const struct wd_cat_entry *e,

@@ -75,14 +75,7 @@ void wd_explain_rst_text(struct explain_ctx *x, const struct wd_rst_entry *e)
 		       x->tcp.source == WD_SRC_BTF ? "BTF" : "tracefs");
 	else
 		printf("    reason number here: none: %s\n", why);
-	if (!e->counters[0])
-		return;
-	if (x->elapsed > 0)
-		printf("  Counters now, and rate over %.1f s:\n", x->elapsed);
-	else
-		printf("  Counters now:\n");
-	for (const char *const *p = e->counters; *p; p++)
-		wd_explain_counter_text(x, *p);
+	wd_explain_counters_text(x, e->counters);
 }
 
 void wd_explain_rst_json(struct wd_json *j, struct explain_ctx *x, const struct wd_rst_entry *e)

@@ -189,20 +189,34 @@ static const struct cmd_doc docs[WD_NCMDS] = {
 		"whydrop explain --all --markdown > docs/reasons.md\n",
 	},
 	[WD_CMD_READ] = {
-		"[OPTIONS] FILE", NULL,
-		"summarise a recording like count does; --json",
-		"FILE", "a pcapng file written by whydrop record; - reads standard input",
-		"Summarise a recording made by `whydrop record` like `whydrop count` does: "
+		"[OPTIONS] FILE... [EXPRESSION]", NULL,
+		"summarise recordings like count does, or list their packets; --json",
+		"FILE... [EXPRESSION]",
+		"pcapng files written by whydrop record (- reads standard input), then an "
+		"optional pcap-filter(7) expression run by libpcap (pcap_offline_filter) on "
+		"each recorded packet, for the link type of its interface. A word is a file "
+		"when it names one that exists, is -, or holds a / or .pcap without blanks; "
+		"the expression starts at the first word that is none of these",
+		"Summarise recordings made by `whydrop record` like `whydrop count` does: "
 		"drops by reason and location, from the packet comments; the same table, or "
-		"with --json the same JSON document as `count --json`. The kernel is the "
-		"recording's (shb_os), the duration the recording's (else first to last "
-		"packet). Other pcapng files: what can be read is summarised, and stderr says "
-		"what could not (packets without a whydrop comment, malformed blocks). No "
-		"privileges needed. Exit status 1 when the file is cut short or has malformed "
-		"blocks (the summary then lacks what they held), or when it is not pcapng.\n",
+		"with --json the same JSON document as `count --json`. Several files are "
+		"summed. The kernel is the recordings' (shb_os; several differing: each once, "
+		"comma-separated), the duration the recordings' (else first to last packet), "
+		"from the first start to the last end, cut to --since/--until. Reason names "
+		"and numbers are those the recording kernel wrote. -r, --netns, -i and the "
+		"expression keep the packets whose recorded reason, namespace, interface "
+		"and bytes match; --lines prints them as watch does. Other pcapng files: "
+		"what can be read is summarised, and stderr says what could not (packets "
+		"without a whydrop comment, malformed blocks). No privileges needed. Exit "
+		"status 2 when a file cannot be opened (nothing is printed), 1 when one is "
+		"not pcapng (nothing is printed), is cut short or has malformed blocks (the "
+		"summary then lacks what they held).\n",
 		"whydrop read drops.pcapng\n"
 		"whydrop read --json drops.pcapng | jq '.drops[] | {reason, count}'\n"
 		"whydrop read --group-by cgroup drops.pcapng\n"
+		"whydrop read host1.pcapng host2.pcapng -r NO_SOCKET --netns blue 'udp port 53'\n"
+		"whydrop read --since 2026-12-06T09:30:00Z --until 10m drops.pcapng\n"
+		"whydrop read --lines --json drops.pcapng 'tcp[tcpflags] & tcp-syn != 0'\n"
 		"sudo whydrop record -w - -c 100 | whydrop read -\n",
 	},
 };

@@ -140,21 +140,48 @@ const struct wd_option wd_options[] = {
 	  "1d), 1 ms to 365 days (default: until Ctrl-C, SIGTERM or SIGHUP)",
 	  .why = TRACING,
 	  .hint_for = { { C_EXPLAIN, "explain samples its counters for --interval SECS" } } },
-	{ "reason", 'r', "LIST", C_LIVE,
+	{ "reason", 'r', "LIST", C_LIVE | C_READ,
 	  "only these reasons: names as `whydrop reasons` prints them (any case, with or "
 	  "without SKB_DROP_REASON_; a subsystem's also as SUBSYSTEM:NAME) or their numbers, "
 	  "comma-separated",
+	  .help_for = { { C_READ, "only these reasons, as recorded: names (any case, with or "
+				  "without SKB_DROP_REASON_, old names too) or the recording "
+				  "kernel's numbers, comma-separated" } },
 	  .why = TRACING, .complete = "@reasons",
 	  .man = "An unknown name is refused with the closest known one." },
-	{ "netns", 0, "NS", C_LIVE,
+	{ "netns", 0, "NS", C_LIVE | C_READ,
 	  "only drops in this network namespace: an ip netns name or a path such as "
 	  "/proc/PID/ns/net",
+	  .help_for = { { C_READ, "only drops in this network namespace, as recorded: its "
+				  "name (netns_name), cookie or inode" } },
 	  .why = TRACING, .complete = "@netns",
 	  .man = "Kernel counters are then read in that namespace." },
-	{ "interface", 'i', "IF", C_LIVE,
+	{ "interface", 'i', "IF", C_LIVE | C_READ,
 	  "only drops on this interface (looked up in --netns when given)",
+	  .help_for = { { C_READ, "only drops on this interface, by its recorded name" } },
 	  .why = TRACING, .complete = "@ifaces",
 	  .hint_for = { { C_EXPLAIN, "explain's sampling interval is --interval SECS" } } },
+	/* read: which recorded packets, and how they are printed */
+	{ "since", 0, "TIME", C_READ,
+	  "only packets from TIME on: RFC 3339 (2026-12-06T09:30:00Z, "
+	  "2026-12-06T10:30:00.5+01:00) or a span before now (10m, 1h30m, as -d takes it)",
+	  .why = "applies to the command that reads recordings",
+	  .hint_for = { { C_LIVE, "live commands start now; -d T stops them" } },
+	  .man = "Packets are kept by their timestamp in the file (the kernel's, at the "
+		 "drop); TIME is included, --until's TIME is not. The duration reported is "
+		 "the recordings' own, cut to the range." },
+	{ "until", 0, "TIME", C_READ,
+	  "only packets before TIME (as --since takes it)",
+	  .why = "applies to the command that reads recordings",
+	  .hint_for = { { C_LIVE, "live commands start now; -d T stops them" } } },
+	{ "lines", 0, NULL, C_READ,
+	  "a line per packet as watch prints it (--json: watch's JSON Lines, the fields the "
+	  "recording holds) instead of the summary",
+	  .why = "applies to the command that reads recordings",
+	  .hint_for = { { C_WATCH, "watch prints a line per packet already" } },
+	  .man = "Not recorded, so left out: skb_len (but for drops that are not IP), cpu, "
+		 "ifindex beside the interface's name, the socket's uid and cgroup_id. Packets "
+		 "without a whydrop comment are left out (said on stderr)." },
 	{ "rate", 0, "N", C_WATCH | C_RECORD,
 	  "at most N records per second across all CPUs; 0: no limit",
 	  .help_for = {

@@ -14,12 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "noise.h"
 #include "options.h"
 #include "pcapfilter.h"
 #include "pcapng_write.h"
 #include "suggest.h"
+#include "when.h"
 
 static const char *const cmd_names[WD_NCMDS] = {
 	[WD_CMD_TOP] = "top", [WD_CMD_WATCH] = "watch", [WD_CMD_COUNT] = "count",
@@ -235,6 +238,7 @@ static int parse_flag(struct parse *p)
 		{ "per-container", offsetof(struct wd_cli, per_container) },
 		{ "all", offsetof(struct wd_cli, all) },
 		{ "callsites", offsetof(struct wd_cli, callsites) },
+		{ "lines", offsetof(struct wd_cli, lines) },
 	};
 
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
@@ -249,6 +253,31 @@ static int parse_flag(struct parse *p)
 		c->doc = WD_DOC_MAN;
 	else
 		return 1;
+	return 0;
+}
+
+/* read --since/--until TIME: RFC 3339, or a span before now. */
+static int parse_when(struct parse *p, const char *arg)
+{
+	bool since = !strcmp(p->opt->name, "since");
+	struct timespec now;
+	uint64_t ns;
+	int err;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	err = wd_when_parse(arg, (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec,
+			    &ns);
+	if (err)
+		return bad_value(p, arg, err == -ERANGE ? "a time from 1970 on" :
+				 "an RFC 3339 time with its zone (2026-12-06T09:30:00Z, "
+				 "2026-12-06T10:30:00+01:00) or a span before now (10m, 1h30m)");
+	if (since) {
+		p->c->since_ns = ns;
+		p->c->has_since = true;
+	} else {
+		p->c->until_ns = ns;
+		p->c->has_until = true;
+	}
 	return 0;
 }
 
@@ -312,6 +341,8 @@ static int parse_own_opt(struct parse *p, const char *arg)
 		if (wd_check_parse(arg, &c->check, err, sizeof(err)))
 			return usage(p, "%s", err);
 		c->has_check = true;
+	} else if (!strcmp(name, "since") || !strcmp(name, "until")) {
+		return parse_when(p, arg);
 	} else if (!strcmp(name, "interval")) {
 		why = wd_parse_duration(arg, &wd_interval_limits, &c->interval);
 		if (why)
@@ -400,20 +431,64 @@ static int unknown_option(const struct parse *p, const char *word)
 }
 
 /* The trailing words form one pcap-filter expression, as with tcpdump. */
-static int join_filter(struct wd_cli *c)
+static int join_words(struct wd_cli *c, char **words, int n)
 {
 	size_t len = 1;
 
-	for (int i = 0; i < c->n_words; i++)
-		len += strlen(c->words[i]) + 1;
+	for (int i = 0; i < n; i++)
+		len += strlen(words[i]) + 1;
 	c->o.filter = calloc(1, len);
 	if (!c->o.filter)
 		return -1;
-	for (int i = 0; i < c->n_words; i++) {
+	for (int i = 0; i < n; i++) {
 		if (i)
 			strcat(c->o.filter, " ");
-		strcat(c->o.filter, c->words[i]);
+		strcat(c->o.filter, words[i]);
 	}
+	return 0;
+}
+
+static int join_filter(struct wd_cli *c)
+{
+	return join_words(c, c->words, c->n_words);
+}
+
+/*
+ * read's words: FILE... then an optional expression. A word is a file when
+ * it is "-" or names something that exists; or, without blanks, holds a
+ * '/' or ".pcap" (a path mistyped is then said as one, not as a bad
+ * expression).
+ */
+static bool file_word(const char *w)
+{
+	if (!strcmp(w, "-") || !access(w, F_OK))
+		return true;
+	return !strpbrk(w, " \t") && (strchr(w, '/') || strstr(w, ".pcap"));
+}
+
+static int read_words(struct parse *p)
+{
+	struct wd_cli *c = p->c;
+	int n = 0, stdin_seen = 0;
+
+	while (n < c->n_words && file_word(c->words[n]))
+		stdin_seen += !strcmp(c->words[n++], "-");
+	if (!n)
+		return usage(p, "%s", c->n_words ?
+			     "which FILE? (give the files before the filter expression)" :
+			     "which FILE? (a pcapng from whydrop record)");
+	if (stdin_seen > 1)
+		return usage(p, "- (standard input) can be read only once");
+	if (c->lines && c->o.group_by)
+		return usage(p, "--lines prints each packet, --group-by counts them: one or "
+			     "the other");
+	if (c->has_since && c->has_until && c->until_ns <= c->since_ns)
+		return usage(p, "--until is not after --since: no packet can be in between");
+	if (n < c->n_words && join_words(c, c->words + n, c->n_words - n)) {
+		fprintf(stderr, "whydrop %s: out of memory\n", p->cmd);
+		return -1;
+	}
+	c->n_words = n;
 	return 0;
 }
 
@@ -512,10 +587,7 @@ static int check_words(struct parse *p)
 				     c->words[0], c->words[0]);
 		return 0;
 	case WD_CMD_READ:
-		if (c->n_words != 1)
-			return usage(p, "%s", c->n_words ? "one FILE only" :
-				     "which FILE? (a pcapng from whydrop record)");
-		return 0;
+		return read_words(p);
 	case WD_CMD_EXPLAIN:
 		return 0;
 	default:

@@ -95,7 +95,11 @@ struct wd_cli {
 	double interval;	/* --interval */
 	bool all, callsites;
 	enum wd_doc doc;
-	/* the words after the options: REASON... (explain), FILE (read) */
+	/* read */
+	bool lines;		/* --lines: a line per packet */
+	bool has_since, has_until;
+	uint64_t since_ns, until_ns;	/* --since, --until: wall clock */
+	/* the words after the options: REASON... (explain), FILE... (read) */
 	char **words;
 	int n_words;
 };

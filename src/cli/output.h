@@ -18,4 +18,12 @@ int wd_output_check(FILE *f, const char *cmd);
 /* The message of wd_output_check for an error already taken from f. */
 void wd_output_report(const char *cmd, const FILE *f, int err);
 
+struct wd_stats;
+/*
+ * The end of watch's and record's summary line on stderr: the drops not
+ * traced (nested) and those a filter left out for bytes in paged data, if
+ * any; then the newline.
+ */
+void wd_output_summary_end(const struct wd_stats *st);
+
 #endif /* WD_OUTPUT_H */

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -19,6 +18,7 @@
 
 #include "cbpf_ebpf.h"
 #include "core.h"
+#include "duration.h"
 #include "source_bpf.h"
 #include "whydrop.skel.h"
 #include "whydrop_nobtf.skel.h"
@@ -37,17 +37,6 @@ struct wd_probe {
 	__u32 tp_btf_id;	/* btf_trace_kfree_skb: where a tp_btf filter attaches */
 	char why[256];		/* said with -v, and when the load fails */
 };
-
-/* The kernel's HZ: the coarse clocks advance once a tick. 0 if implausible. */
-static __u32 kernel_hz(void)
-{
-	struct timespec res;
-
-	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec || !res.tv_nsec ||
-	    1000000000L % res.tv_nsec)
-		return 0;
-	return (__u32)(1000000000L / res.tv_nsec);
-}
 
 /* What the session created beside the skeleton: the counting maps, the filter. */
 static void close_owned_fds(struct wd_bpf *s)
@@ -101,7 +90,7 @@ static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 	/* --rate 0 is no limit, as tcpdump users expect; the kernel side's 0 is "no records". */
 	if (details) {
 		skel->rodata->detail_budget = o->rate ? o->rate : UINT32_MAX;
-		skel->rodata->jiffies_hz = kernel_hz();
+		skel->rodata->jiffies_hz = wd_kernel_hz();
 		status = configure_record_bytes(skel, o->record_bytes);
 		if (status)
 			return status;

@@ -12,12 +12,12 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "duration.h"
 #include "reasons.h"
 #include "runtime.h"
 #include "tcp_events.h"
@@ -40,17 +40,6 @@ struct wd_tcp {
 	int handled;
 };
 
-/* The kernel's HZ: the coarse clocks advance once a tick. 0 if implausible. */
-static __u32 kernel_hz(void)
-{
-	struct timespec res;
-
-	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec || !res.tv_nsec ||
-	    1000000000L % res.tv_nsec)
-		return 0;
-	return (__u32)(1000000000L / res.tv_nsec);
-}
-
 /* The tracepoints' shapes, from the BTF the program is relocated against. */
 static void read_caps(struct wd_tcp_caps *c)
 {
@@ -70,7 +59,7 @@ static void configure(struct tcp_events_bpf *skel, const struct wd_tcp_opts *o, 
 
 	skel->rodata->filter_netns_cookie = o->netns_cookie;
 	skel->rodata->detail_budget = o->rate;
-	skel->rodata->jiffies_hz = kernel_hz();
+	skel->rodata->jiffies_hz = wd_kernel_hz();
 	bpf_map__set_max_entries(skel->maps.flows, o->max_flows ? o->max_flows : WD_TCP_FLOWS);
 	bpf_map__set_max_entries(skel->maps.rst_counts,
 				 o->max_rst_keys ? o->max_rst_keys : WD_TCP_RST_KEYS);

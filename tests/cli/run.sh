@@ -40,7 +40,7 @@ value_of() {
 	--fail-on) echo 'NO_SOCKET>0' ;;
 	-s|--snaplen) echo 0 ;;
 	-c|--count|-C|--file-size|-G|--rotate-seconds|-W|--file-count|--rate|--map-size|\
-	--max-groups|--stack-map-size|--dropmon-queue|--max-series) echo 5 ;;
+	--max-groups|--stack-map-size|--dropmon-queue|--max-series|--since|--until) echo 5 ;;
 	esac
 }
 bad_accept="" bad_refuse=""

@@ -801,7 +801,7 @@ editcap -F pcapng "$TMP/classic.pcap" "$TMP/foreign.pcapng" 2>/dev/null
 expect_run "pcapng without whydrop comments: summarised, what is missing said" 0 \
 	"8 of 8 packets carry no whydrop comment" "$W" read "$TMP/foreign.pcapng"
 expect_run "not a capture: exit 1" 1 "not a pcapng file" "$W" read /etc/os-release
-expect_run "missing file: exit 1" 1 "cannot open $TMP/nope: No such file" "$W" read "$TMP/nope"
+expect_run "missing file: exit 2, named" 2 "cannot open $TMP/nope: No such file" "$W" read "$TMP/nope"
 head -c 300 "$F" >"$TMP/cut.pcapng"
 expect_run "cut file: summary of what is there, exit 1" 1 "truncated block at offset" \
 	"$W" read "$TMP/cut.pcapng"
@@ -810,6 +810,9 @@ echo "== help and usage"
 expect_run "record -h has examples" 0 "whydrop record -w - \| tshark -r -" "$W" record -h
 expect_run "record -h says what -s can keep" 0 "0 \\(the default\\) for the whole\$" "$W" record -h
 expect_run "record -h has -C, -G, -W" 0 "^  -W, --file-count FILECOUNT" "$W" record -h
+# read's inputs: several files, filters, a time range, --lines
+. tests/integration/pcapng_read.sh
+
 expect_run "read -h has examples" 0 "whydrop read --json drops.pcapng" "$W" read -h
 expect_run "record without -w: usage error" 2 "-w FILE is needed" "$W" record -d 1
 expect_run "record -s bad: usage error" 2 "bad -s" "$W" record -w "$TMP/x" -s lots

@@ -20,21 +20,24 @@ chmod 755 "$TMP"
 echo "precious" >"$D/victim"
 VICTIM_SUM=$(sha256sum <"$D/victim")
 
-# refused NAME PATH REGEX: record -w PATH fails at once, saying why
-refused() {
-	local out rc
-	out=$(timeout 10 "$W" record -w "$2" -d 1 2>&1)
+# refused_by NAME REGEX CMD...: CMD fails at once with exit 1 and one line matching REGEX
+refused_by() {
+	local name=$1 re=$2 out rc
+	shift 2
+	out=$(timeout 10 "$@" 2>&1)
 	rc=$?
 	if [ "$rc" -ne 1 ]; then
-		fail "$1" "exit $rc, wanted 1: $out"
-	elif ! grep -Eq -- "$3" <<<"$out"; then
-		fail "$1" "no /$3/ in: $out"
+		fail "$name" "exit $rc, wanted 1: $out"
+	elif ! grep -Eq -- "$re" <<<"$out"; then
+		fail "$name" "no /$re/ in: $out"
 	elif [ "$(grep -c . <<<"$out")" -ne 1 ]; then
-		fail "$1" "more than one line: $out"
+		fail "$name" "more than one line: $out"
 	else
-		pass "$1"
+		pass "$name"
 	fi
 }
+# refused NAME PATH REGEX: record -w PATH fails at once, saying why
+refused() { refused_by "$1" "$3" "$W" record -w "$2" -d 1; }
 
 ln -s "$D/victim" "$D/link"
 refused "a symbolic link is not followed" "$D/link" "not writing to .*symbolic link"
@@ -76,18 +79,8 @@ echo "-- WHYDROP_DROPMON_DUMP: the drop_monitor test hook opens its file as -w d
 # dump_refused NAME PATH REGEX: the dropmon source refuses the dump file at
 # once, exit 1, saying why, and writes nothing
 dump_refused() {
-	local out rc
-	out=$(WHYDROP_DROPMON_DUMP=$2 timeout 10 "$W" count -d 0.2 --source dropmon 2>&1)
-	rc=$?
-	if [ "$rc" -ne 1 ]; then
-		fail "$1" "exit $rc, wanted 1: $out"
-	elif ! grep -Eq -- "^whydrop: WHYDROP_DROPMON_DUMP: $3" <<<"$out"; then
-		fail "$1" "no /$3/ in: $out"
-	elif [ "$(grep -c . <<<"$out")" -ne 1 ]; then
-		fail "$1" "more than one line: $out"
-	else
-		pass "$1"
-	fi
+	refused_by "$1" "^whydrop: WHYDROP_DROPMON_DUMP: $3" \
+		env WHYDROP_DROPMON_DUMP="$2" "$W" count -d 0.2 --source dropmon
 }
 ln -s "$D/victim" "$D/dlink"
 dump_refused "dump: a symbolic link is not followed" "$D/dlink" "not writing to .*symbolic link"

@@ -158,10 +158,51 @@ rt_wait_gone() {
 	echo -1
 }
 
+# rt_check_batch PAGE METRIC JOB LABEL REASON B WANT GONE: the three series of batch B
+# (i = 3B+1..3B+3), selected by the caller's sel[i] and named tag[i], each with the
+# count WANT[i] (the name of the caller's array) on the saved page and in PromQL; the
+# fold (LABEL="other") still 0; then the series matching GONE leave $url, ms after
+# the caller's t0. Adds to the caller's named, promok, fold_ok, gone_ok and bad.
+rt_check_batch() {
+	local page=$1 metric=$2 job=$3 label=$4 reason=$5 b=$6 gone=$8 j i
+	local -n want=$7
+	for j in 1 2 3; do
+		i=$((b * 3 + j))
+		if [ "$(rt_value "$page" "$metric" "${sel[i]},reason=\"$reason\"")" = "${want[i]}" ]; then
+			named=$((named + 1))
+		else
+			bad="$bad ${tag[i]}(want ${want[i]})"
+		fi
+		[ "$(wait_promql "$metric{job=\"$job\",${sel[i]}}" "${want[i]}" 4)" = "${want[i]}" ] &&
+			promok=$((promok + 1))
+	done
+	[ "$(rt_value "$page" "$metric" "$label=\"other\",reason=\"other\"")" = 0 ] &&
+		fold_ok=$((fold_ok + 1))
+	ms=$(rt_wait_gone "$url" "$gone" "$t0")
+	[ "$ms" -ge $((RT_GRACE * 1000)) ] && gone_ok=$((gone_ok + 1))
+}
+
+# rt_batch_verdicts WHAT WHEN: the caller's promok, fold_ok and gone_ok over the 10
+# batches of 3 (WHAT: cgroup or namespace; WHEN the series were to leave the page).
+rt_batch_verdicts() {
+	check "PromQL saw each series with its count: $promok of 30" [ "$promok" = 30 ]
+	check "the fold stayed 0: every later $1 got a series ($fold_ok of 10 batches)" [ "$fold_ok" = 10 ]
+	check "dead series left the page $2, not before ($gone_ok of 10 batches)" [ "$gone_ok" = 10 ]
+}
+
+# rt_totals PAGE JOB REASON WHOSE TOTAL: REASON's total on the page and in PromQL
+# (JOB) is TOTAL, WHOSE own count.
+rt_totals() {
+	local sum; sum=$(rt_sum "$1" "^whydrop_drops_total\\{reason=\"$3\"")
+	check "the per-reason total stays whole: $3 $sum == $4 $5" [ "$sum" = "$5" ]
+	check "PromQL: sum(whydrop_drops_total{job=\"$2\"}) == $5" \
+		[ "$(wait_promql "sum(whydrop_drops_total{job=\"$2\",reason=\"$3\"})" "$5" 5)" = "$5" ]
+}
+
 retire_cgroups() {
 	local b j i port want total=0 named=0 promok=0 gone_ok=0 fold_ok=0 dropped=0 t0 ms
 	local page=$TMP/cgchurn.txt url=http://$RT_CG_ADDR/metrics bare=0 bad=""
-	local -a d
+	local -a d sel tag
 	echo "-- 30 short-lived cgroups under --max-series 4: series named, counted, retired"
 	[ -n "$RT_CG_ADDR" ] || { fail "cgroup churn: its exporter runs"; return; }
 	mkdir -p "$RT_CG" || { fail "cgroup churn: a cgroup of the test's own"; return; }
@@ -170,6 +211,7 @@ retire_cgroups() {
 		for j in 1 2 3; do
 			i=$((b * 3 + j))
 			mkdir "$RT_CG/c$i"
+			sel[i]="cgroup=\"$RT_CG_REL/c$i\"" tag[i]=c$i
 			rt_rcv "$RT_CG/c$i" $((RT_PORT + i))
 		done
 		for j in 1 2 3; do
@@ -193,21 +235,8 @@ retire_cgroups() {
 		# first scrape after the cgroups are gone: named and counted all the same
 		curl -s "$url" >"$page"
 		cat "$page" >>"$TMP/cgchurn.all"
-		for j in 1 2 3; do
-			i=$((b * 3 + j))
-			if [ "$(rt_value "$page" whydrop_cgroup_drops_total \
-				"cgroup=\"$RT_CG_REL/c$i\",reason=\"SOCKET_RCVBUFF\"")" = "${d[i]}" ]; then
-				named=$((named + 1))
-			else
-				bad="$bad c$i(want ${d[i]})"
-			fi
-			[ "$(wait_promql "whydrop_cgroup_drops_total{job=\"cgchurn\",cgroup=\"$RT_CG_REL/c$i\"}" \
-				"${d[i]}" 4)" = "${d[i]}" ] && promok=$((promok + 1))
-		done
-		[ "$(rt_value "$page" whydrop_cgroup_drops_total 'cgroup="other",reason="other"')" = 0 ] &&
-			fold_ok=$((fold_ok + 1))
-		ms=$(rt_wait_gone "$url" "cgroup=\"$RT_CG_REL/c" "$t0")
-		[ "$ms" -ge $((RT_GRACE * 1000)) ] && gone_ok=$((gone_ok + 1))
+		rt_check_batch "$page" whydrop_cgroup_drops_total cgchurn cgroup SOCKET_RCVBUFF "$b" d \
+			"cgroup=\"$RT_CG_REL/c"
 		echo "   cgroups c$((b * 3 + 1))..c$((b * 3 + 3)): drops ${d[b * 3 + 1]} ${d[b * 3 + 2]} ${d[b * 3 + 3]}, series gone ${ms} ms after their removal"
 	done
 	bare=$(grep -c '^whydrop_cgroup_drops_total{cgroup="cgroup [0-9]*"' "$TMP/cgchurn.all")
@@ -215,17 +244,11 @@ retire_cgroups() {
 	check "each cgroup's series under its path with its receiver's count, scraped once it was removed: $named of 30${bad:+ (wrong:$bad)}" \
 		[ "$named" = 30 ]
 	check "no series named by a bare id (\"cgroup NNN\"): $bare" [ "$bare" = 0 ]
-	check "PromQL saw each series with its count: $promok of 30" [ "$promok" = 30 ]
-	check "the fold stayed 0: every later cgroup got a series ($fold_ok of 10 batches)" [ "$fold_ok" = 10 ]
-	check "dead series left the page after --series-grace ${RT_GRACE}s, not before ($gone_ok of 10 batches)" \
-		[ "$gone_ok" = 10 ]
+	rt_batch_verdicts cgroup "after --series-grace ${RT_GRACE}s"
 	curl -s "$url" >"$page"
-	check "the per-reason total stays whole: SOCKET_RCVBUFF $(rt_sum "$page" '^whydrop_drops_total\{reason="SOCKET_RCVBUFF"') == the receivers' $total" \
-		[ "$(rt_sum "$page" '^whydrop_drops_total\{reason="SOCKET_RCVBUFF"')" = "$total" ]
 	check "whydrop_series_retired_total{metric=\"whydrop_cgroup_drops_total\"} 30" \
 		grep -qx 'whydrop_series_retired_total{metric="whydrop_cgroup_drops_total"} 30' "$page"
-	check "PromQL: sum(whydrop_drops_total{job=\"cgchurn\"}) == $total" \
-		[ "$(wait_promql 'sum(whydrop_drops_total{job="cgchurn",reason="SOCKET_RCVBUFF"})' "$total" 5)" = "$total" ]
+	rt_totals "$page" cgchurn SOCKET_RCVBUFF "the receivers'" "$total"
 	check "PromQL: no series of a removed cgroup is current (stale once retired)" \
 		[ "$(wait_promql "absent(whydrop_cgroup_drops_total{job=\"cgchurn\",cgroup=~\"$RT_CG_REL/.*\"})" 1 5)" = 1 ]
 	rmdir "$RT_CG" 2>/dev/null
@@ -234,7 +257,7 @@ retire_cgroups() {
 retire_netns() {
 	local b j i n want total=0 named=0 promok=0 gone_ok=0 fold_ok=0 t0 ms bad=""
 	local page=$TMP/nschurn.txt url=http://$RT_NS_ADDR/metrics
-	local -a k ino
+	local -a k ino sel tag
 	echo "-- 30 short-lived namespaces under --max-series 4: series counted, retired"
 	[ -n "$RT_NS_ADDR" ] || { fail "namespace churn: its exporter runs"; return; }
 	for b in $(seq 0 9); do
@@ -247,38 +270,20 @@ retire_netns() {
 			rt_send "$n" "$RT_PORT:$((i + 4)):4"
 			k[i]=$(ip netns exec "$n" awk '/^Udp:/ { getline; print $3 }' /proc/net/snmp)
 			ino[i]=$(stat -L -c %i "/run/netns/$n")
+			sel[i]="netns=\"${ino[i]}\"" tag[i]=ns$i
 			total=$((total + ${k[i]:-0}))
 		done
 		for j in 1 2 3; do ip netns del "wdsc-$$-$((b * 3 + j))"; done
 		curl -s "$url" >"$page"
-		for j in 1 2 3; do
-			i=$((b * 3 + j))
-			if [ "$(rt_value "$page" whydrop_netns_drops_total \
-				"netns=\"${ino[i]}\",reason=\"NO_SOCKET\"")" = "${k[i]}" ]; then
-				named=$((named + 1))
-			else
-				bad="$bad ns$i(want ${k[i]})"
-			fi
-			[ "$(wait_promql "whydrop_netns_drops_total{job=\"nschurn\",netns=\"${ino[i]}\"}" \
-				"${k[i]}" 4)" = "${k[i]}" ] && promok=$((promok + 1))
-		done
-		[ "$(rt_value "$page" whydrop_netns_drops_total 'netns="other",reason="other"')" = 0 ] &&
-			fold_ok=$((fold_ok + 1))
-		ms=$(rt_wait_gone "$url" "netns=\"\(${ino[b * 3 + 1]}\|${ino[b * 3 + 2]}\|${ino[b * 3 + 3]}\)\"" "$t0")
-		[ "$ms" -ge $((RT_GRACE * 1000)) ] && gone_ok=$((gone_ok + 1))
+		rt_check_batch "$page" whydrop_netns_drops_total nschurn netns NO_SOCKET "$b" k \
+			"netns=\"\(${ino[b * 3 + 1]}\|${ino[b * 3 + 2]}\|${ino[b * 3 + 3]}\)\""
 		echo "   namespaces $((b * 3 + 1))..$((b * 3 + 3)) (inodes ${ino[b * 3 + 1]} ${ino[b * 3 + 2]} ${ino[b * 3 + 3]}): NoPorts ${k[b * 3 + 1]} ${k[b * 3 + 2]} ${k[b * 3 + 3]}, gone ${ms} ms after their last drop"
 	done
 	check "each namespace's series with its own count (Udp NoPorts), scraped once it was deleted: $named of 30${bad:+ (wrong:$bad)}" \
 		[ "$named" = 30 ]
-	check "PromQL saw each series with its count: $promok of 30" [ "$promok" = 30 ]
-	check "the fold stayed 0: every later namespace got a series ($fold_ok of 10 batches)" [ "$fold_ok" = 10 ]
-	check "dead series left the page --series-grace ${RT_GRACE}s after their last drop, not before ($gone_ok of 10 batches)" \
-		[ "$gone_ok" = 10 ]
+	rt_batch_verdicts namespace "--series-grace ${RT_GRACE}s after their last drop"
 	curl -s "$url" >"$page"
-	check "the per-reason total stays whole: NO_SOCKET $(rt_sum "$page" '^whydrop_drops_total\{reason="NO_SOCKET"') == the namespaces' $total" \
-		[ "$(rt_sum "$page" '^whydrop_drops_total\{reason="NO_SOCKET"')" = "$total" ]
-	check "PromQL: sum(whydrop_drops_total{job=\"nschurn\"}) == $total" \
-		[ "$(wait_promql 'sum(whydrop_drops_total{job="nschurn",reason="NO_SOCKET"})' "$total" 5)" = "$total" ]
+	rt_totals "$page" nschurn NO_SOCKET "the namespaces'" "$total"
 	retire_netns_alive
 }
 

@@ -21,13 +21,18 @@ for line in table.splitlines():
     if m:
         rows[m.group(1)] = m.group(2)
 scen, causes = {}, {}
+def per_family(pattern, name, fam, text):
+    """NAME_<fam>= where a file for several families sets it, else NAME="""
+    m = re.search(pattern % f"{name}_{fam}", text, re.M) or re.search(pattern % name, text, re.M)
+    return m.group(1) if m else None
+
 for path in sorted(glob.glob("tests/lab/scenarios/*.sh")):
-    reason, fam = os.path.basename(path)[:-3].split(".", 1)
+    # REASON.FAMILY.sh, or REASON.F1.F2.sh: one scenario per family (tests/lab/lib.sh)
+    reason, *fams = os.path.basename(path)[:-3].split(".")
     text = open(path, encoding="utf-8").read()
-    m = re.search(r"FUNCTION=(\S+)", text)
-    scen.setdefault(reason, []).append((fam, m.group(1) if m else None))
-    c = re.search(r'^CAUSE="([^"]+)"$', text, re.M)
-    causes[f"{reason}.{fam}"] = c.group(1) if c else None
+    for fam in fams:
+        scen.setdefault(reason, []).append((fam, per_family(r"\b%s=(\S+)", "FUNCTION", fam, text)))
+        causes[f"{reason}.{fam}"] = per_family(r'^%s="([^"]+)"$', "CAUSE", fam, text)
 
 passed = failed = 0
 def check(name, ok, why=""):

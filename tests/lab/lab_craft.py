@@ -14,7 +14,24 @@ def env():
     for k in ('A4', 'B4', 'A6', 'B6', 'MAC_A', 'MAC_B'):
         e[k] = os.environ[k]
     e['E'] = S.Ether(src=os.environ['MAC_A'], dst=os.environ['MAC_B'])
+    v = os.environ.get('LAB_V')     # a scenario written once for both families (lib.sh)
+    if v in ('4', '6'):
+        e['IPX'] = S.IP if v == '4' else S.IPv6
+        e['AX'], e['BX'] = e['A' + v], e['B' + v]
+        e['FRAG1'] = frag1_v4 if v == '4' else frag1_v6
     return e
+
+
+def frag1_v4(ident):
+    """IPv4 header of a first fragment (offset 0, more to follow) from A to B"""
+    from scapy.all import IP
+    return IP(src=os.environ['A4'], dst=os.environ['B4'], id=ident, flags='MF', frag=0)
+
+
+def frag1_v6(ident):
+    """IPv6 headers of a first fragment (offset 0, more to follow) from A to B"""
+    from scapy.all import IPv6, IPv6ExtHdrFragment
+    return IPv6(src=os.environ['A6'], dst=os.environ['B6']) / IPv6ExtHdrFragment(id=ident, m=1, offset=0)
 
 
 def sendp_all(pkts, count=1, iface='vA'):

@@ -23,6 +23,28 @@ LAB_PY="$LAB_DIR/lab.py"
 WHYDROP=${WHYDROP:-build/whydrop}
 case "$WHYDROP" in /*) ;; *) WHYDROP="$REPO_DIR/$WHYDROP" ;; esac
 
+# lab_family: a file for several families, REASON.F1.F2.sh (e.g. NO_SOCKET.ipv4.ipv6.sh),
+# runs once per family: run.sh names it in LAB_FAMILY. Such a file sets no FAMILY, writes
+# FUNCTION_<family>= / CAUSE_<family>= where they differ, and in its commands V (4 or 6, the
+# family argument of lab.py), AX and BX (A's and B's address) and, in scapy expressions, IPX
+# (IP or IPv6), AX and BX.
+lab_family() {
+	local fams; fams=$(basename "$0" .sh); fams=${fams#*.}
+	case $fams in *.*) ;; *) return 0 ;; esac
+	FAMILY=${LAB_FAMILY:-}
+	case ".$fams." in
+	*".$FAMILY."*) [ -n "$FAMILY" ] ;;
+	*) false ;;
+	esac || { echo "lab: $0 runs for ${fams//./ }: set LAB_FAMILY to one" >&2; exit 2; }
+	case $FAMILY in
+	*4) V=4 AX=$A4 BX=$B4 ;;
+	*6) V=6 AX=$A6 BX=$B6 ;;
+	esac
+	export LAB_V=${V:-}
+	[ -n "${FUNCTION:-}" ] || eval "FUNCTION=\${FUNCTION_$FAMILY:-}"
+	[ -n "${CAUSE:-}" ] || eval "CAUSE=\${CAUSE_$FAMILY:-}"
+}
+
 LAB_ID=${LAB_ID:-wdlab-$$}
 NS_A=$LAB_ID-a
 NS_B=$LAB_ID-b
@@ -30,10 +52,12 @@ NS_C=$LAB_ID-c
 A4=192.0.2.1 B4=192.0.2.2 A6=2001:db8::1 B6=2001:db8::2
 MAC_A=02:00:00:00:0a:01 MAC_B=02:00:00:00:0b:02
 WATCH=${WATCH:-b}
+lab_family
 SETTLE=${SETTLE:-0.3}
-# IPv4 scenarios run without IPv6, so that no IPv6 link-up chatter can be dropped for the
-# same reason (e.g. IP_INNOROUTES also exists for IPv6); a scenario may set NO_IPV6=0.
-if [ "${FAMILY:-}" = ipv4 ]; then NO_IPV6=${NO_IPV6:-1}; else NO_IPV6=${NO_IPV6:-0}; fi
+# IPv4 scenarios (ipv4, fwd4, tcp4) run without IPv6, so that no IPv6 link-up chatter can be
+# dropped for the same reason (e.g. IP_INNOROUTES also exists for IPv6); a scenario may set
+# NO_IPV6=0.
+case ${FAMILY:-} in *4) NO_IPV6=${NO_IPV6:-1} ;; *) NO_IPV6=${NO_IPV6:-0} ;; esac
 FUNCTION=${FUNCTION:-}
 CAUSE=${CAUSE:-}
 

@@ -1,10 +1,11 @@
 #!/bin/bash
 # tests/lab/run.sh [NAME...]: run the drop-reason lab against the real kernel (as root).
-# NAME is a scenario file name without .sh (NO_SOCKET.ipv4) or a reason (NO_SOCKET: all
-# its families). Prints a table and the closing line "N passed, N failed[, N skipped]";
-# exits non-zero if any scenario failed. Environment: WHYDROP (binary, default
-# build/whydrop from the repo root), LAB_VERBOSE=1 (scenario stderr shown),
-# LAB_KEEP=DIR (whydrop JSON of failed scenarios kept there, default /tmp).
+# NAME is a reason and family (NO_SOCKET.ipv4: NO_SOCKET.ipv4.sh, or the ipv4 run of
+# NO_SOCKET.ipv4.ipv6.sh) or a reason (NO_SOCKET: all its families). Prints a table and
+# the closing line "N passed, N failed[, N skipped]"; exits non-zero if any scenario
+# failed. Environment: WHYDROP (binary, default build/whydrop from the repo root),
+# LAB_VERBOSE=1 (scenario stderr shown), LAB_KEEP=DIR (whydrop JSON of failed scenarios
+# kept there, default /tmp).
 set -uo pipefail
 LAB_DIR=$(cd "$(dirname "$0")" && pwd)
 REPO_DIR=$(cd "$LAB_DIR/../.." && pwd)
@@ -22,17 +23,30 @@ done
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
 
 export WHYDROP=${WHYDROP:-build/whydrop}
+# scen: "FILE FAMILY" entries. A file REASON.F1.F2.sh is one entry per family (lib.sh:
+# lab_family); a file REASON.F.sh names its family itself, its entry has none.
 scen=()
+add_file() {	# FILE [FAMILY]: that family of FILE, else all its families
+	local fams fam; fams=$(basename "$1" .sh); fams=${fams#*.}
+	case $fams in
+	*.*) for fam in ${fams//./ }; do
+		[ -z "${2:-}" ] || [ "$fam" = "$2" ] && scen+=("$1 $fam")
+	     done ;;
+	*) [ -z "${2:-}" ] || [ "$fams" = "$2" ] && scen+=("$1 ") ;;
+	esac
+	return 0
+}
 if [ $# -eq 0 ]; then
-	for f in "$LAB_DIR"/scenarios/*.sh; do scen+=("$f"); done
+	for f in "$LAB_DIR"/scenarios/*.sh; do add_file "$f"; done
 else
 	for n in "$@"; do
 		n=${n%.sh}; n=${n##*/}
-		found=0
-		for f in "$LAB_DIR/scenarios/$n.sh" "$LAB_DIR"/scenarios/"$n".*.sh; do
-			[ -f "$f" ] && { scen+=("$f"); found=1; }
+		fam=; case $n in *.*) fam=${n#*.} ;; esac
+		before=${#scen[@]}
+		for f in "$LAB_DIR"/scenarios/"${n%%.*}".*.sh; do
+			[ -f "$f" ] && add_file "$f" "$fam"
 		done
-		[ $found = 1 ] || { echo "tests/lab/run.sh: no scenario named $n" >&2; exit 2; }
+		[ ${#scen[@]} -gt "$before" ] || { echo "tests/lab/run.sh: no scenario named $n" >&2; exit 2; }
 	done
 fi
 
@@ -44,12 +58,13 @@ cur='' interrupted=0
 trap 'interrupted=1; [ -n "$cur" ] && kill -TERM "$cur" 2>/dev/null' INT TERM
 start=$(date +%s)
 printf '%-26s %-6s %8s %8s  %-32s %s\n' reason family expected whydrop function verdict
-for f in "${scen[@]}"; do
+for entry in "${scen[@]}"; do
+	f=${entry% *} fam=${entry##* }
 	: >"$results.one"
 	if [ -n "${LAB_VERBOSE:-}" ]; then
-		LAB_RESULTS="$results.one" timeout -k 5 90 bash "$f" &
+		LAB_FAMILY=$fam LAB_RESULTS="$results.one" timeout -k 5 90 bash "$f" &
 	else
-		LAB_RESULTS="$results.one" timeout -k 5 90 bash "$f" 2>"$results.err" &
+		LAB_FAMILY=$fam LAB_RESULTS="$results.one" timeout -k 5 90 bash "$f" 2>"$results.err" &
 	fi
 	cur=$!
 	wait "$cur"; rc=$?
@@ -60,7 +75,7 @@ for f in "${scen[@]}"; do
 		name=$(basename "$f" .sh)
 		note="no result (exit $rc)"; [ $rc = 124 ] && note="timed out after 90 s"
 		[ -s "$results.err" ] && note="$note: $(tail -n 2 "$results.err" | tr '\n' ' ')"
-		printf 'RESULT\t%s\t%s\t-\t-\t-\tFAIL\t%s\n' "${name%.*}" "${name##*.}" "$note" >"$results.one"
+		printf 'RESULT\t%s\t%s\t-\t-\t-\tFAIL\t%s\n' "${name%%.*}" "${fam:-${name#*.}}" "$note" >"$results.one"
 	fi
 	cat "$results.one" >>"$results"
 	IFS=$'\t' read -r _ reason family exp got funcs verdict note <"$results.one"

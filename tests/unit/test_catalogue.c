@@ -174,17 +174,17 @@ static void test_sentinels_and_suggest(void)
 
 static void test_print(void)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct unit_stream s;
+	FILE *f = unit_stream_open(&s);
 	struct wd_json j;
+	char *buf;
 
 	wd_catalogue_print(f, wd_catalogue_find("TCP_ZEROWINDOW"));
 	wd_json_init(&j, f);
 	wd_json_open(&j, NULL, '{');
 	wd_catalogue_json_fields(&j, wd_catalogue_find("SOCKET_FILTER"));
 	wd_json_close(&j, '}');
-	fclose(f);
+	buf = unit_stream_text(&s);
 	CHECK(strstr(buf, "TCP_ZEROWINDOW: ") == buf);
 	CHECK(strstr(buf, "TcpExtTCPZeroWindowDrop") != NULL);
 	CHECK(strstr(buf, "{\"name\": \"SOCKET_FILTER\"") != NULL);
@@ -195,12 +195,11 @@ static void test_print(void)
 /* Generated text vs the committed file (man: only the generated region). */
 static void check_doc(const char *path, void (*gen)(FILE *), bool region)
 {
-	char *want = NULL, *have = unit_slurp(path), *b, *e;
-	size_t len = 0;
-	FILE *f = open_memstream(&want, &len);
+	char *want, *have = unit_slurp(path), *b, *e;
+	struct unit_stream s;
 
-	gen(f);
-	fclose(f);
+	gen(unit_stream_open(&s));
+	want = unit_stream_text(&s);
 	UNIT_RECORD(have != NULL, "%s missing: run `make docs`", path);
 	if (have && region) {
 		b = strstr(have, WD_MAN_BEGIN);

@@ -21,13 +21,10 @@ static const struct wd_flame_opts opts = {
 
 static char *svg_of(const struct wd_flame *fg)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct unit_stream s;
 
-	CHECK_INT(wd_flame_write_svg(f, fg, &opts), 0);
-	fclose(f);
-	return buf;
+	CHECK_INT(wd_flame_write_svg(unit_stream_open(&s), fg, &opts), 0);
+	return unit_stream_text(&s);
 }
 
 /* ------------------------------------------- a small XML well-formedness check */

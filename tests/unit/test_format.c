@@ -6,13 +6,10 @@
 
 static char *capture(void (*fn)(FILE *, const void *), const void *arg)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct unit_stream s;
 
-	fn(f, arg);
-	fclose(f);
-	return buf;
+	fn(unit_stream_open(&s), arg);
+	return unit_stream_text(&s);
 }
 
 static void drop_json(FILE *f, const void *d) { wd_print_drop_json(f, d); }

@@ -376,13 +376,10 @@ static void test_untraced(void)
 
 static char *capture_json(const struct wd_count_doc *doc)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct unit_stream s;
 
-	wd_print_count_json(f, doc);
-	fclose(f);
-	return buf;
+	wd_print_count_json(unit_stream_open(&s), doc);
+	return unit_stream_text(&s);
 }
 
 static void test_counters_json(void)

@@ -68,17 +68,17 @@ static void test_find_and_suggest(void)
 
 static void test_print(void)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct unit_stream s;
+	FILE *f = unit_stream_open(&s);
 	struct wd_json j;
+	char *buf;
 
 	wd_rst_catalogue_print(f, wd_rst_catalogue_find("TCP_STATE"));
 	wd_json_init(&j, f);
 	wd_json_open(&j, NULL, '{');
 	wd_rst_catalogue_json_fields(&j, wd_rst_catalogue_find("INVALID_SYN"));
 	wd_json_close(&j, '}');
-	fclose(f);
+	buf = unit_stream_text(&s);
 	CHECK(strstr(buf, "rst:TCP_STATE: ") == buf);
 	CHECK(strstr(buf, "tcp_disconnect") != NULL);
 	CHECK(strstr(buf, "{\"name\": \"INVALID_SYN\", \"kind\": \"rst\"") != NULL);

@@ -19,13 +19,10 @@ static const char kallsyms[] =
 
 static char *folded(struct wd_folded *fo)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct unit_stream s;
 
-	wd_folded_write(f, fo);
-	fclose(f);
-	return buf;
+	wd_folded_write(unit_stream_open(&s), fo);
+	return unit_stream_text(&s);
 }
 
 static void test_symbolise(void)
@@ -274,12 +271,11 @@ static void test_noise_defaults(void)
 
 static void test_docs_fresh(void)
 {
-	char *want = NULL, *have = unit_slurp("docs/callsites.md");
-	size_t len = 0;
-	FILE *f = open_memstream(&want, &len);
+	char *want, *have = unit_slurp("docs/callsites.md");
+	struct unit_stream s;
 
-	wd_callsites_markdown(f);
-	fclose(f);
+	wd_callsites_markdown(unit_stream_open(&s));
+	want = unit_stream_text(&s);
 	UNIT_RECORD(have && !strcmp(have, want), "docs/callsites.md is stale: run `make docs`");
 	free(have);
 	free(want);

@@ -41,6 +41,31 @@ int main(void)									\
 	return unit_failed ? 1 : 0;						\
 }
 
+/*
+ * A memory stream for what the code under test writes: unit_stream_open()
+ * gives the FILE, unit_stream_text() closes it and returns the text (the
+ * caller frees it).
+ */
+struct unit_stream {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static inline FILE *unit_stream_open(struct unit_stream *s)
+{
+	s->buf = NULL;
+	s->len = 0;
+	s->f = open_memstream(&s->buf, &s->len);
+	return s->f;
+}
+
+static inline char *unit_stream_text(struct unit_stream *s)
+{
+	fclose(s->f);
+	return s->buf;
+}
+
 /* Read a whole fixture file; the caller frees. */
 static inline char *unit_slurp(const char *path)
 {

@@ -162,33 +162,62 @@ static int raw_socket(int family)
 	return fd;
 }
 
+/* addr and port (host order) as a socket address; its length. */
+static socklen_t sockaddr_of(const struct addr *addr, int port, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (addr->family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_addr = addr->v4;
+		sin->sin_port = htons((uint16_t)port);
+		return sizeof(*sin);
+	}
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_addr = addr->v6;
+	sin6->sin6_port = htons((uint16_t)port);
+	return sizeof(*sin6);
+}
+
 static void send_n(const struct addr *dst, const uint8_t *pkt, size_t len,
 		   long count)
 {
 	struct sockaddr_storage ss;
-	socklen_t sl;
+	socklen_t sl = sockaddr_of(dst, 0, &ss);
 	int fd = raw_socket(dst->family);
 
-	memset(&ss, 0, sizeof(ss));
-	if (dst->family == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_addr = dst->v4;
-		sl = sizeof(*sin);
-	} else {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_addr = dst->v6;
-		sl = sizeof(*sin6);
-	}
 	for (long i = 0; i < count; i++) {
 		if (sendto(fd, pkt, len, 0, (struct sockaddr *)&ss, sl) != (ssize_t)len)
 			die("sendto");
 	}
 	close(fd);
 	printf("sent %ld\n", count);
+}
+
+/* The L4 segment l4[0..len) behind an IP header from src to dst, sent count times. */
+static void send_l4(const struct addr *src, const struct addr *dst, uint8_t proto,
+		    const uint8_t *l4, size_t len, long count)
+{
+	uint8_t pkt[1600];
+	size_t hl = src->family == AF_INET ? 20 : 40;
+
+	memcpy(pkt + hl, l4, len);
+	send_n(dst, pkt, build_ip(pkt, src, dst, proto, len), count);
+}
+
+/* argv[1..4]: SRC DST SPORT DPORT, both addresses of one family; ports in network order. */
+static void parse_flow(char **argv, struct addr *src, struct addr *dst, uint16_t *sport,
+		       uint16_t *dport)
+{
+	parse_addr(argv[1], src);
+	parse_addr(argv[2], dst);
+	if (src->family != dst->family)
+		usage();
+	*sport = htons((uint16_t)atoi(argv[3]));
+	*dport = htons((uint16_t)atoi(argv[4]));
 }
 
 static uint8_t tcp_flags(const char *s)
@@ -215,16 +244,12 @@ static uint8_t tcp_flags(const char *s)
 static int cmd_tcp(int argc, char **argv)
 {
 	struct addr src, dst;
-	uint8_t pkt[128], tcp[20];
+	uint8_t tcp[20];
+	uint16_t sport, dport;
 
 	if (argc < 7)
 		usage();
-	parse_addr(argv[1], &src);
-	parse_addr(argv[2], &dst);
-	if (src.family != dst.family)
-		usage();
-	uint16_t sport = htons((uint16_t)atoi(argv[3]));
-	uint16_t dport = htons((uint16_t)atoi(argv[4]));
+	parse_flow(argv, &src, &dst, &sport, &dport);
 	uint8_t flags = tcp_flags(argv[5]);
 	long count = atol(argv[6]);
 	int badsum = argc > 7 && !strcmp(argv[7], "badsum");
@@ -244,27 +269,19 @@ static int cmd_tcp(int argc, char **argv)
 	if (badsum)
 		c ^= htons(0x5a5a);
 	memcpy(tcp + 16, &c, 2);
-
-	size_t hl = src.family == AF_INET ? 20 : 40;
-	memcpy(pkt + hl, tcp, sizeof(tcp));
-	size_t len = build_ip(pkt, &src, &dst, IPPROTO_TCP, sizeof(tcp));
-	send_n(&dst, pkt, len, count);
+	send_l4(&src, &dst, IPPROTO_TCP, tcp, sizeof(tcp), count);
 	return 0;
 }
 
 static int cmd_udp(int argc, char **argv)
 {
 	struct addr src, dst;
-	uint8_t pkt[1600], udp[1500];
+	uint8_t udp[1500];
+	uint16_t sport, dport;
 
 	if (argc < 6)
 		usage();
-	parse_addr(argv[1], &src);
-	parse_addr(argv[2], &dst);
-	if (src.family != dst.family)
-		usage();
-	uint16_t sport = htons((uint16_t)atoi(argv[3]));
-	uint16_t dport = htons((uint16_t)atoi(argv[4]));
+	parse_flow(argv, &src, &dst, &sport, &dport);
 	long count = atol(argv[5]);
 	size_t plen = argc > 6 ? (size_t)atol(argv[6]) : 32;
 	if (plen > 1400)
@@ -280,10 +297,7 @@ static int cmd_udp(int argc, char **argv)
 		udp[8 + i] = (uint8_t)('a' + i % 26);
 	uint16_t c = l4_csum(&src, &dst, IPPROTO_UDP, udp, len);
 	memcpy(udp + 6, &c, 2);
-
-	size_t hl = src.family == AF_INET ? 20 : 40;
-	memcpy(pkt + hl, udp, len);
-	send_n(&dst, pkt, build_ip(pkt, &src, &dst, IPPROTO_UDP, len), count);
+	send_l4(&src, &dst, IPPROTO_UDP, udp, len, count);
 	return 0;
 }
 
@@ -295,22 +309,7 @@ static int bound_socket(const char *a, const char *p, int type)
 	int one = 1;
 
 	parse_addr(a, &addr);
-	memset(&ss, 0, sizeof(ss));
-	if (addr.family == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_addr = addr.v4;
-		sin->sin_port = htons((uint16_t)atoi(p));
-		sl = sizeof(*sin);
-	} else {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_addr = addr.v6;
-		sin6->sin6_port = htons((uint16_t)atoi(p));
-		sl = sizeof(*sin6);
-	}
+	sl = sockaddr_of(&addr, atoi(p), &ss);
 	int fd = socket(addr.family, type, 0);
 	if (fd < 0)
 		die("socket");
@@ -391,22 +390,7 @@ static void sock_name(const char *a, int port, struct sockaddr_storage *ss, sock
 	struct addr addr;
 
 	parse_addr(a, &addr);
-	memset(ss, 0, sizeof(*ss));
-	if (addr.family == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_addr = addr.v4;
-		sin->sin_port = htons((uint16_t)port);
-		*sl = sizeof(*sin);
-	} else {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_addr = addr.v6;
-		sin6->sin6_port = htons((uint16_t)port);
-		*sl = sizeof(*sin6);
-	}
+	*sl = sockaddr_of(&addr, port, ss);
 }
 
 static int mix_listener(const char *a, int port)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 
 #include "duration.h"
 
@@ -111,4 +112,14 @@ int wd_duration_parse(const char *s, uint64_t *ns)
 	}
 	*ns = total;
 	return 0;
+}
+
+uint32_t wd_kernel_hz(void)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec || !res.tv_nsec ||
+	    1000000000L % res.tv_nsec)
+		return 0;
+	return (uint32_t)(1000000000L / res.tv_nsec);
 }

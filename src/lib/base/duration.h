@@ -20,4 +20,10 @@
  */
 int wd_duration_parse(const char *s, uint64_t *ns);
 
+/*
+ * The kernel's HZ (what BPF programs turn jiffies into time with): the
+ * coarse clocks advance once a tick. 0 if the resolution is implausible.
+ */
+uint32_t wd_kernel_hz(void);
+
 #endif /* WD_DURATION_H */

@@ -95,58 +95,29 @@ const char *wd_callsite_suggest(const char *function)
 	return wd_suggest(function, names, N_CALLSITES);
 }
 
-static void join(char *buf, size_t len, const char *const *v, const char *sep)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (; *v && off < len; v++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? sep : "", *v);
-}
-
 void wd_callsite_print(FILE *f, const struct wd_callsite *c)
 {
 	char buf[256];
 
 	fprintf(f, "%s (call site): %s\n", c->function, c->summary);
-	join(buf, sizeof(buf), c->reasons, ", ");
-	wd_catalogue_field(f, "Reasons:", buf);
+	wd_catalogue_list_field(f, "Reasons:", c->reasons, "");
 	wd_catalogue_field(f, "Kernels:", c->kernels);
 	snprintf(buf, sizeof(buf), "%s%s", wd_severity_name(c->severity),
 		 c->noise ? " (hidden by top and count as expected: --show-all shows it)" : "");
 	wd_catalogue_field(f, "Severity:", buf);
 	wd_catalogue_field(f, "Meaning:", c->meaning);
 	wd_catalogue_field(f, "Check:", c->check);
-	if (c->counters && *c->counters) {
-		join(buf, sizeof(buf), c->counters, ", ");
-		wd_catalogue_field(f, "Counters:", buf);
-	}
+	wd_catalogue_list_field(f, "Counters:", c->counters, "");
 	wd_catalogue_field(f, "Source:", c->seen);
-}
-
-static void json_list(struct wd_json *j, const char *key, const char *const *v)
-{
-	wd_json_open(j, key, '[');
-	for (; v && *v; v++)
-		wd_json_str(j, NULL, *v);
-	wd_json_close(j, ']');
 }
 
 void wd_cause_print(FILE *f, const struct wd_cause *c)
 {
-	char buf[512];
-
 	fprintf(f, "%s at %s: %s\n", c->reason, c->function, c->text);
 	wd_catalogue_field(f, "Severity:", wd_severity_name(c->severity));
 	wd_catalogue_field(f, "Meaning:", c->meaning);
-	if (c->counters && *c->counters) {
-		join(buf, sizeof(buf), c->counters, ", ");
-		wd_catalogue_field(f, "Counters:", buf);
-	}
-	if (c->sysctls && *c->sysctls) {
-		join(buf, sizeof(buf), c->sysctls, ", ");
-		wd_catalogue_field(f, "Sysctls:", buf);
-	}
+	wd_catalogue_list_field(f, "Counters:", c->counters, "");
+	wd_catalogue_list_field(f, "Sysctls:", c->sysctls, "");
 	wd_catalogue_field(f, "Remedy:", c->remedy);
 	wd_catalogue_field(f, "Source:", c->seen);
 }
@@ -158,8 +129,8 @@ void wd_cause_json_fields(struct wd_json *j, const struct wd_cause *c)
 	wd_json_str(j, "cause", c->text);
 	wd_json_str(j, "severity", wd_severity_name(c->severity));
 	wd_json_str(j, "meaning", c->meaning);
-	json_list(j, "counters", c->counters);
-	json_list(j, "sysctls", c->sysctls);
+	wd_json_strv(j, "counters", c->counters);
+	wd_json_strv(j, "sysctls", c->sysctls);
 	wd_json_str(j, "remedy", c->remedy);
 	wd_json_str(j, "source", c->seen);
 }
@@ -167,10 +138,7 @@ void wd_cause_json_fields(struct wd_json *j, const struct wd_cause *c)
 void wd_callsite_json_fields(struct wd_json *j, const struct wd_callsite *c)
 {
 	wd_json_str(j, "function", c->function);
-	wd_json_open(j, "reasons", '[');
-	for (const char *const *r = c->reasons; *r; r++)
-		wd_json_str(j, NULL, *r);
-	wd_json_close(j, ']');
+	wd_json_strv(j, "reasons", c->reasons);
 	wd_json_str(j, "kernels", c->kernels);
 	wd_json_str(j, "summary", c->summary);
 	wd_json_str(j, "severity", wd_severity_name(c->severity));
@@ -178,7 +146,7 @@ void wd_callsite_json_fields(struct wd_json *j, const struct wd_callsite *c)
 	wd_json_str(j, "meaning", c->meaning);
 	wd_json_str(j, "check", c->check);
 	wd_json_str(j, "source", c->seen);
-	json_list(j, "counters", c->counters);
+	wd_json_strv(j, "counters", c->counters);
 }
 
 /* A table cell: a '|' would end it. */
@@ -256,7 +224,7 @@ void wd_callsites_markdown(FILE *f)
 	for (size_t i = 0; i < N_CALLSITES; i++) {
 		const struct wd_callsite *c = &callsites[i];
 
-		join(reasons, sizeof(reasons), c->reasons, ", ");
+		wd_catalogue_join(reasons, sizeof(reasons), c->reasons);
 		fprintf(f, "| `%s` |", c->function);
 		cell(f, reasons);
 		cell(f, c->kernels);
@@ -318,8 +286,8 @@ static void callsite_cause_json(struct wd_json *j, const struct wd_callsite *c,
 	wd_json_str(j, "cause", c->summary);
 	wd_json_str(j, "severity", wd_severity_name(c->severity));
 	wd_json_str(j, "meaning", c->meaning);
-	json_list(j, "counters", c->counters);
-	json_list(j, "sysctls", NULL);
+	wd_json_strv(j, "counters", c->counters);
+	wd_json_strv(j, "sysctls", NULL);
 	wd_json_str(j, "remedy", c->check);
 	wd_json_str(j, "source", c->seen);
 }

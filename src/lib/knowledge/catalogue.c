@@ -126,7 +126,7 @@ const char *wd_severity_name(enum wd_cat_severity s)
 	return "unknown";
 }
 
-static const char *severity_key(enum wd_cat_severity s)
+const char *wd_severity_key(enum wd_cat_severity s)
 {
 	switch (s) {
 	case WD_SEV_BENIGN:
@@ -169,7 +169,7 @@ static void wrap(FILE *f, const char *text, int indent, int col)
 	fputc('\n', f);
 }
 
-static void join(char *buf, size_t len, const char *const *v)
+void wd_catalogue_join(char *buf, size_t len, const char *const *v)
 {
 	size_t off = 0;
 
@@ -194,12 +194,12 @@ static void field(FILE *f, const char *label, const char *text)
 	wd_catalogue_field(f, label, text);
 }
 
-static void list_field(FILE *f, const char *label, const char *const *v,
-		       const char *none)
+void wd_catalogue_list_field(FILE *f, const char *label, const char *const *v,
+			     const char *none)
 {
 	char buf[1024];
 
-	join(buf, sizeof(buf), v);
+	wd_catalogue_join(buf, sizeof(buf), v);
 	field(f, label, buf[0] ? buf : none);
 }
 
@@ -207,7 +207,7 @@ static void all_aliases(char *buf, size_t len, const struct wd_cat_entry *e)
 {
 	size_t off;
 
-	join(buf, len, e->aliases);
+	wd_catalogue_join(buf, len, e->aliases);
 	off = strlen(buf);
 	for (size_t i = 0; i < N_RENAMES && off < len; i++)
 		if (!strcmp(catalogue_renames[i].cur, e->name))
@@ -228,10 +228,10 @@ void wd_catalogue_print(FILE *f, const struct wd_cat_entry *e)
 		 e->severity_note);
 	field(f, "Severity:", buf);
 	field(f, "Meaning:", e->meaning);
-	list_field(f, "Dropped in:", e->functions, "-");
+	wd_catalogue_list_field(f, "Dropped in:", e->functions, "-");
 	wd_causes_print_reason(f, e->name);
-	list_field(f, "Counters:", e->counters, "none (no MIB counter)");
-	list_field(f, "Sysctls:", e->sysctls, "none");
+	wd_catalogue_list_field(f, "Counters:", e->counters, "none (no MIB counter)");
+	wd_catalogue_list_field(f, "Sysctls:", e->sysctls, "none");
 	field(f, "Check:", e->settings);
 	field(f, "Action:", e->action);
 	all_aliases(buf, sizeof(buf), e);
@@ -241,29 +241,12 @@ void wd_catalogue_print(FILE *f, const struct wd_cat_entry *e)
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_list(struct wd_json *j, const char *key, const char *const *v)
-{
-	wd_json_open(j, key, '[');
-	for (size_t i = 0; v && v[i]; i++)
-		wd_json_str(j, NULL, v[i]);
-	wd_json_close(j, ']');
-}
-
 void wd_catalogue_json_fields(struct wd_json *j, const struct wd_cat_entry *e)
 {
 	wd_json_str(j, "name", e->name);
 	wd_json_str(j, "subsystem", e->subsys);
 	wd_json_str(j, "layer", e->layer);
-	wd_json_str(j, "since", e->since);
-	wd_json_str(j, "summary", e->summary);
-	wd_json_str(j, "meaning", e->meaning);
-	json_list(j, "functions", e->functions);
-	json_list(j, "counters", e->counters);
-	json_list(j, "sysctls", e->sysctls);
-	wd_json_str(j, "check", e->settings);
-	wd_json_str(j, "action", e->action);
-	wd_json_str(j, "severity", severity_key(e->severity));
-	wd_json_str(j, "severity_note", e->severity_note);
+	WD_CAT_JSON_COMMON(j, e);
 	wd_json_open(j, "old_names", '[');
 	for (const char *const *a = e->aliases; a && *a; a++)
 		wd_json_str(j, NULL, *a);
@@ -284,8 +267,8 @@ static const char *const subsys_title[] = {
 	"mac80211 reasons (module `mac80211`, 6.4+)",
 };
 
-static void md_list(FILE *f, const char *label, const char *const *v,
-		    const char *none)
+void wd_catalogue_md_list(FILE *f, const char *label, const char *const *v,
+			  const char *none)
 {
 	fprintf(f, "- **%s:** ", label);
 	if (!v || !*v) {
@@ -308,10 +291,10 @@ static void md_entry(FILE *f, const struct wd_cat_entry *e)
 	fprintf(f, "- **Severity:** %s. %s\n", wd_severity_name(e->severity),
 		e->severity_note);
 	fprintf(f, "- **Meaning:** %s\n", e->meaning);
-	md_list(f, "Dropped in", e->functions, "-");
+	wd_catalogue_md_list(f, "Dropped in", e->functions, "-");
 	wd_causes_markdown_reason(f, e->name);
-	md_list(f, "Counters", e->counters, "none");
-	md_list(f, "Sysctls", e->sysctls, "none");
+	wd_catalogue_md_list(f, "Counters", e->counters, "none");
+	wd_catalogue_md_list(f, "Sysctls", e->sysctls, "none");
 	fprintf(f, "- **Check:** %s\n", e->settings);
 	fprintf(f, "- **Action:** %s\n", e->action);
 	all_aliases(buf, sizeof(buf), e);
@@ -337,7 +320,7 @@ static void md_index(FILE *f, const char *subsys)
 			anchor[j] = (char)tolower((unsigned char)e->name[j]);
 		anchor[j] = '\0';
 		fprintf(f, "| [%s](#%s) | %s | %s | %s | %s |\n", e->name,
-			anchor, e->layer, e->since, severity_key(e->severity),
+			anchor, e->layer, e->since, wd_severity_key(e->severity),
 			e->summary);
 	}
 	fputc('\n', f);
@@ -377,7 +360,7 @@ void wd_catalogue_markdown(FILE *f)
 	      "and distribution kernels may have it earlier.\n\n", f);
 	fputs("To make the kernel drop packets for a reason on demand, in network "
 	      "namespaces: the recipes of the drop-reason lab, `docs/lab.md` (one "
-	      "script per reason and family in `tests/lab/scenarios/`).\n\n", f);
+	      "script per reason, for one or both families, in `tests/lab/scenarios/`).\n\n", f);
 	for (size_t s = 0; s < 3; s++) {
 		fprintf(f, "## %s\n\n", subsys_title[s]);
 		md_index(f, subsys_order[s]);
@@ -392,7 +375,7 @@ void wd_catalogue_markdown(FILE *f)
 /* ----------------------------------------------------------------- man */
 
 /* roff-escaped text; `code` becomes bold. */
-static void roff(FILE *f, const char *s)
+void wd_catalogue_roff(FILE *f, const char *s)
 {
 	bool bold = false;
 
@@ -412,13 +395,13 @@ static void roff(FILE *f, const char *s)
 		fputs("\\fR", f);
 }
 
-static void man_line(FILE *f, const char *label, const char *text)
+void wd_catalogue_man_line(FILE *f, const char *label, const char *text)
 {
 	if (!text || !*text)
 		return;
 	fputs(".br\n", f);
 	fprintf(f, "\\fI%s\\fR ", label);
-	roff(f, text);
+	wd_catalogue_roff(f, text);
 	fputc('\n', f);
 }
 
@@ -428,15 +411,15 @@ static void man_entry(FILE *f, const struct wd_cat_entry *e)
 
 	fprintf(f, ".TP\n.B %s\n", e->name);
 	snprintf(buf, sizeof(buf), "%s (%s, since %s, %s).", e->summary,
-		 e->layer, e->since, severity_key(e->severity));
-	roff(f, buf);
+		 e->layer, e->since, wd_severity_key(e->severity));
+	wd_catalogue_roff(f, buf);
 	fputc('\n', f);
-	man_line(f, "Meaning:", e->meaning);
-	join(buf, sizeof(buf), e->counters);
-	man_line(f, "Counters:", buf);
-	join(buf, sizeof(buf), e->sysctls);
-	man_line(f, "Sysctls:", buf);
-	man_line(f, "Action:", e->action);
+	wd_catalogue_man_line(f, "Meaning:", e->meaning);
+	wd_catalogue_join(buf, sizeof(buf), e->counters);
+	wd_catalogue_man_line(f, "Counters:", buf);
+	wd_catalogue_join(buf, sizeof(buf), e->sysctls);
+	wd_catalogue_man_line(f, "Sysctls:", buf);
+	wd_catalogue_man_line(f, "Action:", e->action);
 }
 
 void wd_catalogue_man(FILE *f)
@@ -452,7 +435,7 @@ void wd_catalogue_man(FILE *f)
 	      "for the full entry with live counters.\n", f);
 	for (size_t s = 0; s < 3; s++) {
 		fputs(".SS ", f);
-		roff(f, subsys_title[s]);
+		wd_catalogue_roff(f, subsys_title[s]);
 		fputc('\n', f);
 		for (size_t i = 0; i < N_ENTRIES; i++)
 			if (!strcmp(catalogue[i].subsys, subsys_order[s]))

@@ -61,12 +61,35 @@ const char *wd_catalogue_suggest(const char *name);
  */
 bool wd_catalogue_is_sentinel(const char *name);
 
-const char *wd_severity_name(enum wd_cat_severity s);	/* "benign", ... */
+const char *wd_severity_name(enum wd_cat_severity s);	/* "usually benign", ... */
+const char *wd_severity_key(enum wd_cat_severity s);	/* "benign", as JSON says it */
 
 /* Full entry as text (what `whydrop explain` prints before live values). */
 void wd_catalogue_print(FILE *f, const struct wd_cat_entry *e);
 /* "  Label:      text" wrapped at 78 columns, as the entries print. */
 void wd_catalogue_field(FILE *f, const char *label, const char *text);
+/* A list as a field, "a, b"; none when it is empty ("": no line). */
+void wd_catalogue_list_field(FILE *f, const char *label, const char *const *v,
+			     const char *none);
+/* "a, b" of a NULL-terminated list into buf ("" when none). */
+void wd_catalogue_join(char *buf, size_t len, const char *const *v);
+/*
+ * The members a drop-reason entry and a reset-reason entry (rst_catalogue.h)
+ * both have, in this order, from since to severity_note: a macro, as the
+ * two are different types with the same member names.
+ */
+#define WD_CAT_JSON_COMMON(j, e) do {						\
+	wd_json_str(j, "since", (e)->since);					\
+	wd_json_str(j, "summary", (e)->summary);				\
+	wd_json_str(j, "meaning", (e)->meaning);				\
+	wd_json_strv(j, "functions", (e)->functions);				\
+	wd_json_strv(j, "counters", (e)->counters);				\
+	wd_json_strv(j, "sysctls", (e)->sysctls);				\
+	wd_json_str(j, "check", (e)->settings);					\
+	wd_json_str(j, "action", (e)->action);					\
+	wd_json_str(j, "severity", wd_severity_key((e)->severity));		\
+	wd_json_str(j, "severity_note", (e)->severity_note);			\
+} while (0)
 /* The entry's members, written into an object already open in j. */
 struct wd_json;
 void wd_catalogue_json_fields(struct wd_json *j, const struct wd_cat_entry *e);
@@ -74,6 +97,12 @@ void wd_catalogue_json_fields(struct wd_json *j, const struct wd_cat_entry *e);
 /* Reference documents, deterministic (no live data). */
 void wd_catalogue_markdown(FILE *f);
 void wd_catalogue_man(FILE *f);	/* the reasons section of whydrop(8) */
+
+/* Pieces of those documents, shared with the reset-reason catalogue. */
+void wd_catalogue_md_list(FILE *f, const char *label, const char *const *v,
+			  const char *none);	/* "- **Label:** `a`, `b`" */
+void wd_catalogue_roff(FILE *f, const char *s);	/* escaped; `code` in bold */
+void wd_catalogue_man_line(FILE *f, const char *label, const char *text);
 
 /* Markers around the generated part of docs/whydrop.8. */
 #define WD_MAN_BEGIN	".\\\" BEGIN GENERATED REASONS (make docs)"

@@ -47,28 +47,6 @@ const char *wd_rst_catalogue_suggest(const char *name)
 	return wd_suggest(wd_rst_strip(name), names, N_RST);
 }
 
-static const char *severity_key(enum wd_cat_severity s)
-{
-	switch (s) {
-	case WD_SEV_BENIGN:
-		return "benign";
-	case WD_SEV_DEPENDS:
-		return "depends";
-	case WD_SEV_PROBLEM:
-		return "problem";
-	}
-	return "unknown";
-}
-
-static void join(char *buf, size_t len, const char *const *v)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (; v && *v && off < len; v++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", *v);
-}
-
 /* ---------------------------------------------------------------- text */
 
 void wd_rst_catalogue_print(FILE *f, const struct wd_rst_entry *e)
@@ -81,12 +59,9 @@ void wd_rst_catalogue_print(FILE *f, const struct wd_rst_entry *e)
 	snprintf(buf, sizeof(buf), "%s. %s", wd_severity_name(e->severity), e->severity_note);
 	wd_catalogue_field(f, "Severity:", buf);
 	wd_catalogue_field(f, "Meaning:", e->meaning);
-	join(buf, sizeof(buf), e->functions);
-	wd_catalogue_field(f, "Sent in:", buf);
-	join(buf, sizeof(buf), e->counters);
-	wd_catalogue_field(f, "Counters:", buf[0] ? buf : "none (no MIB counter)");
-	join(buf, sizeof(buf), e->sysctls);
-	wd_catalogue_field(f, "Sysctls:", buf[0] ? buf : "none");
+	wd_catalogue_list_field(f, "Sent in:", e->functions, "");
+	wd_catalogue_list_field(f, "Counters:", e->counters, "none (no MIB counter)");
+	wd_catalogue_list_field(f, "Sysctls:", e->sysctls, "none");
 	wd_catalogue_field(f, "Check:", e->settings);
 	wd_catalogue_field(f, "Action:", e->action);
 	wd_catalogue_field(f, "Reproduced:", e->reproduced);
@@ -95,45 +70,16 @@ void wd_rst_catalogue_print(FILE *f, const struct wd_rst_entry *e)
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_list(struct wd_json *j, const char *key, const char *const *v)
-{
-	wd_json_open(j, key, '[');
-	for (size_t i = 0; v && v[i]; i++)
-		wd_json_str(j, NULL, v[i]);
-	wd_json_close(j, ']');
-}
-
 void wd_rst_catalogue_json_fields(struct wd_json *j, const struct wd_rst_entry *e)
 {
 	wd_json_str(j, "name", e->name);
 	wd_json_str(j, "kind", "rst");
-	wd_json_str(j, "since", e->since);
-	wd_json_str(j, "summary", e->summary);
-	wd_json_str(j, "meaning", e->meaning);
-	json_list(j, "functions", e->functions);
-	json_list(j, "counters", e->counters);
-	json_list(j, "sysctls", e->sysctls);
-	wd_json_str(j, "check", e->settings);
-	wd_json_str(j, "action", e->action);
-	wd_json_str(j, "severity", severity_key(e->severity));
-	wd_json_str(j, "severity_note", e->severity_note);
+	WD_CAT_JSON_COMMON(j, e);
 	wd_json_str(j, "reproduced", e->reproduced);
 	wd_json_str(j, "history", e->history);
 }
 
 /* ------------------------------------------------------------ markdown */
-
-static void md_list(FILE *f, const char *label, const char *const *v, const char *none)
-{
-	fprintf(f, "- **%s:** ", label);
-	if (!v || !*v) {
-		fprintf(f, "%s\n", none);
-		return;
-	}
-	for (size_t i = 0; v[i]; i++)
-		fprintf(f, "%s`%s`", i ? ", " : "", v[i]);
-	fputc('\n', f);
-}
 
 static void md_anchor(char *buf, size_t len, const char *name)
 {
@@ -151,9 +97,9 @@ static void md_entry(FILE *f, const struct wd_rst_entry *e)
 	fprintf(f, "- **Since:** %s\n", e->since);
 	fprintf(f, "- **Severity:** %s. %s\n", wd_severity_name(e->severity), e->severity_note);
 	fprintf(f, "- **Meaning:** %s\n", e->meaning);
-	md_list(f, "Sent in", e->functions, "-");
-	md_list(f, "Counters", e->counters, "none");
-	md_list(f, "Sysctls", e->sysctls, "none");
+	wd_catalogue_md_list(f, "Sent in", e->functions, "-");
+	wd_catalogue_md_list(f, "Counters", e->counters, "none");
+	wd_catalogue_md_list(f, "Sysctls", e->sysctls, "none");
 	fprintf(f, "- **Check:** %s\n", e->settings);
 	fprintf(f, "- **Action:** %s\n", e->action);
 	if (*e->reproduced)
@@ -181,7 +127,7 @@ void wd_rst_catalogue_markdown(FILE *f)
 
 		md_anchor(anchor, sizeof(anchor), e->name);
 		fprintf(f, "| [rst:%s](#%s) | %s | %s | %s |\n", e->name, anchor, e->since,
-			severity_key(e->severity), e->summary);
+			wd_severity_key(e->severity), e->summary);
 	}
 	fputc('\n', f);
 	for (size_t i = 0; i < N_RST; i++)
@@ -189,36 +135,6 @@ void wd_rst_catalogue_markdown(FILE *f)
 }
 
 /* ----------------------------------------------------------------- man */
-
-/* roff-escaped text; `code` becomes bold (as catalogue.c writes it). */
-static void roff(FILE *f, const char *s)
-{
-	bool bold = false;
-
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", f);
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\e", f);
-		else if (*s == '`')
-			fputs((bold = !bold) ? "\\fB" : "\\fR", f);
-		else if (*s == '-')
-			fputs("\\-", f);
-		else
-			fputc(*s, f);
-	}
-	if (bold)
-		fputs("\\fR", f);
-}
-
-static void man_line(FILE *f, const char *label, const char *text)
-{
-	if (!text || !*text)
-		return;
-	fprintf(f, ".br\n\\fI%s\\fR ", label);
-	roff(f, text);
-	fputc('\n', f);
-}
 
 void wd_rst_catalogue_man(FILE *f)
 {
@@ -231,12 +147,12 @@ void wd_rst_catalogue_man(FILE *f)
 
 		fprintf(f, ".TP\n.B rst:%s\n", e->name);
 		snprintf(buf, sizeof(buf), "%s (since %s, %s).", e->summary, e->since,
-			 severity_key(e->severity));
-		roff(f, buf);
+			 wd_severity_key(e->severity));
+		wd_catalogue_roff(f, buf);
 		fputc('\n', f);
-		man_line(f, "Meaning:", e->meaning);
-		join(buf, sizeof(buf), e->counters);
-		man_line(f, "Counters:", buf);
-		man_line(f, "Action:", e->action);
+		wd_catalogue_man_line(f, "Meaning:", e->meaning);
+		wd_catalogue_join(buf, sizeof(buf), e->counters);
+		wd_catalogue_man_line(f, "Counters:", buf);
+		wd_catalogue_man_line(f, "Action:", e->action);
 	}
 }

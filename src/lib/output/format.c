@@ -151,7 +151,7 @@ void wd_print_drop_text(FILE *f, const struct wd_drop_view *d)
 	/* tcpdump's length; what was left of the skb only when that is unknown */
 	if (wd_drop_ip_len(d))
 		fprintf(f, " len %u", wd_drop_ip_len(d));
-	else
+	else if (!d->no_skb_len)
 		fprintf(f, " skb_len %u", d->skb_len);
 	if (d->ifname) {
 		fputs(" dev ", f);
@@ -233,7 +233,7 @@ static void print_sock_json(struct wd_json *j, const struct wd_sock_view *k)
 	wd_json_uint(j, "lport", k->lport);
 	wd_json_uint(j, "rport", k->rport);
 	wd_json_str(j, "state", wd_sock_state_name(k->state));
-	if (k->full) {
+	if (k->full && !k->no_uid) {
 		wd_json_uint(j, "uid", k->uid);
 		if (k->cgroup_id)
 			wd_json_uint(j, "cgroup_id", k->cgroup_id);
@@ -274,7 +274,8 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 	print_flow_json(&j, d);
 	if (wd_drop_ip_len(d))
 		wd_json_uint(&j, "len", wd_drop_ip_len(d));
-	wd_json_uint(&j, "skb_len", d->skb_len);
+	if (!d->no_skb_len)
+		wd_json_uint(&j, "skb_len", d->skb_len);
 	if (d->ifindex)
 		wd_json_uint(&j, "ifindex", d->ifindex);
 	if (d->ifname)

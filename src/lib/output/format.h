@@ -34,6 +34,7 @@ struct wd_sock_view {
 	const char *k8s_namespace;
 	int pid;		/* owning process, 0 if unknown */
 	const char *comm;
+	bool no_uid;		/* full, but uid and cgroup_id unknown (a recording) */
 };
 
 /* One dropped packet, already resolved to names. NULL/false = unknown. */
@@ -45,6 +46,7 @@ struct wd_drop_view {
 	const char *location;
 	uint16_t l3proto;
 	struct wd_flow flow;
+	bool no_skb_len;	/* skb_len unknown (a recording of an IP packet) */
 	uint32_t skb_len;	/* skb->len at the drop point: what was left of the
 				 * packet there (a SYN in tcp_v4_rcv: 20, its TCP header);
 				 * the packet's own length is wd_drop_ip_len() */

@@ -70,6 +70,14 @@ void wd_json_str(struct wd_json *j, const char *k, const char *val)
 	wd_json_escape(j->f, val);
 }
 
+void wd_json_strv(struct wd_json *j, const char *k, const char *const *v)
+{
+	wd_json_open(j, k, '[');
+	for (; v && *v; v++)
+		wd_json_str(j, NULL, *v);
+	wd_json_close(j, ']');
+}
+
 void wd_json_uint(struct wd_json *j, const char *k, uint64_t val)
 {
 	key(j, k);

@@ -24,6 +24,8 @@ void wd_json_uint(struct wd_json *j, const char *key, uint64_t val);
 void wd_json_int(struct wd_json *j, const char *key, int64_t val);
 void wd_json_double(struct wd_json *j, const char *key, double val, int decimals);
 void wd_json_bool(struct wd_json *j, const char *key, bool val);
+/* An array of the strings of a NULL-terminated list; NULL or empty: []. */
+void wd_json_strv(struct wd_json *j, const char *key, const char *const *v);
 /* Write s as a quoted, escaped JSON string. */
 void wd_json_escape(FILE *f, const char *s);
 

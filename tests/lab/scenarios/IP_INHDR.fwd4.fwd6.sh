@@ -1,0 +1,23 @@
+#!/bin/bash
+# The receiver routes (ip_forward=1, IPv6 forwarding=1 in its namespace) to 198.51.100.0/24
+# (2001:db8:1::/64); 6 packets reach it with TTL (hop limit) 1: they may not be forwarded, so
+# they are dropped (an ICMP time exceeded goes back). The kernel calls it IP_INHDR at
+# ip_forward (ip6_forward) and counts it in IpInHdrErrors (Ip6InHdrErrors), though the header
+# is fine: a TTL expiry (a routing loop, traceroute), not a bad header.
+REASON=IP_INHDR FUNCTION_fwd4=ip_forward FUNCTION_fwd6=ip6_forward
+CAUSE_fwd4="TTL expired"
+CAUSE_fwd6="hop limit expired"
+source "$(dirname "$0")/../lib.sh"
+setup() {
+	lab_setup_c
+	local fwd=net.ipv4.ip_forward=1
+	[ "$V" = 4 ] || fwd=net.ipv6.conf.all.forwarding=1
+	in_b sysctl -q -w $fwd
+}
+trigger() {
+	local l3='IP(src=A4, dst="198.51.100.2", ttl=1)'
+	[ "$V" = 4 ] || l3='IPv6(src=A6, dst="2001:db8:1::2", hlim=1)'
+	send 6 "E/$l3/UDP(sport=40000, dport=5555)"
+	expect 6
+}
+lab_main

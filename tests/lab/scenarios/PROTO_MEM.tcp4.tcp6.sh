@@ -1,0 +1,17 @@
+#!/bin/bash
+# No cgroup, so on any cgroup layout: the receiver (SO_RCVBUF 2048, so sk_rcvbuf 4096) never
+# reads; 40 one-byte out-of-order segments at rcv_nxt+200, +202, ...: each costs a whole skb
+# (truesize >= 576) of receive memory, so the first few fill it and the rest cannot be
+# charged: dropped for lack of memory in tcp_data_queue (tcp_data_queue_ofo, inlined). Each
+# lands above everything queued, so nothing is pruned to make room.
+# Expected: the namespace's TcpExtTCPOFODrop, which moves with each of these drops.
+REASON=PROTO_MEM FUNCTION=tcp_data_queue
+CAUSE="out-of-order data refused"
+source "$(dirname "$0")/../lib.sh"
+setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
+trigger() {
+	bg_py srv b tcp-server $V 8080 --rcvbuf 2048
+	expect_counter "mib b TcpExtTCPOFODrop"
+	bg_py cli a forge $V 8080 '[seg(seq=SEQ+200+2*i, data=b"h") for i in range(40)]'
+}
+lab_main
