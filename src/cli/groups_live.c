@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,4 +365,10 @@ void wd_groups_print_live(struct wd_groups *g, const struct wd_snapshot *snap, F
 		return;
 	wd_print_groups_table(f, &doc);
 	wd_groups_doc_free(&gd);
+	/*
+	 * A snapshot's rows by socket (a label each for sockets whose process
+	 * was not seen) are megabytes for a moment, every second: give them
+	 * back, or top's memory stays at its busiest second.
+	 */
+	malloc_trim(0);
 }
