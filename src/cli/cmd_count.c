@@ -30,7 +30,7 @@ out:
 }
 
 /*
- * --group-by cgroup|process, once a second: sockets close before count
+ * --group-by cgroup|process|container|pod, once a second: sockets close before count
  * ends, so their processes are learned while they are open, and the
  * by-socket hash's generations swap before it fills. Without them count
  * reads nothing until the end.
@@ -39,7 +39,7 @@ static void refresh(struct wd_session *s, struct wd_groups *g)
 {
 	struct wd_snapshot snap;
 
-	if (g->by != WD_GROUP_CGROUP && g->by != WD_GROUP_PROCESS)
+	if (!wd_group_by_socket(g->by))
 		return;
 	if (wd_session_snapshot(s, &snap))
 		return;

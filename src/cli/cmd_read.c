@@ -51,7 +51,8 @@ struct summary {
 	const char *path;		/* the file being read */
 	struct file_sum fs;		/* ... and what it held */
 	struct table drops;		/* struct read_row */
-	struct table groups;		/* struct read_group, with --group-by */
+	struct wd_keyset groups;	/* struct wd_group_key, with --group-by */
+	const char *section;		/* the file's section comment (--group-by host) */
 	struct wd_read_stacks stacks;	/* with --stacks */
 	struct wd_flame_out *flame;	/* --svg FILE, else NULL */
 	uint64_t kept;			/* packets summarised or printed */
@@ -77,15 +78,22 @@ static void seen_ts(struct file_sum *fs, const struct wd_pcapng_rec *rec)
 static int count_packet(struct summary *s, const struct wd_pcapng_rec *rec,
 			const struct wd_pcapng_meta *m)
 {
+	struct wd_group_scratch sc;
+	struct wd_group_who who;
+
 	if (s->ro->lines) {
 		if (wd_read_print_line(stdout, rec, m, s->ro->json))
 			return -ENOMEM;
 		s->out_errno = wd_output_errno(stdout);
 		return 0;
 	}
-	if (s->ro->group_by &&
-	    wd_read_add_group(&s->groups, m, rec->comment, s->ro->group_by))
-		return -ENOMEM;
+	if (s->ro->group_by) {
+		wd_group_who_recorded(m, rec->comment, rec->data, rec->caplen, s->section, &sc,
+				      &who);
+		if (wd_group_add(&s->groups, s->ro->group_by, &who,
+				 m->has_reason ? m->reason : NULL, m->code, 1))
+			return -ENOMEM;
+	}
 	if (wd_read_add_drop(&s->drops, m))
 		return -ENOMEM;
 	if (s->ro->stacks && wd_read_stacks_add(&s->stacks, m, rec->comment))
@@ -121,6 +129,7 @@ static int on_packet(struct summary *s, const struct wd_pcapng_reader *r,
 		return 0;
 	}
 	s->kept++;
+	s->section = r->shb_comment;
 	return count_packet(s, rec, &m);
 }
 
@@ -256,31 +265,6 @@ static void add_kernel(struct summary *s, const struct wd_pcapng_reader *r)
 	snprintf(s->kernels + used, sizeof(s->kernels) - used, "%s%s", used ? ", " : "", k);
 }
 
-/* The --group-by part of the document; *out freed by the caller. */
-static int doc_groups(struct summary *s, struct wd_count_doc *doc, struct wd_group_out **out)
-{
-	const struct read_group *g;
-
-	if (wd_read_fold_groups(&s->groups, s->ro->max_groups))
-		return -ENOMEM;
-	g = (const struct read_group *)s->groups.rows;
-	*out = calloc(s->groups.n ? s->groups.n : 1, sizeof(**out));
-	if (!*out)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->groups.n; i++)
-		(*out)[i] = (struct wd_group_out){
-			.group = g[i].group, .netns = g[i].ns.inode,
-			.netns_cookie = g[i].ns.cookie,
-			.reason = g[i].reason[0] ? g[i].reason : NULL,
-			.code = g[i].code,
-			.count = g[i].count,
-		};
-	doc->group_by = wd_group_by_name(s->ro->group_by);
-	doc->groups = *out;
-	doc->n_groups = s->groups.n;
-	return 0;
-}
-
 /* The count rows, largest first; *out freed by the caller. */
 static int doc_rows(struct summary *s, struct wd_count_doc *doc, struct wd_count_row **out)
 {
@@ -360,14 +344,15 @@ static int print_summary(struct summary *s)
 		.location_only = s->drops.n && !s->any_reason,
 	};
 	struct wd_count_row *rows = NULL;
-	struct wd_group_out *groups = NULL;
+	struct wd_groups_doc gd = { 0 };
 	int status = no_stacks(s), flame_failed;
 	bool done;
 
 	if (status)
 		return status;
 	status = 1;
-	if (doc_rows(s, &doc, &rows) || (s->ro->group_by && doc_groups(s, &doc, &groups))) {
+	if (doc_rows(s, &doc, &rows) || (s->ro->group_by &&
+	     wd_groups_doc_make(&s->groups, s->ro->group_by, s->ro->max_groups, &doc, &gd))) {
 		fprintf(stderr, "whydrop read: out of memory\n");
 		goto out;
 	}
@@ -384,7 +369,7 @@ static int print_summary(struct summary *s)
 	status = wd_output_check(stdout, "read") || flame_failed;
 out:
 	free(rows);
-	free(groups);
+	wd_groups_doc_free(&gd);
 	return status;
 }
 
@@ -542,7 +527,8 @@ int cmd_read(int argc, char **argv)
 		.stacks = cli.o.stacks, .folded = cli.o.folded,
 		.group_by = cli.o.group_by, .max_groups = cli.o.max_groups,
 	};
-	wd_read_tables_init(&s.drops, &s.groups);
+	wd_read_table_init(&s.drops);
+	wd_group_rows_init(&s.groups);
 	status = wd_read_filter_init(&flt, &cli);
 	if (status)
 		goto out;
@@ -579,7 +565,7 @@ out:
 	free(in);
 	wd_read_filter_free(&flt);
 	wd_table_free(&s.drops);
-	wd_table_free(&s.groups);
+	wd_keyset_free(&s.groups);
 	wd_read_stacks_free(&s.stacks);
 	wd_cli_free(&cli);
 	return status;

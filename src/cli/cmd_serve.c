@@ -111,7 +111,8 @@ int cmd_serve(int argc, char **argv)
 	sv.so = (struct serve_opts){
 		.listen = cli.listen, .max_series = cli.max_series, .per_if = cli.per_if,
 		.per_netns = cli.per_netns, .user = cli.user, .netns_names = o->netns_names,
-		.per_cgroup = cli.per_cgroup, .series_grace = cli.series_grace,
+		.per_cgroup = cli.per_cgroup || cli.per_container,
+		.per_container = cli.per_container, .series_grace = cli.series_grace,
 	};
 	sv.verbose = o->verbose;
 	sv.cap_drops.max = sv.cap_hidden.max = sv.cap_if.max = sv.cap_ns.max =

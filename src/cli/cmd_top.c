@@ -313,7 +313,7 @@ static void refresh(struct top *t, struct wd_session *s, struct wd_groups *g,
 	begin_frame(t);
 	draw(t, s, &snap, have ? &x : NULL, cur, n, now);
 	if (g->by)
-		wd_groups_print_live(g, s, &snap, t->out);
+		wd_groups_print_live(g, &snap, t->out);
 	if (cs->ok)
 		wd_counter_sampler_print_live(cs, o, s, &snap, t->out);
 	if (snap.tcp)

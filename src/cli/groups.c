@@ -1,420 +1,335 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* count/top --group-by: the tables of a snapshot by who the drops hurt; see groups.h. */
+/*
+ * --group-by: the labels of who a drop hurt, the rows by (group, reason),
+ * the --max-groups largest groups and "(other)"; see groups.h. Live
+ * snapshots (groups_live.c) and recordings (cmd_read.c) come here alike.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "container_formats.h"
 #include "groups.h"
-#include "grow.h"
 #include "options.h"
 
-void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_session *s)
+static const char *netns_label(const struct wd_group_who *w, char *buf, size_t len)
 {
-	memset(g, 0, sizeof(*g));
-	g->by = o->group_by;
-	g->max_groups = o->max_groups;
-	g->s = s;
-}
-
-void wd_groups_free(struct wd_groups *g)
-{
-	free(g->socks);
-	free(g->retired);
-	g->socks = NULL;
-	g->retired = NULL;
-	g->n_socks = g->cap_socks = g->n_retired = g->cap_retired = 0;
-}
-
-/* The first known socket with an inode >= ino (socks is sorted by inode). */
-static size_t sock_pos(const struct wd_groups *g, uint64_t ino)
-{
-	size_t lo = 0, hi = g->n_socks;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->socks[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static struct wd_known_sock *known(struct wd_groups *g, uint64_t ino)
-{
-	size_t i = sock_pos(g, ino);
-
-	return i < g->n_socks && g->socks[i].ino == ino ? &g->socks[i] : NULL;
-}
-
-/* The owner of socket ino, from /proc now if not known yet; NULL if not found. */
-static struct wd_known_sock *learn(struct wd_groups *g, uint64_t ino)
-{
-	struct wd_session *s = g->s;
-	const struct wd_owner_entry *e;
-	struct wd_known_sock *ks;
-	size_t i;
-
-	if (!ino || ino == WD_SOCK_INO_RETIRED)
-		return NULL;
-	ks = known(g, ino);
-	if (!ks) {
-		e = wd_socket_owner(&s->who.owners, ino);
-		if (!e || wd_grow(&g->socks, &g->cap_socks, g->n_socks, sizeof(*ks), 64))
-			return NULL;	/* asked again at the next refresh */
-		i = sock_pos(g, ino);
-		ks = &g->socks[i];
-		memmove(ks + 1, ks, (g->n_socks++ - i) * sizeof(*ks));
-		ks->ino = ino;
-		ks->pid = e->pid;
-		snprintf(ks->comm, sizeof(ks->comm), "%.*s", WD_COMM_LEN, e->name);
-	}
-	ks->seen_gen = g->generation;
-	return ks;
-}
-
-static int cmp_sock_ino(const void *a, const void *b)
-{
-	const struct wd_known_sock *x = a, *y = b;
-
-	return x->ino < y->ino ? -1 : x->ino > y->ino;
-}
-
-/* fresh (sorted, none known yet) merged into g->socks from the back: no move per socket. */
-static int merge_socks(struct wd_groups *g, const struct wd_known_sock *fresh, size_t m)
-{
-	size_t i, j, w;
-
-	while (g->cap_socks < g->n_socks + m)
-		if (wd_grow(&g->socks, &g->cap_socks, g->cap_socks, sizeof(*fresh), 64))
-			return -ENOMEM;
-	i = g->n_socks;
-	j = m;
-	w = g->n_socks + m;
-	while (j) {
-		if (i && g->socks[i - 1].ino > fresh[j - 1].ino)
-			g->socks[--w] = g->socks[--i];
-		else
-			g->socks[--w] = fresh[--j];
-	}
-	g->n_socks += m;
-	return 0;
-}
-
-/*
- * learn() for every socket of a snapshot: the owners not known yet are
- * sorted and merged in once (learning one by one moved the table for each:
- * quadratic in the sockets new since the last refresh).
- */
-static void learn_all(struct wd_groups *g, const struct wd_snapshot *snap)
-{
-	const struct wd_sock_total *t = wd_sock_rows(&snap->socks);
-	struct wd_known_sock *fresh = NULL;
-	size_t m = 0, cap = 0, u = 0;
-
-	for (size_t i = 0; i < snap->socks.n; i++) {
-		uint64_t ino = t[i].key.ino;
-		struct wd_known_sock *ks = known(g, ino);
-		const struct wd_owner_entry *e;
-
-		if (ks)
-			ks->seen_gen = g->generation;
-		if (ks || !ino || ino == WD_SOCK_INO_RETIRED)
-			continue;
-		e = wd_socket_owner(&g->s->who.owners, ino);
-		if (!e || wd_grow(&fresh, &cap, m, sizeof(*fresh), 64))
-			continue;	/* asked again at the next refresh */
-		fresh[m] = (struct wd_known_sock){ .ino = ino, .pid = e->pid,
-						   .seen_gen = g->generation };
-		snprintf(fresh[m++].comm, sizeof(fresh->comm), "%.*s", WD_COMM_LEN, e->name);
-	}
-	if (m)
-		qsort(fresh, m, sizeof(*fresh), cmp_sock_ino);
-	for (size_t i = 0; i < m; i++)	/* one row per socket (several reasons) */
-		if (!u || fresh[u - 1].ino != fresh[i].ino)
-			fresh[u++] = fresh[i];
-	merge_socks(g, fresh, u);
-	free(fresh);
-}
-
-#define CGROUP_KEEP_S	60.0	/* a released cgroup's name, kept while a count may name it */
-
-struct id_list {
-	uint64_t *ids;
-	size_t n;
-};
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static bool named_by(void *ctx, uint64_t id)
-{
-	const struct id_list *l = ctx;
-
-	return l->n && bsearch(&id, l->ids, l->n, sizeof(id), cmp_u64);
-}
-
-/*
- * The names of cgroups released a minute ago or more that no count of the
- * snapshot names are let go: the host's cgroups come and go (the kernel
- * tells each one), the table follows those that exist or are counted.
- */
-static void prune_cgroups(struct wd_groups *g, const struct wd_snapshot *snap)
-{
-	const struct wd_sock_total *t = wd_sock_rows(&snap->socks);
-	struct id_list l = { calloc(snap->socks.n ? snap->socks.n : 1, sizeof(uint64_t)), 0 };
-
-	if (!l.ids)
-		return;		/* kept for now */
-	for (size_t i = 0; i < snap->socks.n; i++)
-		l.ids[l.n++] = t[i].key.cgroup_id;
-	qsort(l.ids, l.n, sizeof(*l.ids), cmp_u64);
-	wd_cgroups_prune_unused(&g->s->who.cgroups, wd_now(), CGROUP_KEEP_S, named_by, &l);
-	free(l.ids);
-}
-
-/* Let go of the owners of sockets that have not dropped for two generations. */
-static void forget_idle(struct wd_groups *g)
-{
-	size_t m = 0;
-
-	for (size_t i = 0; i < g->n_socks; i++)
-		if (g->socks[i].seen_gen + 2 > g->generation)
-			g->socks[m++] = g->socks[i];
-	g->n_socks = m;
-}
-
-static void sock_label(struct wd_groups *g, const struct wd_sock_key *k, char *buf, size_t len);
-
-/* Add count to the (group, reason) row of *v, or a new row. */
-static int add_count(struct wd_group_row **v, size_t *n, size_t *cap, const char *group,
-		     uint32_t reason, uint64_t count)
-{
-	for (size_t i = 0; i < *n; i++) {
-		if ((*v)[i].reason == reason && !strcmp((*v)[i].group, group)) {
-			(*v)[i].count += count;
-			return 0;
-		}
-	}
-	if (wd_grow(v, cap, *n, sizeof(**v), 16))
-		return -ENOMEM;
-	memset(&(*v)[*n], 0, sizeof(**v));
-	snprintf((*v)[*n].group, sizeof((*v)[*n].group), "%s", group);
-	(*v)[*n].reason = reason;
-	(*v)[(*n)++].count = count;
-	return 0;
-}
-
-/* sock_fold: a swapped-out socket's count goes to its process's row, if known. */
-static bool fold_sock(void *ctx, const struct wd_sock_total *t)
-{
-	struct wd_groups *g = ctx;
-	char label[256];
-
-	if (!learn(g, t->key.ino))
-		return false;	/* kept by the session, as a socket whose process was not seen */
-	sock_label(g, &t->key, label, sizeof(label));
-	return !add_count(&g->retired, &g->n_retired, &g->cap_retired, label, t->key.reason,
-			  t->count);
-}
-
-void wd_groups_maintain(struct wd_groups *g, struct wd_session *s)
-{
-	wd_session_maintain(s, g->by == WD_GROUP_PROCESS ? fold_sock : NULL, g);
-}
-
-void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap)
-{
-	if (!snap->has_socks)
-		return;
-	g->generation = snap->sock_generation;
-	if (g->by == WD_GROUP_PROCESS)
-		learn_all(g, snap);
-	forget_idle(g);
-	wd_session_cgroups_read(g->s);
-}
-
-static void netns_label(struct wd_session *s, const struct wd_netns_id *ns, char *buf,
-			size_t len)
-{
-	const char *name = wd_netns_name(&s->who.owners, ns);
-
-	if (name)
-		snprintf(buf, len, "%s", name);
+	if (w->netns_name)
+		snprintf(buf, len, "%s", w->netns_name);
 	else
-		wd_netns_label(ns, buf, len);
+		wd_netns_label(&w->ns, buf, len);
+	return buf;
 }
 
-static void key_label(struct wd_groups *g, struct wd_session *s, const struct wd_netns_id *id,
-		      const struct wd_key *k, char *buf, size_t len)
+static void interface_label(const struct wd_group_who *w, char *buf, size_t len)
 {
-	char ns[128];
-	const char *ifname;
+	char ns[160];
 
-	netns_label(s, id, ns, sizeof(ns));
-	if (g->by == WD_GROUP_NETNS) {
-		snprintf(buf, len, "%s", ns);
-		return;
-	}
-	ifname = wd_ifname(&s->ifnames, id, k->ifindex);
-	if (ifname)
-		snprintf(buf, len, "%s@%s", ifname, ns);
-	else if (k->ifindex)
-		snprintf(buf, len, "ifindex %u@%s", k->ifindex, ns);
+	netns_label(w, ns, sizeof(ns));
+	if (w->ifname)
+		snprintf(buf, len, "%s@%s", w->ifname, ns);
+	else if (w->ifindex)
+		snprintf(buf, len, "ifindex %u@%s", w->ifindex, ns);
 	else
 		snprintf(buf, len, "(no device)@%s", ns);
 }
 
-static void sock_label(struct wd_groups *g, const struct wd_sock_key *k, char *buf, size_t len)
+/* A socket's cgroup or process; NULL when the drop had none to tell. */
+static const char *no_socket(const struct wd_group_who *w)
 {
-	struct wd_session *s = g->s;
-	const struct wd_known_sock *ks;
-	const char *path;
-
-	if (!k->ino && !k->cgroup_id) {
-		snprintf(buf, len, "(no socket)");
-		return;
-	}
-	if (g->by == WD_GROUP_CGROUP) {
-		path = wd_cgroup_path(&s->who.cgroups, k->cgroup_id);
-		if (path)
-			wd_cgroup_label(path, buf, len);
-		else
-			snprintf(buf, len, "cgroup %" PRIu64, (uint64_t)k->cgroup_id);
-		return;
-	}
-	ks = known(g, k->ino);
-	if (ks)
-		snprintf(buf, len, "%s[%d]", ks->comm, ks->pid);
-	else if (k->ino == WD_SOCK_INO_RETIRED)
-		snprintf(buf, len, "(socket: process not seen)");
-	else
-		snprintf(buf, len, "(socket %" PRIu64 ": process not seen)", (uint64_t)k->ino);
+	if (w->sock == WD_SOCK_UNKNOWN)
+		return "(socket unknown)";
+	return w->sock == WD_SOCK_NONE ? "(no socket)" : NULL;
 }
 
-static int add_row(struct wd_group_row **v, size_t *n, size_t *cap, const char *group,
-		   const struct wd_netns_id *ns, uint32_t reason, uint64_t count)
+static void cgroup_label(const struct wd_group_who *w, char *buf, size_t len)
 {
-	struct wd_group_row *tmp;
+	const char *none = no_socket(w);
 
-	if (wd_grow(v, cap, *n, sizeof(**v), 64))
-		return -ENOMEM;
-	tmp = *v;
-	memset(&tmp[*n], 0, sizeof(tmp[*n]));
-	snprintf(tmp[*n].group, sizeof(tmp[*n].group), "%s", group);
-	if (ns)
-		tmp[*n].ns = *ns;
-	tmp[*n].reason = reason;
-	tmp[*n].count = count;
-	(*n)++;
+	if (none)
+		snprintf(buf, len, "%s", none);
+	else if (w->cgroup)
+		snprintf(buf, len, "%s", w->cgroup);
+	else if (w->cgroup_id)
+		snprintf(buf, len, "cgroup %" PRIu64, w->cgroup_id);
+	else
+		snprintf(buf, len, "(socket: cgroup not recorded)");
+}
+
+static void process_label(const struct wd_group_who *w, char *buf, size_t len)
+{
+	const char *none = no_socket(w);
+
+	if (none)
+		snprintf(buf, len, "%s", none);
+	else if (w->pid)
+		snprintf(buf, len, "%s[%d]", w->comm ? w->comm : "?", w->pid);
+	else if (w->sock_ino && w->sock_ino != WD_SOCK_INO_RETIRED)
+		snprintf(buf, len, "(socket %" PRIu64 ": process not seen)", w->sock_ino);
+	else
+		snprintf(buf, len, "(socket: process not seen)");
+}
+
+/* "podman:web", "pod shop/web-0/nginx"; the bare id while its name is unknown. */
+static void container_label(const struct wd_group_who *w, char *buf, size_t len)
+{
+	const char *none = no_socket(w);
+
+	if (none)
+		snprintf(buf, len, "%s", none);
+	else if (w->ctr)
+		wd_ctr_label(w->ctr, buf, len);
+	else
+		snprintf(buf, len, "(no container)");
+}
+
+/* "ns/pod"; "pod UID" while its name is unknown. */
+static void pod_label(const struct wd_group_who *w, char *buf, size_t len)
+{
+	const struct wd_ctr_name *c = w->ctr;
+	const char *none = no_socket(w);
+
+	if (none)
+		snprintf(buf, len, "%s", none);
+	else if (c && c->pod[0])
+		snprintf(buf, len, "%s/%s", c->k8s_namespace, c->pod);
+	else if (c && c->pod_uid[0])
+		snprintf(buf, len, "pod %s", c->pod_uid);
+	else
+		snprintf(buf, len, "(no pod)");
+}
+
+static void endpoint(const struct wd_flow *f, const char *addr, uint16_t port, char *buf,
+		     size_t len)
+{
+	if (!f->has_ports)
+		snprintf(buf, len, "%s", addr);
+	else if (f->family == 6)
+		snprintf(buf, len, "[%s]:%u", addr, port);
+	else
+		snprintf(buf, len, "%s:%u", addr, port);
+}
+
+/* "udp 192.0.2.1:40000 > 192.0.2.2:9", "src 192.0.2.1", "dst 192.0.2.2". */
+static void flow_label(enum wd_group_by by, const struct wd_flow *f, char *buf, size_t len)
+{
+	char l4[16], src[INET6_ADDRSTRLEN + 8], dst[INET6_ADDRSTRLEN + 8];
+	const char *proto = l4;
+
+	if (!f || !f->family) {
+		snprintf(buf, len, "(not IP)");
+		return;
+	}
+	if (by == WD_GROUP_SRC || by == WD_GROUP_DST) {
+		snprintf(buf, len, "%s", by == WD_GROUP_SRC ? f->src : f->dst);
+		return;
+	}
+	endpoint(f, f->src, f->sport, src, sizeof(src));
+	endpoint(f, f->dst, f->dport, dst, sizeof(dst));
+	/* wd_l4_name gives its own string for a known protocol, buf for the others */
+	if (f->has_l4)
+		proto = wd_l4_name(f->l4, l4, sizeof(l4));
+	else
+		snprintf(l4, sizeof(l4), "ipv%d", f->family);
+	snprintf(buf, len, "%s %s > %s", proto, src, dst);
+}
+
+const char *wd_group_label(enum wd_group_by by, const struct wd_group_who *w, char *buf,
+			   size_t len)
+{
+	switch (by) {
+	case WD_GROUP_NETNS:
+		return netns_label(w, buf, len);
+	case WD_GROUP_INTERFACE:
+		interface_label(w, buf, len);
+		break;
+	case WD_GROUP_CGROUP:
+		cgroup_label(w, buf, len);
+		break;
+	case WD_GROUP_PROCESS:
+		process_label(w, buf, len);
+		break;
+	case WD_GROUP_CONTAINER:
+		container_label(w, buf, len);
+		break;
+	case WD_GROUP_POD:
+		pod_label(w, buf, len);
+		break;
+	case WD_GROUP_FLOW:
+	case WD_GROUP_SRC:
+	case WD_GROUP_DST:
+		flow_label(by, w->flow, buf, len);
+		break;
+	case WD_GROUP_HOST:
+		snprintf(buf, len, "%s", w->host ? w->host : "(host unknown)");
+		break;
+	default:
+		snprintf(buf, len, "-");
+	}
+	return buf;
+}
+
+/* ---- who a recorded drop hurt, from its packet comment ---- */
+
+/* "ifindex=N": the word record writes when the device had no name; 0 if none. */
+static uint32_t comment_ifindex(const char *c)
+{
+	for (const char *p = c; p && (p = strstr(p, "ifindex=")); p += 8)
+		if (p == c || p[-1] == ' ')
+			return (uint32_t)strtoul(p + 8, NULL, 10);
 	return 0;
 }
 
-static int collect_keys(struct wd_groups *g, const struct wd_snapshot *snap,
-			struct wd_group_row **v, size_t *n, size_t *cap)
-{
-	const struct wd_key_total *k = wd_key_rows(&snap->keys);
-	char label[256];
-	int err = 0;
-
-	for (size_t i = 0; !err && i < snap->keys.n; i++) {
-		struct wd_netns_id ns = { k[i].key.netns_cookie, k[i].key.netns };
-
-		key_label(g, g->s, &ns, &k[i].key, label, sizeof(label));
-		err = add_row(v, n, cap, label, &ns, k[i].key.reason, k[i].count);
-	}
-	return err;
-}
-
 /*
- * The counts of the snapshot's sockets, and those of sockets swapped out
- * before it to their process's row (g->retired): wd_groups_maintain() after
- * the tables, never between, so that none is in both.
+ * The container of a recorded socket: what its cgroup path says (runtime,
+ * id, pod UID) as a live lookup has it, and the names the record gives.
  */
-static int collect_socks(struct wd_groups *g, const struct wd_snapshot *snap,
-			 struct wd_group_row **v, size_t *n, size_t *cap)
+static void recorded_container(const struct wd_pcapng_meta *m, struct wd_ctr_name *c,
+			       struct wd_group_who *w)
 {
-	const struct wd_sock_total *t = wd_sock_rows(&snap->socks);
-	char label[256];
-	int err = 0;
-
-	if (!snap->has_socks)
-		return -EOPNOTSUPP;
-	for (size_t i = 0; !err && i < g->n_retired; i++)
-		err = add_row(v, n, cap, g->retired[i].group, NULL, g->retired[i].reason,
-			      g->retired[i].count);
-	if (err)
-		return err;
-	g->generation = snap->sock_generation;
-	/* after the counts: every cgroup they name was made before it was told */
-	wd_session_cgroups_read(g->s);
-	if (g->by == WD_GROUP_PROCESS)
-		learn_all(g, snap);
-	for (size_t i = 0; !err && i < snap->socks.n; i++) {
-		sock_label(g, &t[i].key, label, sizeof(label));
-		err = add_row(v, n, cap, label, NULL, t[i].key.reason, t[i].count);
-	}
-	forget_idle(g);
-	if (g->by == WD_GROUP_CGROUP)
-		prune_cgroups(g, snap);
-	return err;
+	if (!m->has_cgroup || !wd_ctr_key(m->cgroup, c))
+		return;
+	if (m->has_container)
+		snprintf(c->name, sizeof(c->name), "%s", m->container);
+	if (m->has_pod)
+		snprintf(c->pod, sizeof(c->pod), "%s", m->pod);
+	if (m->has_k8s_namespace)
+		snprintf(c->k8s_namespace, sizeof(c->k8s_namespace), "%s", m->k8s_namespace);
+	w->ctr = c;
 }
 
-/* The group of a row: its label and, by netns or interface, its namespace. */
-static int cmp_group(const struct wd_group_row *a, const struct wd_group_row *b)
+/* The addresses of a raw IP packet; NULL when it is none. */
+static const struct wd_flow *recorded_flow(const uint8_t *pkt, size_t len, struct wd_flow *f)
+{
+	uint16_t l3;
+
+	memset(f, 0, sizeof(*f));
+	if (!pkt || !len)
+		return NULL;
+	l3 = pkt[0] >> 4 == 4 ? WD_ETH_P_IP : pkt[0] >> 4 == 6 ? WD_ETH_P_IPV6 : 0;
+	return l3 && !wd_decode(pkt, len, l3, f) ? f : NULL;
+}
+
+/* The host= word of a section comment record wrote; NULL if none. */
+static const char *recorded_host(const char *section, char *buf, size_t len)
+{
+	static const char tag[] = "whydrop: ";
+	const char *p;
+	size_t n;
+
+	if (!section || strncmp(section, tag, sizeof(tag) - 1))
+		return NULL;
+	for (p = section + sizeof(tag) - 1; (p = strstr(p, "host=")); p += 5) {
+		if (p[-1] != ' ')
+			continue;
+		n = strcspn(p + 5, " \n");
+		if (!n || n >= len)
+			return NULL;
+		memcpy(buf, p + 5, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+void wd_group_who_recorded(const struct wd_pcapng_meta *m, const char *comment,
+			   const uint8_t *pkt, size_t len, const char *section,
+			   struct wd_group_scratch *sc, struct wd_group_who *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->ns = (struct wd_netns_id){ m->has_netns_cookie ? m->netns_cookie : 0,
+				      m->has_netns ? m->netns : 0 };
+	w->netns_name = m->has_netns_name ? m->netns_name : NULL;
+	w->ifname = m->has_ifname ? m->ifname : NULL;
+	w->ifindex = comment_ifindex(comment);
+	if (m->sock_unknown)
+		w->sock = WD_SOCK_UNKNOWN;
+	else
+		w->sock = m->has_sock || m->has_lport ? WD_SOCK_SEEN : WD_SOCK_NONE;
+	w->sock_ino = m->has_sock ? m->sock : 0;
+	if (m->has_workload || m->has_cgroup)
+		w->cgroup = m->has_workload ? m->workload : m->cgroup;
+	w->pid = m->has_pid ? (int)m->pid : 0;
+	w->comm = m->has_comm ? m->comm : NULL;
+	recorded_container(m, &sc->ctr, w);
+	w->flow = recorded_flow(pkt, len, &sc->flow);
+	w->host = recorded_host(section, sc->host, sizeof(sc->host));
+}
+
+void wd_group_rows_init(struct wd_keyset *rows)
+{
+	wd_keyset_init(rows, sizeof(struct wd_group_key));
+}
+
+int wd_group_add(struct wd_keyset *rows, enum wd_group_by by, const struct wd_group_who *w,
+		 const char *reason, uint32_t code, uint64_t count)
+{
+	struct wd_group_key k;
+
+	memset(&k, 0, sizeof(k));
+	wd_group_label(by, w, k.group, sizeof(k.group));
+	/* by netns or interface a group is its namespace: names may repeat */
+	if (by == WD_GROUP_NETNS || by == WD_GROUP_INTERFACE) {
+		k.netns_cookie = w->ns.cookie;
+		k.netns = w->ns.inode;
+	}
+	if (reason)
+		snprintf(k.reason, sizeof(k.reason), "%s", reason);
+	k.code = code;
+	return wd_keyset_add(rows, &k, count);
+}
+
+/* ---- the largest groups first, the rest as (other) ---- */
+
+struct group_row {
+	const struct wd_group_key *k;
+	uint64_t count;
+	uint64_t group_total;	/* of every reason in the group */
+};
+
+static int cmp_group(const struct wd_group_key *a, const struct wd_group_key *b)
 {
 	int c = strcmp(a->group, b->group);
 
-	return c ? c : wd_netns_cmp(&a->ns, &b->ns);
-}
-
-static int cmp_name(const void *x, const void *y)
-{
-	const struct wd_group_row *a = x, *b = y;
-	int c = cmp_group(a, b);
-
 	if (c)
 		return c;
-	return a->reason < b->reason ? -1 : a->reason > b->reason;
+	if (a->netns_cookie != b->netns_cookie)
+		return a->netns_cookie < b->netns_cookie ? -1 : 1;
+	return a->netns < b->netns ? -1 : a->netns > b->netns;
 }
 
-static int cmp_rows(const void *x, const void *y)
+static int cmp_size(const void *x, const void *y)
 {
-	const struct wd_group_row *a = x, *b = y;
+	const struct group_row *a = x, *b = y;
 	int c;
 
 	if (a->group_total != b->group_total)
 		return a->group_total > b->group_total ? -1 : 1;
-	c = cmp_group(a, b);
+	c = cmp_group(a->k, b->k);
 	if (c)
 		return c;
-	return a->count > b->count ? -1 : a->count < b->count;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	c = strcmp(a->k->reason, b->k->reason);
+	return c ? c : (a->k->code > b->k->code) - (a->k->code < b->k->code);
 }
 
-/* One row per (group, reason), each with its group's total; largest group first. */
-static void normalize(struct wd_group_row *v, size_t *n)
+/* rows merged: each row with its group's total, largest group first. */
+static struct group_row *order(const struct wd_keyset *rows)
 {
-	size_t m = 0, first = 0;
+	struct group_row *v = calloc(rows->n ? rows->n : 1, sizeof(*v));
+	size_t first = 0;
 
-	if (!*n)
-		return;		/* nothing dropped yet: v may be NULL, no qsort of it */
-	qsort(v, *n, sizeof(*v), cmp_name);
-	for (size_t i = 0; i < *n; i++) {
-		if (m && !cmp_name(&v[m - 1], &v[i]))
-			v[m - 1].count += v[i].count;
-		else
-			v[m++] = v[i];
-	}
-	for (size_t i = 0; i <= m; i++) {
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < rows->n; i++)
+		v[i] = (struct group_row){ wd_keyset_key(rows, i), *wd_keyset_count(rows, i), 0 };
+	/* merged rows are sorted by key: a group's rows are together */
+	for (size_t i = 1; i <= rows->n; i++) {
 		uint64_t total = 0;
 
-		if (i < m && !cmp_group(&v[i], &v[first]))
+		if (i < rows->n && !cmp_group(v[i].k, v[first].k))
 			continue;
 		for (size_t j = first; j < i; j++)
 			total += v[j].count;
@@ -422,101 +337,80 @@ static void normalize(struct wd_group_row *v, size_t *n)
 			v[j].group_total = total;
 		first = i;
 	}
-	*n = m;
-	qsort(v, m, sizeof(*v), cmp_rows);
+	if (rows->n)
+		qsort(v, rows->n, sizeof(*v), cmp_size);
+	return v;
 }
 
-/* Past the max_groups largest groups, every row goes to "(other)", by reason. */
-static void fold_other(struct wd_groups *g, struct wd_group_row *v, size_t *n)
+/* Past the max largest groups, every row goes to "(other)", by reason. */
+static int fold_other(struct wd_keyset *rows, uint32_t max)
 {
+	struct group_row *v = order(rows);
+	struct wd_keyset out;
 	size_t groups = 0;
-	bool folded = false;
+	int err = 0;
 
-	for (size_t i = 0; i < *n; i++) {
-		if (!i || cmp_group(&v[i], &v[i - 1]))
+	if (!v)
+		return -ENOMEM;
+	wd_group_rows_init(&out);
+	for (size_t i = 0; !err && i < rows->n; i++) {
+		struct wd_group_key k = *v[i].k;
+
+		if (!i || cmp_group(v[i].k, v[i - 1].k))
 			groups++;
-		if (groups > g->max_groups) {
-			snprintf(v[i].group, sizeof(v[i].group), "(other)");
-			memset(&v[i].ns, 0, sizeof(v[i].ns));
-			folded = true;
+		if (groups > max) {
+			memset(k.group, 0, sizeof(k.group));
+			snprintf(k.group, sizeof(k.group), "(other)");
+			k.netns_cookie = 0;
+			k.netns = 0;
 		}
+		err = wd_keyset_push(&out, &k, v[i].count);
 	}
-	if (folded)
-		normalize(v, n);
-}
-
-int wd_groups_rows(struct wd_groups *g, const struct wd_snapshot *snap,
-		   struct wd_group_row **out, size_t *n)
-{
-	struct wd_group_row *v = NULL;
-	size_t m = 0, cap = 0;
-	int err;
-
-	if (g->by == WD_GROUP_NETNS || g->by == WD_GROUP_INTERFACE)
-		err = collect_keys(g, snap, &v, &m, &cap);
-	else
-		err = collect_socks(g, snap, &v, &m, &cap);
+	free(v);
 	if (err) {
-		free(v);
+		wd_keyset_free(&out);
 		return err;
 	}
-	normalize(v, &m);
-	fold_other(g, v, &m);
-	*out = v;
-	*n = m;
+	wd_keyset_merge(&out);
+	wd_keyset_free(rows);
+	*rows = out;
 	return 0;
 }
 
-int wd_groups_doc(struct wd_groups *g, struct wd_session *s, const struct wd_snapshot *snap,
-		  struct wd_count_doc *doc, struct wd_groups_doc *gd)
+int wd_groups_doc_make(struct wd_keyset *rows, enum wd_group_by by, uint32_t max,
+		       struct wd_count_doc *doc, struct wd_groups_doc *gd)
 {
-	size_t n;
+	struct group_row *v;
 	int err;
 
 	memset(gd, 0, sizeof(*gd));
-	err = wd_groups_rows(g, snap, &gd->rows, &n);
-	if (err)
-		return err;
-	gd->out = calloc(n ? n : 1, sizeof(*gd->out));
-	gd->names = calloc(n ? n : 1, sizeof(*gd->names));
-	if (!gd->out || !gd->names) {
+	gd->rows = *rows;
+	wd_group_rows_init(rows);
+	wd_keyset_merge(&gd->rows);
+	err = fold_other(&gd->rows, max);
+	v = err ? NULL : order(&gd->rows);
+	gd->out = calloc(gd->rows.n ? gd->rows.n : 1, sizeof(*gd->out));
+	if (!v || !gd->out) {
+		free(v);
 		wd_groups_doc_free(gd);
-		return -ENOMEM;
+		return err ? err : -ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < gd->rows.n; i++)
 		gd->out[i] = (struct wd_group_out){
-			.group = gd->rows[i].group, .code = gd->rows[i].reason,
-			.count = gd->rows[i].count, .netns = gd->rows[i].ns.inode,
-			.netns_cookie = gd->rows[i].ns.cookie,
+			.group = v[i].k->group, .reason = v[i].k->reason[0] ? v[i].k->reason : NULL,
+			.code = v[i].k->code, .count = v[i].count, .netns = v[i].k->netns,
+			.netns_cookie = v[i].k->netns_cookie,
 		};
-		if (s->reasons.has_reason)
-			gd->out[i].reason = wd_reason_name(&s->reasons, gd->rows[i].reason,
-							   gd->names[i], sizeof(gd->names[i]));
-	}
-	doc->group_by = wd_group_by_name(g->by);
+	free(v);
+	doc->group_by = wd_group_by_name(by);
 	doc->groups = gd->out;
-	doc->n_groups = n;
-	doc->groups_lost = snap->stats.v[WD_STAT_SOCK_OVERFLOW];
+	doc->n_groups = gd->rows.n;
 	return 0;
 }
 
 void wd_groups_doc_free(struct wd_groups_doc *gd)
 {
-	free(gd->rows);
+	wd_keyset_free(&gd->rows);
 	free(gd->out);
-	free(gd->names);
 	memset(gd, 0, sizeof(*gd));
-}
-
-void wd_groups_print_live(struct wd_groups *g, struct wd_session *s,
-			  const struct wd_snapshot *snap, FILE *f)
-{
-	struct wd_count_doc doc = { 0 };
-	struct wd_groups_doc gd;
-
-	/* No wd_groups_refresh(): making the rows learns owners too. */
-	if (wd_groups_doc(g, s, snap, &doc, &gd))
-		return;
-	wd_print_groups_table(f, &doc);
-	wd_groups_doc_free(&gd);
 }

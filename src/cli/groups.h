@@ -1,15 +1,95 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * count/top --group-by: exact counts by reason and by who they hurt (the
- * network namespace, the interface, the socket's cgroup or process). The
- * --max-groups largest groups are kept, the rest is one "other" group.
+ * --group-by, the one engine of count, top and read: exact counts by reason
+ * and by who they hurt. What a drop says of who (struct wd_group_who) comes
+ * from a live snapshot (groups_live.c: its keys, its counts by socket) or
+ * from a recording's packet comments (read); the engine gives both the same
+ * labels, keeps the --max-groups largest groups with the rest as one
+ * "(other)" group, and makes the rows of the table and the JSON document.
  */
 #ifndef WD_GROUPS_H
 #define WD_GROUPS_H
 
 #include <stdio.h>
 
+#include "containers.h"
+#include "decode.h"
+#include "drop_comment.h"
+#include "format.h"
+#include "keyset.h"
+#include "netns.h"
+#include "opts.h"
 #include "session.h"
+
+#define WD_GROUP_LABEL	512	/* as long as a cgroup path can be shown */
+
+/* What is known of who a drop hurt; NULL and 0 where nothing is. */
+struct wd_group_who {
+	struct wd_netns_id ns;		/* both 0: unknown */
+	const char *netns_name;
+	const char *ifname;		/* NULL: ifindex, if any */
+	uint32_t ifindex;
+	enum wd_sock_kind sock;
+	uint64_t sock_ino;		/* 0: not known; WD_SOCK_INO_RETIRED: let go */
+	const char *cgroup;		/* the unit, container or pod its path names, else the path */
+	uint64_t cgroup_id;		/* when the path is not known */
+	int pid;			/* the socket's process, 0: not seen */
+	const char *comm;
+	const struct wd_ctr_name *ctr;	/* the socket's container or pod, else the namespace's */
+	const struct wd_flow *flow;	/* the packet's addresses */
+	const char *host;		/* the host that recorded it */
+};
+
+/* One row: a group and a reason; zeroed before filled (compared as bytes). */
+struct wd_group_key {
+	char group[WD_GROUP_LABEL];
+	/* by netns or interface, the group's namespace: a group's rows sort together */
+	uint64_t netns_cookie;
+	uint32_t netns;
+	uint32_t code;
+	char reason[128];		/* "" in location-only recordings */
+};
+
+/* The label of w's group by by, as count, top and read show it. */
+const char *wd_group_label(enum wd_group_by by, const struct wd_group_who *w, char *buf,
+			   size_t len);
+/* What w points into, for a recorded drop. */
+struct wd_group_scratch {
+	struct wd_ctr_name ctr;
+	struct wd_flow flow;
+	char host[128];
+};
+
+/*
+ * What a recorded drop says of who it hurt: its comment (parsed into m),
+ * its packet (len bytes from the network header, LINKTYPE_RAW) and its
+ * section's comment ("whydrop: host=web1", or NULL); sc holds what w points
+ * to while w is used.
+ */
+void wd_group_who_recorded(const struct wd_pcapng_meta *m, const char *comment,
+			   const uint8_t *pkt, size_t len, const char *section,
+			   struct wd_group_scratch *sc, struct wd_group_who *w);
+/* An empty set of rows (struct wd_group_key). */
+void wd_group_rows_init(struct wd_keyset *rows);
+/* count drops of reason (NULL: location only) more in w's group. 0 or -ENOMEM. */
+int wd_group_add(struct wd_keyset *rows, enum wd_group_by by, const struct wd_group_who *w,
+		 const char *reason, uint32_t code, uint64_t count);
+
+/* The --group-by part of a count document, freed with wd_groups_doc_free. */
+struct wd_groups_doc {
+	struct wd_keyset rows;		/* struct wd_group_key: the strings of out */
+	struct wd_group_out *out;
+};
+
+/*
+ * rows (given up to gd) as doc's groups: the max largest groups, every row
+ * of the others summed into "(other)" by reason; largest group first.
+ */
+int wd_groups_doc_make(struct wd_keyset *rows, enum wd_group_by by, uint32_t max,
+		       struct wd_count_doc *doc, struct wd_groups_doc *gd);
+void wd_groups_doc_free(struct wd_groups_doc *gd);
+
+/* ---- groups_live.c: a live session's groups, from its snapshots ---- */
 
 /* A socket's owner as seen while it was open: sockets close before count ends. */
 struct wd_known_sock {
@@ -17,15 +97,6 @@ struct wd_known_sock {
 	int pid;		/* 0: never seen in /proc */
 	char comm[WD_COMM_LEN + 1];
 	unsigned int seen_gen;	/* the by-socket generation it last dropped in */
-};
-
-struct wd_group_row {
-	char group[256];	/* "blue", "veth0@blue", "docker:0123456789ab", "nginx[42]" */
-	/* netns, interface: the namespace; a group is (group, ns), names may repeat */
-	struct wd_netns_id ns;
-	uint32_t reason;
-	uint64_t count;
-	uint64_t group_total;	/* of every reason in the group, for sorting */
 };
 
 /*
@@ -41,8 +112,7 @@ struct wd_groups {
 	unsigned int generation;	/* the by-socket generation of the last snapshot */
 	struct wd_known_sock *socks;
 	size_t n_socks, cap_socks;
-	struct wd_group_row *retired;
-	size_t n_retired, cap_retired;
+	struct wd_keyset retired;	/* struct wd_group_key */
 };
 
 void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_session *s);
@@ -54,22 +124,10 @@ void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap);
  * swapped-out sockets go to their process's row (--group-by process).
  */
 void wd_groups_maintain(struct wd_groups *g, struct wd_session *s);
-/* The rows of snap, largest group first; caller frees *out. 0 or -errno. */
-int wd_groups_rows(struct wd_groups *g, const struct wd_snapshot *snap,
-		   struct wd_group_row **out, size_t *n);
-
-/* The --group-by part of a count document: rows and names, freed with wd_groups_doc_free. */
-struct wd_groups_doc {
-	struct wd_group_row *rows;
-	struct wd_group_out *out;
-	char (*names)[160];
-};
-
-int wd_groups_doc(struct wd_groups *g, struct wd_session *s, const struct wd_snapshot *snap,
-		  struct wd_count_doc *doc, struct wd_groups_doc *gd);
-void wd_groups_doc_free(struct wd_groups_doc *gd);
+/* The --group-by part of a count document, from snap. 0 or -errno. */
+int wd_groups_doc(struct wd_groups *g, const struct wd_snapshot *snap, struct wd_count_doc *doc,
+		  struct wd_groups_doc *gd);
 /* top: the groups table of snap. */
-void wd_groups_print_live(struct wd_groups *g, struct wd_session *s,
-			  const struct wd_snapshot *snap, FILE *f);
+void wd_groups_print_live(struct wd_groups *g, const struct wd_snapshot *snap, FILE *f);
 
 #endif /* WD_GROUPS_H */

@@ -95,6 +95,15 @@ const struct wd_option wd_options[] = {
 	  "the kernel counts at most 4096 new sockets between two scrapes: the drops of "
 	  "more are in whydrop_cgroup_drops_lost_total",
 	  .why = "applies to the Prometheus exporter" },
+	{ "per-container", 0, NULL, C_SERVE,
+	  "--per-cgroup with three more labels: container, pod, k8s_namespace, the names "
+	  "the container runtime or the kubelet gives the socket's cgroup (empty where they "
+	  "give none); see --host-root",
+	  .why = "applies to the Prometheus exporter",
+	  .man = "Names are read from the runtimes' files (docs/who.md) at the scrape after a "
+		 "cgroup's first drop and kept with its series, which retire with the cgroup. "
+		 "serve keeps CAP_DAC_READ_SEARCH permitted to read them (root's files), raised "
+		 "only around those reads." },
 	{ "series-grace", 0, "T", C_SERVE,
 	  "how long the series of a removed cgroup or a deleted network namespace stay after "
 	  "it is gone and has stopped dropping (5m); then they leave the page and make room",
@@ -195,19 +204,31 @@ const struct wd_option wd_options[] = {
 	  .why = "applies to commands that show the kernel's counters" },
 	/* who */
 	{ "group-by", 0, "WHO", C_TOP | C_COUNT | C_READ,
-	  "also count by netns, interface, cgroup (the socket's unit, container or pod) or "
-	  "process (the socket's, as ss -p)",
+	  "also count by netns, interface, cgroup (the socket's unit, container or pod), "
+	  "process (the socket's, as ss -p), container or pod (the socket's, by name)",
 	  .help_for = { { C_READ, "also count by netns, interface, cgroup (the socket's unit, "
-				  "container or pod) or process (the socket's, with record -p), "
-				  "from the packet comments" } },
+				  "container or pod), process (the socket's, with record -p), "
+				  "container or pod (the socket's, by name), from the packet "
+				  "comments; or flow, src, dst (the packet's protocol, addresses "
+				  "and ports: the top talkers); or host (the one that recorded "
+				  "it)" } },
 	  .why = "applies to commands that print a count table",
 	  .hint_for = { { C_SERVE, "serve has --per-interface, --per-netns and "
 				   "--per-cgroup" } },
-	  .complete = "netns interface cgroup process",
+	  .complete = "netns interface cgroup process container pod flow src dst host",
 	  .man = "Exact counts by who the drops hurt; see docs/who.md." },
 	{ "max-groups", 0, "N", C_TOP | C_COUNT | C_READ,
 	  "with --group-by: the N largest groups, the rest as \"(other)\" (10)",
 	  .why = "applies to commands that print a count table" },
+	{ "host-root", 0, "DIR", C_LIVE,
+	  "the container runtimes' files (podman's, docker's, the kubelet's pod logs) are "
+	  "below DIR, e.g. /host where a container mounts the host's /var there (default /)",
+	  .why = "applies to commands that name containers and pods", .complete = "@files",
+	  .man = "Names of containers and pods come from these files only (no API server, "
+		 "no runtime socket); see docs/who.md." },
+	{ "docker-root", 0, "DIR", C_LIVE,
+	  "dockerd's --data-root, where its containers' names are (/var/lib/docker)",
+	  .why = "applies to commands that name containers and pods", .complete = "@files" },
 	{ "processes", 'p', NULL, C_TOP | C_WATCH | C_COUNT | C_RECORD,
 	  "name the process of each drop's socket (as ss -p); keeps CAP_SYS_PTRACE and "
 	  "CAP_DAC_READ_SEARCH to read /proc/PID/fd",

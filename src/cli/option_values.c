@@ -70,6 +70,8 @@ int wd_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned
 static const char *const group_by_names[] = {
 	[WD_GROUP_NONE] = "none", [WD_GROUP_NETNS] = "netns", [WD_GROUP_INTERFACE] = "interface",
 	[WD_GROUP_CGROUP] = "cgroup", [WD_GROUP_PROCESS] = "process",
+	[WD_GROUP_CONTAINER] = "container", [WD_GROUP_POD] = "pod", [WD_GROUP_FLOW] = "flow",
+	[WD_GROUP_SRC] = "src", [WD_GROUP_DST] = "dst", [WD_GROUP_HOST] = "host",
 };
 
 const char *wd_group_by_name(enum wd_group_by by)
@@ -81,7 +83,7 @@ const char *wd_group_by_name(enum wd_group_by by)
 
 int wd_parse_group_by(const char *s, enum wd_group_by *out)
 {
-	for (size_t i = WD_GROUP_NETNS; i < sizeof(group_by_names) / sizeof(group_by_names[0]); i++) {
+	for (size_t i = WD_GROUP_NETNS; i <= WD_GROUP_LAST; i++) {
 		if (!strcmp(s, group_by_names[i])) {
 			*out = (enum wd_group_by)i;
 			return 0;

@@ -198,9 +198,14 @@ static int parse_session_opt(struct parse *p, const char *arg)
 		o->hide[o->n_hide++] = arg;
 	} else if (!strcmp(name, "noise-file")) {
 		o->noise_file = arg;
+	} else if (!strcmp(name, "host-root")) {
+		o->host_root = arg;
+	} else if (!strcmp(name, "docker-root")) {
+		o->docker_root = arg;
 	} else if (!strcmp(name, "group-by")) {
 		if (wd_parse_group_by(arg, &o->group_by))
-			return bad_value(p, arg, "netns, interface, cgroup or process");
+			return bad_value(p, arg, "netns, interface, cgroup, process, container, pod, "
+					 "flow, src, dst or host");
 	} else if (!strcmp(name, "max-groups")) {
 		if (parse_u32(arg, 1, 10000, &o->max_groups))
 			return bad_value(p, arg, "1 to 10000 rows");
@@ -232,6 +237,7 @@ static int parse_flag(struct parse *p)
 		{ "per-interface", offsetof(struct wd_cli, per_if) },
 		{ "per-netns", offsetof(struct wd_cli, per_netns) },
 		{ "per-cgroup", offsetof(struct wd_cli, per_cgroup) },
+		{ "per-container", offsetof(struct wd_cli, per_container) },
 		{ "all", offsetof(struct wd_cli, all) },
 		{ "callsites", offsetof(struct wd_cli, callsites) },
 		{ "lines", offsetof(struct wd_cli, lines) },
@@ -576,6 +582,11 @@ static int check_live(const struct parse *p)
 			     "drop program: it does not go with --source dropmon (use --source bpf)");
 	if (o->tcp && o->counters_only)
 		return usage(p, "--counters-only traces nothing, so --tcp does not apply");
+	if (o->group_by >= WD_GROUP_FLOW && strcmp(p->cmd, "read"))
+		return usage(p, "--group-by %s groups recorded packets (by their addresses, "
+			     "or the host that recorded them): `whydrop record`, then `whydrop "
+			     "read --group-by %s FILE` (count and top do not count by flow)",
+			     wd_group_by_name(o->group_by), wd_group_by_name(o->group_by));
 	if (o->dropmon_mode_set && o->source != WD_SOURCE_DROPMON)
 		return usage(p, "--dropmon-mode and --dropmon-queue only apply with --source "
 			     "dropmon");

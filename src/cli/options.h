@@ -84,7 +84,7 @@ struct wd_cli {
 	/* serve */
 	const char *listen;
 	uint32_t max_series;
-	bool per_if, per_netns, per_cgroup;
+	bool per_if, per_netns, per_cgroup, per_container;
 	double series_grace;	/* --series-grace, seconds */
 	const char *user;
 	/* count */

@@ -74,6 +74,9 @@ static void sock_of(const struct wd_pcapng_meta *m, struct wd_sock_view *k)
 	k->comm = m->has_comm ? m->comm : "?";
 	k->cgroup = m->has_cgroup ? m->cgroup : NULL;
 	k->workload = m->has_workload ? m->workload : NULL;
+	k->container = m->has_container ? m->container : NULL;
+	k->pod = m->has_pod ? m->pod : NULL;
+	k->k8s_namespace = m->has_k8s_namespace ? m->k8s_namespace : NULL;
 }
 
 /* stack=f1;f2[mod]: frames as watch prints them ("f2 [mod]"), in buf. */

@@ -39,11 +39,15 @@ static int write_header(struct record *r)
 	};
 	struct utsname u;
 	char os[sizeof(u.sysname) + sizeof(u.release)];
+	char host[sizeof(u.nodename) + 16];
 
 	if (!uname(&u)) {
 		snprintf(os, sizeof(os), "%s %s", u.sysname, u.release);
 		h.os = os;
 		h.hardware = u.machine;
+		/* read --group-by host tells recordings of several hosts apart by it */
+		snprintf(host, sizeof(host), "whydrop: host=%s", u.nodename);
+		h.comment = host;
 	}
 	if (wd_pcapng_write_header(&r->w, &h)) {
 		wd_record_write_error(r);

@@ -342,7 +342,7 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 		err = wd_report_print_folded(&doc, f);
 		goto flush;
 	}
-	if (g && g->by && wd_groups_doc(g, s, &snap, &doc, &gd))
+	if (g && g->by && wd_groups_doc(g, &snap, &doc, &gd))
 		fprintf(stderr, "whydrop: cannot group the counts by %s\n",
 			wd_group_by_name(g->by));
 	if (snap.tcp && (err = wd_tcp_parts_build(s, &snap, &tp)))

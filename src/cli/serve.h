@@ -22,6 +22,7 @@ struct serve_opts {
 	bool per_if, per_netns;
 	const char *user;
 	bool netns_names, per_cgroup;
+	bool per_container;	/* --per-container: implies per_cgroup */
 	double series_grace;
 };
 
@@ -33,6 +34,7 @@ struct wd_obj {
 	uint64_t id;		/* 0: none (no socket, no namespace known): never retires */
 	char *name;		/* cgroup: its label, learned while it exists; netns: its
 				 * name when it last dropped (what tells it from a reuse) */
+	struct wd_ctr_name *ctr;	/* cgroup, --per-container: its names once known */
 	double changed;		/* when its drops last grew (first seen) */
 	double gone;		/* since when it is gone; 0: it exists */
 	uint64_t total, sum;	/* drops at the last scrape; this scrape's, being summed */

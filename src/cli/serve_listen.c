@@ -136,6 +136,9 @@ int wd_serve_drop_privileges(struct serve *sv, uid_t uid, gid_t gid)
 		return -1;
 	/* What the sources need once attached (drop_monitor: CAP_NET_ADMIN, its STOP on exit). */
 	wd_session_keep_caps(&sv->s, &keep, &map_fd, &why);
+	/* --per-container: the runtimes' files are root's (raised around reading them) */
+	if (sv->so.per_container)
+		keep |= WD_CAP(WD_CAP_DAC_READ_SEARCH);
 	if (wd_privileges_reduce("whydrop serve", keep, map_fd, &sv->keep_cap_bpf))
 		return -1;
 	if (sv->keep_cap_bpf)
@@ -156,6 +159,10 @@ void wd_serve_announce(const struct serve *sv, int fd)
 	wd_session_keep_caps(&sv->s, &keep, &map_fd, &why);
 	if (!getsockname(fd, (struct sockaddr *)&ss, &len))
 		format_addr(&ss, addr, sizeof(addr));
+	/* --per-container: said too, it is a capability kept */
+	if (!why && sv->so.per_container)
+		why = "CAP_DAC_READ_SEARCH permitted, raised only to read the container runtimes' "
+		      "files";
 	fprintf(stderr, "whydrop serve: listening on http://%s/metrics (uid %u, %s)\n", addr,
 		(unsigned int)getuid(),
 		why ? why : sv->keep_cap_bpf ? "CAP_BPF only" : "no capabilities");

@@ -289,7 +289,7 @@ static void render_info(struct serve *sv, struct wd_prom_buf *b, const struct sc
 	wd_prom_printf(b, "\",attach=\"%s\"} 1\n", wd_session_source(&sv->s)->attach_mode);
 }
 
-static void scrape_init(struct scrape *sc, bool netns_names)
+static void scrape_init(struct scrape *sc, bool netns_names, bool per_container)
 {
 	static const struct wd_prom_family drops = {
 		.name = "whydrop_drops_total", .type = "counter",
@@ -358,6 +358,12 @@ static void scrape_init(struct scrape *sc, bool netns_names)
 		sc->by_if.labels[sc->by_if.nlabels++] = "netns_name";
 		sc->by_ns.labels[sc->by_ns.nlabels++] = "netns_name";
 	}
+	/* --per-container: three more, after reason */
+	if (per_container) {
+		sc->by_cg.labels[sc->by_cg.nlabels++] = "container";
+		sc->by_cg.labels[sc->by_cg.nlabels++] = "pod";
+		sc->by_cg.labels[sc->by_cg.nlabels++] = "k8s_namespace";
+	}
 }
 
 /* The whole /metrics page in b; 0 or a negative errno. */
@@ -366,7 +372,7 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 	struct scrape sc = {};
 	int err;
 
-	scrape_init(&sc, sv->so.netns_names);
+	scrape_init(&sc, sv->so.netns_names, sv->so.per_container);
 	pthread_mutex_lock(&sv->lock);
 	err = fill(sv, &sc);
 	if (!err) {

@@ -92,6 +92,7 @@ void wd_objs_settle(struct wd_objs *o, double now, wd_obj_gone_fn gone, void *ct
 
 		if (!ob->seen) {
 			free(ob->name);
+			free(ob->ctr);
 			continue;
 		}
 		ob->gone = ob->id ? gone(ctx, ob, now) : 0;
@@ -110,8 +111,10 @@ bool wd_objs_retired(struct wd_objs *o, uint64_t id)
 
 void wd_objs_free(struct wd_objs *o)
 {
-	for (size_t i = 0; i < o->n; i++)
+	for (size_t i = 0; i < o->n; i++) {
 		free(o->v[i].name);
+		free(o->v[i].ctr);
+	}
 	free(o->v);
 	o->v = NULL;
 	o->n = o->cap = 0;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "privileges.h"
 #include "serve.h"
 
 #define NS_BY_INODE	(1ULL << 63)
@@ -145,6 +146,33 @@ static void forget_retired(struct serve *sv)
 	free(ids);
 }
 
+/*
+ * --per-container: the names of a cgroup's container or pod, looked up while
+ * it exists (the runtimes' files are root's: CAP_DAC_READ_SEARCH raised just
+ * for that), kept with its series once found.
+ */
+static const struct wd_ctr_name *cg_ctr(struct serve *sv, struct wd_obj *ob)
+{
+	const struct wd_ctr_name *c;
+	const char *path;
+	bool raised;
+
+	if (ob->ctr || !ob->id || ob->gone)
+		return ob->ctr;
+	path = wd_cgroup_path(&sv->s.who.cgroups, ob->id);
+	if (!path)
+		return NULL;
+	raised = !wd_privileges_raise(WD_CAP(WD_CAP_DAC_READ_SEARCH));
+	if (wd_who_container(&sv->s.who, path, &c) == WD_CTR_NAMED) {
+		ob->ctr = malloc(sizeof(*ob->ctr));
+		if (ob->ctr)
+			*ob->ctr = *c;
+	}
+	if (raised)
+		wd_privileges_lower();
+	return ob->ctr;
+}
+
 static int cg_samples(struct serve *sv, struct wd_prom_family *f,
 		      const struct wd_sock_total *t, size_t n)
 {
@@ -153,13 +181,20 @@ static int cg_samples(struct serve *sv, struct wd_prom_family *f,
 
 	for (size_t i = 0; !err && i < n; i++) {
 		struct wd_obj *ob = wd_objs_find(&sv->cgroups, t[i].key.cgroup_id);
-		const char *v[] = { NULL, reason };
+		const char *v[] = { NULL, reason, "", "", "" };
+		const struct wd_ctr_name *c;
 
 		if (!ob)
 			continue;
 		if (!wd_reason_name(&sv->s.reasons, t[i].key.reason, reason, sizeof(reason)))
 			snprintf(reason, sizeof(reason), "unknown");
 		v[0] = cg_label(sv, ob);
+		c = sv->so.per_container ? cg_ctr(sv, ob) : NULL;
+		if (c) {
+			v[2] = c->name;
+			v[3] = c->pod;
+			v[4] = c->k8s_namespace;
+		}
 		err = wd_prom_add_retired(f, v, t[i].count, ob->retired);
 	}
 	return err;

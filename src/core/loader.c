@@ -112,8 +112,7 @@ static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 				"(5.19+)\n");
 		return 2;
 	}
-	skel->rodata->count_by_socket = o->group_by == WD_GROUP_CGROUP ||
-					o->group_by == WD_GROUP_PROCESS;
+	skel->rodata->count_by_socket = wd_group_by_socket(o->group_by);
 	s->map_size = o->map_size;
 	/* Without --stacks the stack maps take no memory worth naming. */
 	skel->rodata->want_stacks = o->stacks;

@@ -31,7 +31,22 @@ enum wd_group_by {
 	WD_GROUP_INTERFACE,
 	WD_GROUP_CGROUP,	/* the socket's cgroup: unit, container, pod */
 	WD_GROUP_PROCESS,	/* the socket's process */
+	WD_GROUP_CONTAINER,	/* the socket's container, else the namespace's */
+	WD_GROUP_POD,		/* ... its Kubernetes pod */
+	WD_GROUP_FLOW,		/* the packet's protocol, addresses and ports */
+	WD_GROUP_SRC,		/* its source address */
+	WD_GROUP_DST,		/* its destination address */
+	WD_GROUP_HOST,		/* read: the host that recorded it */
 };
+/* The last grouping --group-by takes (the ones after are not made yet). */
+#define WD_GROUP_LAST	WD_GROUP_HOST
+
+/* Groupings counted by socket in the kernel (WD_SRC_SOCKETS). */
+static inline bool wd_group_by_socket(enum wd_group_by by)
+{
+	return by == WD_GROUP_CGROUP || by == WD_GROUP_PROCESS || by == WD_GROUP_CONTAINER ||
+	       by == WD_GROUP_POD;
+}
 
 struct wd_opts {
 	const char *cmd;
@@ -50,6 +65,8 @@ struct wd_opts {
 	bool counters_only;	/* --counters-only (top, count): no BPF, kernel counters */
 	bool processes;		/* -p: name sockets' processes (keeps /proc read access) */
 	bool netns_names;	/* serve --netns-names: name namespaces (scan at start) */
+	const char *host_root;	/* --host-root: the runtimes' files below it, NULL: / */
+	const char *docker_root;	/* --docker-root: dockerd's --data-root, NULL: default */
 	char *filter;		/* trailing pcap-filter expression, NULL if none */
 	enum wd_source_choice source;	/* --source */
 	bool dropmon_summary;	/* --dropmon-mode summary */

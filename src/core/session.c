@@ -66,7 +66,7 @@ static void open_names(struct wd_session *s, const struct wd_opts *o, bool detai
 
 	/* Before privileges go: /proc/PID/fd of every user is readable now, */
 	if (details || o->group_by || o->netns_names) {
-		wd_who_init(&s->who, o->processes);
+		wd_who_init(&s->who, o->processes, o->host_root, o->docker_root);
 		/* --netns: that namespace is called as the user gave it */
 		wd_who_netns_given(&s->who, &s->netns, o->netns);
 	}
@@ -74,7 +74,8 @@ static void open_names(struct wd_session *s, const struct wd_opts *o, bool detai
 	if ((caps & WD_SRC_NETNS) && (details || o->group_by == WD_GROUP_INTERFACE))
 		wd_ifnames_open(&s->ifnames, o->netns ? s->netns_path : NULL);
 	/* cgroups named at first sight, in the kernel, before they can vanish */
-	if ((caps & WD_SRC_SOCKETS) && o->group_by == WD_GROUP_CGROUP)
+	if ((caps & WD_SRC_SOCKETS) && o->group_by != WD_GROUP_PROCESS &&
+	    wd_group_by_socket(o->group_by))
 		wd_session_cgroups_open(s);
 }
 

@@ -31,7 +31,7 @@ value_of() {
 	case $1 in
 	-d|--duration|--interval|--series-grace) echo 1 ;;
 	-r|--reason|--hide) echo NO_SOCKET ;;
-	--netns|--noise-file|-w|--write|--user|--svg) echo x ;;
+	--netns|--noise-file|-w|--write|--user|--svg|--host-root|--docker-root) echo x ;;
 	-i|--interface) echo lo ;;
 	--group-by) echo netns ;;
 	--source) echo bpf ;;

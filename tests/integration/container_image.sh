@@ -175,6 +175,52 @@ else
 		-v "$TMP/var-log-containers:/var/log/containers:ro"
 fi
 
+echo "-- the host's containers by name: serve --per-container, the host's podman storage under /host"
+# A host container (its own network, none) takes drops; the image, privileged
+# with the host's pids and cgroups and its podman storage mounted read-only
+# under /host, names it in whydrop_cgroup_drops_total.
+# named_drops PORT NAME: SOCKET_RCVBUFF of the series with container="NAME"
+named_drops() {
+	curl -s "http://127.0.0.1:$1/metrics" | awk -v c="container=\"$2\"" '
+		index($0, "whydrop_cgroup_drops_total{") == 1 && index($0, c) &&
+		index($0, "reason=\"SOCKET_RCVBUFF\"") { s += $2 }
+		END { print s + 0 }'
+}
+named_is() {	# PORT NAME WANT
+	[ "$(named_drops "$1" "$2")" = "$3" ]
+}
+CTRS+=("$NS-named" "$NS-namer")
+if "${P[@]}" run -d --name "$NS-named" --network none --cap-add NET_RAW \
+		-v "$TMP/wdpkt:/wdpkt:ro" --entrypoint /wdpkt "$IMAGE" udpsink 127.0.0.1 9999 1 \
+		>/dev/null 2>"$TMP/named.run" &&
+	poll_until 10 sh -c "\"\$@\" logs $NS-named 2>&1 | grep -q ready" _ "${P[@]}"; then
+	npid=$("${P[@]}" inspect -f '{{.State.Pid}}' "$NS-named")
+	port=$(free_port)
+	if "${P[@]}" run -d --name "$NS-namer" --privileged --pid host --network host \
+			--cgroupns host -v /sys/fs/cgroup:/sys/fs/cgroup:ro \
+			-v /var/lib/containers:/host/var/lib/containers:ro "$IMAGE" \
+			serve --listen "127.0.0.1:$port" --netns "/proc/$npid/ns/net" --per-container \
+			--host-root /host >/dev/null 2>"$TMP/namer.run" &&
+		poll_until 20 sh -c "\"\$@\" logs $NS-namer 2>&1 | grep -q 'listening on'" _ "${P[@]}"; then
+		"${P[@]}" exec "$NS-named" /wdpkt udp 127.0.0.1 127.0.0.1 40000 9999 3000 1000 \
+			>/dev/null 2>>"$TMP/named.run"
+		drops=$(nsenter -t "$npid" -n awk '$2 ~ /:270F$/ { print $NF }' /proc/net/udp)
+		poll_until 5 named_is "$port" "$NS-named" "$drops"
+		got=$(named_drops "$port" "$NS-named")
+		check "names: the host's container $NS-named, its socket's $drops drops = container=\"$NS-named\" scraped ($got)" \
+			test -n "$drops" -a "${drops:-0}" -gt 100 -a "$got" = "$drops"
+		"${P[@]}" stop -t 10 "$NS-namer" >/dev/null 2>&1
+		check "names: exit 0 on SIGTERM" \
+			test "$("${P[@]}" inspect -f '{{.State.ExitCode}}' "$NS-namer")" = 0
+	else
+		fail "names: serve --per-container in the image" \
+			"$(tail -n 3 "$TMP/namer.run"; "${P[@]}" logs "$NS-namer" 2>&1 | tail -n 3)"
+	fi
+else
+	fail "names: a host container with a receiver" "$(tail -n 3 "$TMP/named.run")"
+fi
+for c in "$NS-named" "$NS-namer"; do "${P[@]}" rm -f -t 0 "$c" >/dev/null 2>&1; done
+
 echo "-- the default command, in a network namespace of its own"
 CTRS+=("$NS-default")
 if "${P[@]}" run -d --name "$NS-default" --privileged --pid host --network none "$IMAGE" \

@@ -46,7 +46,7 @@ docker_cli() {
 # Containers, images, the daemon, cgroups: each by the name or id made here.
 cleanup() {
 	local c p
-	"${P[@]}" rm -f -t 0 "$TAG-rcv" "$TAG-snd" >/dev/null 2>&1
+	"${P[@]}" rm -f -t 0 "$TAG-rcv" "$TAG-snd" "$TAG-gone" >/dev/null 2>&1
 	[ -n "$PODMAN_IMAGE" ] && "${P[@]}" rmi -f "$PODMAN_IMAGE" >/dev/null 2>&1
 	if [ -n "$DOCKERD" ]; then
 		docker_cli rm -f "$TAG-dk" >/dev/null 2>&1
@@ -155,15 +155,36 @@ for k, v in sorted(c.items()):
 EOF
 }
 
-# watch_and_count WHAT NETNS_ARG: a counting and a watching whydrop in that
-# namespace, their output in $TMP/{cnt,wat}-WHAT.out (new files: an old
+# record_names FILE: each distinct (container, pod, k8s_namespace) of watch
+# --json records' sockets, with its count ("-" where a field is absent)
+record_names() {
+	$PY - "$1" <<'EOF'
+import collections, json, sys
+c = collections.Counter()
+for line in open(sys.argv[1]):
+    s = json.loads(line).get("socket")
+    s = s if isinstance(s, dict) else {}
+    c[" ".join(s.get(k, "-") for k in ("container", "pod", "k8s_namespace"))] += 1
+for k, v in sorted(c.items()):
+    print(v, k)
+EOF
+}
+
+# watch_and_count WHAT NETNS_ARG BY [NAMING ARGS...]: a counting and a watching
+# whydrop in that namespace, and one counting --group-by BY (container or
+# pod), their output in $TMP/{cnt,wat,grp}-WHAT.out (new files: an old
 # "attached" must not be taken for theirs)
 watch_and_count() {
-	start "cnt-$1" count --json --netns "$2" --group-by cgroup -r SOCKET_RCVBUFF,NO_SOCKET ||
+	local what=$1 ns=$2 by=$3
+	shift 3
+	start "cnt-$what" count --json --netns "$ns" --group-by cgroup -r SOCKET_RCVBUFF,NO_SOCKET ||
 		return 1
 	CNT=$LAST
-	start "wat-$1" watch --json --netns "$2" -r SOCKET_RCVBUFF || return 1
+	start "wat-$what" watch --json --netns "$ns" -r SOCKET_RCVBUFF "$@" || return 1
 	WAT=$LAST
+	start "grp-$what" count --json --netns "$ns" --group-by "$by" -r SOCKET_RCVBUFF "$@" ||
+		return 1
+	GRP=$LAST
 }
 
 stop_both() {
@@ -171,6 +192,8 @@ stop_both() {
 	check "$1: count exits 0" test $? -eq 0
 	stop "$WAT"
 	check "$1: watch exits 0" test $? -eq 0
+	stop "$GRP"
+	check "$1: count --group-by exits 0" test $? -eq 0
 }
 
 # receiver_checks WHAT NETNS_PID PORT CGROUP WANT_LABEL [LOOKUP ARGS...]
@@ -190,6 +213,45 @@ receiver_checks() {
 	line=$(name "${recs#* }" "$@")
 	check "$what: the records' cgroup is named '$want' ($(tr '\t' ' ' <<<"$line"))" \
 		test "$(field 1 "$line")" = named -a "$(field 2 "$line")" = "$want"
+}
+
+# scrape NAME: serve NAME's page (its address from its stderr)
+scrape() {
+	local addr
+	addr=$(sed -n 's|.*listening on http://\([^/]*\)/metrics.*|\1|p' "$TMP/$1.err")
+	curl -s "http://$addr/metrics"
+}
+
+# series FILE CONTAINER POD K8S_NAMESPACE: the SOCKET_RCVBUFF count of
+# serve --per-container's series with those labels ("" for none)
+series() {
+	$PY - "$@" <<'EOF'
+import re, sys
+want = dict(container=sys.argv[2], pod=sys.argv[3], k8s_namespace=sys.argv[4], reason="SOCKET_RCVBUFF")
+for line in open(sys.argv[1]):
+    m = re.match(r'whydrop_cgroup_drops_total\{(.*)\} (\d+)$', line)
+    if m and all(f'{k}="{v}"' in m.group(1) for k, v in want.items()):
+        print(m.group(2))
+EOF
+}
+
+# db_retired: serve svk's page, a second on, has no series of db-0
+db_retired() {
+	sleep 1
+	! scrape svk | grep -q 'pod="db-0"'
+}
+
+# names_checks WHAT NETNS_PID PORT BY WANT_GROUP WANT_RECORD: watch records
+# and count --group-by BY name the container as its runtime does
+names_checks() {
+	local what=$1 drops groups recs
+	drops=$(sock_drops "$2" "$3")
+	recs=$(record_names "$TMP/wat-$what.out")
+	check "$what: watch records: all $drops name the container ($recs)" \
+		test "$recs" = "$drops $6"
+	groups=$(json_groups "$TMP/grp-$what.out" SOCKET_RCVBUFF)
+	check "$what: count --group-by $4: $5 with all $drops drops ($groups)" \
+		test "$groups" = "$drops $5"
 }
 
 # ================================================================ podman
@@ -219,9 +281,16 @@ if [ -n "$PODMAN_IMAGE" ] && podman_run "$TAG-rcv" /bin/wdpkt udpsink 127.0.0.1 
 	check "podman: the sender's cgroup named podman:$TAG-snd" \
 		test "$(field 2 "$line")" = "podman:$TAG-snd"
 	NOPORTS0=$(snmp "$SPID" NoPorts)
-	if watch_and_count podman "/proc/$RPID/ns/net"; then
+	if watch_and_count podman "/proc/$RPID/ns/net" container; then
 		start cnts count --json --netns "/proc/$SPID/ns/net" -r NO_SOCKET
 		CNTS=$LAST
+		# not --netns: a namespace given is called as given, this one by its container
+		start nsnames count --json --group-by netns -r NO_SOCKET
+		NSNAMES=$LAST
+		start rec record -w "$TMP/podman.pcapng" --netns "/proc/$RPID/ns/net" -r SOCKET_RCVBUFF
+		REC=$LAST
+		start svpod serve --listen 127.0.0.1:0 --netns "/proc/$RPID/ns/net" --per-container
+		SVPOD=$LAST
 		"${P[@]}" exec "$TAG-rcv" /bin/wdpkt udp 127.0.0.1 127.0.0.1 40000 9999 3000 1000 \
 			>/dev/null 2>>"$TMP/podman.err"
 		"${P[@]}" exec "$TAG-snd" /bin/wdpkt udp 127.0.0.1 127.0.0.1 40001 9 400 \
@@ -229,11 +298,52 @@ if [ -n "$PODMAN_IMAGE" ] && podman_run "$TAG-rcv" /bin/wdpkt udpsink 127.0.0.1 
 		sleep 0.5
 		stop_both podman
 		stop "$CNTS"
+		stop "$NSNAMES"
+		stop "$REC"
+		check "podman: record exits 0" test $? -eq 0
+		scrape svpod >"$TMP/podman.metrics"
+		stop "$SVPOD"
+		check "podman: serve exits 0" test $? -eq 0
+		drops=$(sock_drops "$RPID" 9999)
+		got=$(series "$TMP/podman.metrics" "$TAG-rcv" "" "")
+		check "podman: serve --per-container (as nobody): container=\"$TAG-rcv\" = the socket's $drops drops (${got:-none})" \
+			test "$got" = "$drops"
 		receiver_checks podman "$RPID" 9999 "$RCG" "podman:$TAG-rcv"
+		names_checks podman "$RPID" 9999 container "podman:$TAG-rcv" "$TAG-rcv - -"
 		noports=$(($(snmp "$SPID" NoPorts) - NOPORTS0))
 		got=$(json_total "$TMP/cnts.out" NO_SOCKET)
 		check "podman: the sender's NO_SOCKET in its own namespace = its Udp NoPorts ($got = $noports = 400)" \
 			test "$got" = "$noports" -a "$noports" = 400
+		got=$(json_groups "$TMP/nsnames.out" NO_SOCKET | awk -v g="podman:$TAG-snd" '$2 == g { print $1 }')
+		check "podman: count --group-by netns names the sender's namespace podman:$TAG-snd, its NO_SOCKET = its Udp NoPorts (${got:-none} = $noports)" \
+			test "$got" = "$noports"
+		drops=$(sock_drops "$RPID" 9999)
+		"$W" read --json --group-by container "$TMP/podman.pcapng" >"$TMP/read-podman.json" 2>>"$TMP/read.err"
+		got=$(json_groups "$TMP/read-podman.json" SOCKET_RCVBUFF)
+		check "podman: read --group-by container: podman:$TAG-rcv with all $drops drops ($got)" \
+			test "$got" = "$drops podman:$TAG-rcv"
+	fi
+	# gone before the end: count learned its name while it lived, and keeps it
+	if podman_run "$TAG-gone" /bin/wdpkt udpsink 127.0.0.1 9999 1 &&
+			poll_until 10 sh -c "\"\$@\" logs $TAG-gone 2>/dev/null | grep -q ready" _ "${P[@]}" &&
+			GPID=$("${P[@]}" inspect -f '{{.State.Pid}}' "$TAG-gone") &&
+			start gone count --json --netns "/proc/$GPID/ns/net" --group-by container \
+				-r SOCKET_RCVBUFF; then
+		GONE=$LAST
+		"${P[@]}" exec "$TAG-gone" /bin/wdpkt udp 127.0.0.1 127.0.0.1 40000 9999 2000 1000 \
+			>/dev/null 2>>"$TMP/podman.err"
+		sleep 0.5
+		gdrops=$(sock_drops "$GPID" 9999)
+		sleep 1.5	# count looks names up every second
+		"${P[@]}" rm -f -t 0 "$TAG-gone" >/dev/null 2>&1
+		check "podman: $TAG-gone removed (its containers.json entry and cgroup gone)" \
+			test -z "$("${P[@]}" ps -a --format '{{.Names}}' | grep -x "$TAG-gone")"
+		stop "$GONE"
+		got=$(json_groups "$TMP/gone.out" SOCKET_RCVBUFF)
+		check "podman: a container removed before count ends keeps its name: podman:$TAG-gone with its socket's $gdrops drops ($got)" \
+			test -n "$gdrops" -a "$gdrops" -gt 100 -a "$got" = "$gdrops podman:$TAG-gone"
+	else
+		fail "podman: a third container, counted by container" "$(tail -3 "$TMP/podman.err")"
 	fi
 	# gone: the id stays bare in a new lookup, never another container's name
 	"${P[@]}" rm -f -t 0 "$TAG-snd" >/dev/null 2>&1
@@ -300,12 +410,13 @@ else
 	if [ -n "$DPID" ] && [ "$DPID" != 0 ]; then
 		DCG=$(v2_cgroup "$DPID")
 		check "docker: the container's cgroup is /docker/<its id> ($DCG)" test "$DCG" = "/docker/$DID"
-		if watch_and_count docker "/proc/$DPID/ns/net"; then
+		if watch_and_count docker "/proc/$DPID/ns/net" container --docker-root "$DD/data"; then
 			docker_cli exec "$TAG-dk" /bin/wdpkt udp 127.0.0.1 127.0.0.1 40000 9999 3000 1000 \
 				>/dev/null 2>>"$TMP/docker.err"
 			sleep 0.5
 			stop_both docker
 			receiver_checks docker "$DPID" 9999 "$DCG" "docker:$TAG-dk" --docker-root "$DD/data"
+			names_checks docker "$DPID" 9999 container "docker:$TAG-dk" "$TAG-dk - -"
 		fi
 		line=$(name "$DCG")
 		check "docker: under another data root, the same id is bare ($(field 2 "$line"))" \
@@ -352,7 +463,9 @@ else
 	poll_until 5 sh -c "grep -q ready '$TMP/k8sA.out' && grep -q ready '$TMP/k8sB.out'"
 	check "pods: receivers in $CGA and $CGB" test "$(v2_cgroup "$KPID_A")" = "$CGA" \
 		-a "$(v2_cgroup "$KPID_B")" = "$CGB"
-	if watch_and_count pods "$NSK"; then
+	start svk serve --listen 127.0.0.1:0 --netns "$NSK" --per-container --host-root "$NODE" \
+		--series-grace 1s && SVK=$LAST
+	if watch_and_count pods "$NSK" pod --host-root "$NODE"; then
 		ip netns exec "$NSK" "$ROOTFS/bin/wdpkt" udp 127.0.0.1 127.0.0.1 40000 7001 2000 1000 >/dev/null
 		ip netns exec "$NSK" "$ROOTFS/bin/wdpkt" udp 127.0.0.1 127.0.0.1 40000 7002 1500 1000 >/dev/null
 		sleep 0.5
@@ -364,6 +477,24 @@ else
 		recs=$(record_cgroups "$TMP/wat-pods.out")
 		check "pods: watch records name each socket's cgroup with its count" \
 			test "$recs" = "$(printf '%s %s\n%s %s' "$da" "$CGA" "$db" "$CGB" | sort -k2)"
+		recs=$(record_names "$TMP/wat-pods.out")
+		check "pods: watch records name container, pod and k8s_namespace ($(tr '\n' ';' <<<"$recs"))" \
+			test "$recs" = "$(printf '%s nginx web-0 shop\n%s postgres db-0 shop' "$da" "$db" | sort -k2)"
+		groups=$(json_groups "$TMP/grp-pods.out" SOCKET_RCVBUFF | sort -k2)
+		check "pods: count --group-by pod: shop/db-0 and shop/web-0 with their sockets' drops ($(tr '\n' ';' <<<"$groups"))" \
+			test "$groups" = "$(printf '%s shop/db-0\n%s shop/web-0' "$db" "$da")"
+		scrape svk >"$TMP/pods.metrics"
+		got=$(series "$TMP/pods.metrics" nginx web-0 shop),$(series "$TMP/pods.metrics" postgres db-0 shop)
+		check "pods: serve --per-container: nginx/web-0/shop and postgres/db-0/shop = their sockets' drops ($got = $da,$db)" \
+			test "$got" = "$da,$db"
+		# db-0's container goes: its receiver ends, its cgroup is removed
+		kill -TERM "$KPID_B" && wait "$KPID_B" 2>/dev/null
+		rmdir "$CG2$CGB"
+		poll_until 15 db_retired
+		scrape svk >"$TMP/pods2.metrics"
+		check "pods: serve: db-0's series retired once its cgroup is gone, web-0's kept ($(series "$TMP/pods2.metrics" postgres db-0 shop)/$(series "$TMP/pods2.metrics" nginx web-0 shop))" \
+			test -z "$(series "$TMP/pods2.metrics" postgres db-0 shop)" -a \
+			"$(series "$TMP/pods2.metrics" nginx web-0 shop)" = "$da"
 		line=$(name "$CGA" --root "$NODE")
 		check "pods: the systemd driver's cgroup named pod shop/web-0/nginx ($(tr '\t' ' ' <<<"$line"))" \
 			test "$(field 2 "$line")" = "pod shop/web-0/nginx" -a "$(field 4 "$line")" = web-0 \
@@ -373,6 +504,10 @@ else
 			test "$(field 2 "$line")" = "pod shop/db-0/postgres"
 		line=$(name "${CGA%/*}" --root "$NODE")
 		check "pods: the pod's own slice named pod shop/web-0" test "$(field 2 "$line")" = "pod shop/web-0"
+	fi
+	if [ -n "${SVK:-}" ]; then
+		stop "$SVK"
+		check "pods: serve exits 0" test $? -eq 0
 	fi
 fi
 

@@ -248,6 +248,80 @@ sys.exit(not ({g["group"] for g in d["groups"]} == {sys.argv[2]}))' "$TMP/whorea
 	wait "$RCVR" 2>/dev/null
 fi
 
+echo "== read --group-by flow|src|dst: the top talkers, as the senders sent and tshark reads"
+# Three senders with their own source address and port, each a known number
+# of datagrams to a closed port: flow, src and dst groups must equal what
+# they sent and what tshark counts in the same file.
+ip -n "$NS" addr add 192.0.2.2/32 dev lo
+ip -n "$NS" addr add 2001:db8::2/128 dev lo nodad
+FL=$TMP/flows.pcapng
+sendfrom() {	# COUNT SRC SPORT DST DPORT
+	ip netns exec "$NS" $PY - "$@" <<'PYEOF'
+import socket, sys
+n, src, sport, dst, dport = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+s = socket.socket(socket.AF_INET6 if ":" in src else socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((src, sport))
+for _ in range(n):
+    s.sendto(b"x", (dst, dport))
+PYEOF
+}
+# tsh FILTER: tshark's count of the packets of the flows file it matches
+tsh() {
+	tshark -r "$FL" -Y "$1" 2>/dev/null | wc -l
+}
+if start flows record -w "$FL" --netns "$NS" -r NO_SOCKET; then
+	FREC=$LAST
+	sendfrom 7 192.0.2.2 41001 192.0.2.1 9
+	sendfrom 4 192.0.2.1 41002 192.0.2.2 10
+	sendfrom 3 2001:db8::2 41003 2001:db8::1 11
+	sleep 0.5
+	stop "$FREC"
+	check "record (flows) exits 0" test $? -eq 0
+	for by in flow src dst; do
+		"$W" read --json --group-by "$by" "$FL" >"$TMP/flows-$by.json" 2>>"$TMP/flows.err"
+		check "read --group-by $by: exit 0" test $? -eq 0
+	done
+	T1=$(tsh "ip.src==192.0.2.2 && udp.srcport==41001 && ip.dst==192.0.2.1 && udp.dstport==9")
+	T2=$(tsh "ip.src==192.0.2.1 && udp.srcport==41002 && ip.dst==192.0.2.2 && udp.dstport==10")
+	T3=$(tsh "ipv6.src==2001:db8::2 && udp.srcport==41003 && ipv6.dst==2001:db8::1 && udp.dstport==11")
+	check "tshark counts the senders' 7, 4, 3 datagrams in the file ($T1, $T2, $T3)" \
+		test "$T1,$T2,$T3" = "7,4,3"
+	check "read --group-by flow: each flow's NO_SOCKET = what its sender sent and tshark reads" $PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = {(x["group"], x["reason"]): x["count"] for x in d["groups"]}
+want = {("udp 192.0.2.2:41001 > 192.0.2.1:9", "NO_SOCKET"): 7,
+        ("udp 192.0.2.1:41002 > 192.0.2.2:10", "NO_SOCKET"): 4,
+        ("udp [2001:db8::2]:41003 > [2001:db8::1]:11", "NO_SOCKET"): 3}
+ok = d["group_by"] == "flow" and g == want
+if not ok:
+    print(g)
+sys.exit(not ok)' "$TMP/flows-flow.json"
+	check "read --group-by src and dst: by address, as sent" $PY -c '
+import json, sys
+s, d = (json.load(open(f)) for f in sys.argv[1:3])
+gs = {x["group"]: x["count"] for x in s["groups"]}
+gd = {x["group"]: x["count"] for x in d["groups"]}
+ok = gs == {"192.0.2.2": 7, "192.0.2.1": 4, "2001:db8::2": 3} and \
+     gd == {"192.0.2.1": 7, "192.0.2.2": 4, "2001:db8::1": 3}
+if not ok:
+    print(gs, gd)
+sys.exit(not ok)' "$TMP/flows-src.json" "$TMP/flows-dst.json"
+	expect_run "read --group-by flow --max-groups 1 (table): the largest flow, the rest (other)" 0 \
+		"^ +7  \(other\) +NO_SOCKET\$" "$W" read --group-by flow --max-groups 1 "$FL"
+	HOST=$(uname -n)
+	check "capinfos: the section's comment names the recording host ($HOST)" \
+		bash -c "capinfos '$FL' | grep -Fq 'whydrop: host=$HOST'"
+	"$W" read --json --group-by host "$FL" >"$TMP/flows-host.json" 2>>"$TMP/flows.err"
+	check "read --group-by host: $HOST with the senders' 14 drops" $PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = {(x["group"], x["reason"]): x["count"] for x in d["groups"]}
+sys.exit(not (g == {(sys.argv[2], "NO_SOCKET"): 14}))' "$TMP/flows-host.json" "$HOST"
+fi
+expect_run "count --group-by flow: usage error, says to record and read" 2 \
+	"whydrop read --group-by flow FILE" "$W" count --group-by flow -d 1
+
 echo "== record -w - | tshark -r -"
 (
 	"$W" record -w - --netns "$NS" -c 3 2>"$TMP/pipe.err" |

@@ -121,6 +121,7 @@ static inline void write_recording(int fd, uint64_t *n_written)
 {
 	struct wd_pcapng_header h = {
 		.os = "Linux 6.18.44", .hardware = "x86_64", .userappl = "whydrop 0.1.0",
+		.comment = "whydrop: host=web1",
 		.if_name = "whydrop", .if_description = "whydrop: kernel drops (skb:kfree_skb)",
 		.linktype = WD_PCAPNG_LINKTYPE_RAW, .snaplen = 128,
 	};

@@ -26,6 +26,10 @@ static const struct shape shapes[] = {
 	{ "/machine.slice/libpod-" ID ".scope", "podman", ID, "", "", "", "podman:4f1d6a0b2c3e" },
 	{ "/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-" ID ".scope",
 	  "podman", ID, "", "", "user@1000.service", "podman:4f1d6a0b2c3e" },
+	/* podman's cgroupfs manager; its conmon beside it is no container */
+	{ "/libpod_parent/libpod-" ID, "podman", ID, "", "", "", "podman:4f1d6a0b2c3e" },
+	{ "/libpod_parent/conmon", "", "", "", "", "", "/libpod_parent/conmon" },
+	{ "/libpod_parent/libpod-conmon-" ID, "", "", "", "", "", "/libpod_parent/libpod-conmon-" ID },
 	/* conmon watches a podman container: it is not the container */
 	{ "/machine.slice/libpod-conmon-" ID ".scope", "", "", "", "",
 	  "libpod-conmon-" ID ".scope", "libpod-conmon-" ID ".scope" },
@@ -79,6 +83,7 @@ static void test_workload(void)
 		{ "/system.slice/docker-" ID ".scope", "docker:4f1d6a0b2c3e" },
 		{ "/docker/" ID, "docker:4f1d6a0b2c3e" },
 		{ "/machine.slice/libpod-" ID ".scope", "podman:4f1d6a0b2c3e" },
+		{ "/libpod_parent/libpod-" ID, "podman:4f1d6a0b2c3e" },
 		{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
 		  ".slice/cri-containerd-" ID ".scope", "pod " UID },
 		{ "/system.slice/containerd.service/kubepods-besteffort-pod" UID_

@@ -81,6 +81,20 @@ static void test_who_comment(void)
 	CHECK_STR(m.cgroup, "/who.slice/docker-abc.scope");
 	CHECK_STR(m.workload, "docker:abc");
 	CHECK(!m.sock_unknown);
+	CHECK(!m.has_container && !m.has_pod && !m.has_k8s_namespace);
+
+	/* a pod's container: the runtime's names, after workload */
+	v.sock.container = "nginx";
+	v.sock.pod = "web-0";
+	v.sock.k8s_namespace = "shop";
+	wd_pcapng_drop_comment(&v, buf, sizeof(buf));
+	CHECK(strstr(buf, " workload=docker:abc container=nginx pod=web-0 k8s_namespace=shop") !=
+	      NULL);
+	CHECK(wd_pcapng_parse_comment(buf, &m));
+	CHECK(m.has_container && m.has_pod && m.has_k8s_namespace);
+	CHECK_STR(m.container, "nginx");
+	CHECK_STR(m.pod, "web-0");
+	CHECK_STR(m.k8s_namespace, "shop");
 
 	/* a connection: its peer's port and its state; a path as the netns name */
 	v.netns_name = "/proc/4242/ns/net";

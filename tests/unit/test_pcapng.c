@@ -245,6 +245,7 @@ static void test_round_trip(void)
 		     "reason=NO_SOCKET location=tcp_v4_rcv+0x99 ifname=veth0 netns=4026531840 code=3");
 	CHECK_STR(r.os, "Linux 6.18.44");
 	CHECK_STR(r.userappl, "whydrop 0.1.0");
+	CHECK_STR(r.shb_comment, "whydrop: host=web1");
 	CHECK_INT(r.n_ifs, 1);
 	CHECK_INT(r.ifs[0].linktype, 101);
 	CHECK_INT(r.ifs[0].snaplen, 128);

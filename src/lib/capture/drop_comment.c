@@ -55,6 +55,12 @@ static void append_sock(char *buf, size_t len, size_t *used, const struct wd_soc
 		append_word(buf, len, used, "cgroup", k->cgroup);
 	if (k->workload)
 		append_word(buf, len, used, "workload", k->workload);
+	if (k->container)
+		append_word(buf, len, used, "container", k->container);
+	if (k->pod)
+		append_word(buf, len, used, "pod", k->pod);
+	if (k->k8s_namespace)
+		append_word(buf, len, used, "k8s_namespace", k->k8s_namespace);
 }
 
 /*
@@ -222,7 +228,7 @@ static bool take_state(char *dst, size_t cap, const char *val, size_t n, bool *h
 
 /*
  * The attribution words: netns_name, sock, lport, rport, state, pid, comm,
- * cgroup, workload.
+ * cgroup, workload, container, pod, k8s_namespace.
  */
 static void parse_who_word(const char *w, size_t klen, const char *val, size_t vlen,
 			   struct wd_pcapng_meta *m)
@@ -252,6 +258,13 @@ static void parse_who_word(const char *w, size_t klen, const char *val, size_t v
 		take_word(m->cgroup, sizeof(m->cgroup), val, vlen, &m->has_cgroup);
 	else if (KEY("workload"))
 		take_word(m->workload, sizeof(m->workload), val, vlen, &m->has_workload);
+	else if (KEY("container"))
+		take_word(m->container, sizeof(m->container), val, vlen, &m->has_container);
+	else if (KEY("pod"))
+		take_word(m->pod, sizeof(m->pod), val, vlen, &m->has_pod);
+	else if (KEY("k8s_namespace"))
+		take_word(m->k8s_namespace, sizeof(m->k8s_namespace), val, vlen,
+			  &m->has_k8s_namespace);
 #undef KEY
 }
 

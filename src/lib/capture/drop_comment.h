@@ -18,7 +18,8 @@
  * the namespace's cookie "netns_cookie=1" (where known: inodes are reused),
  * then what is known of who: "netns_name=blue sock=42569 lport=9999 rport=0
  * state=CLOSE pid=20898 comm=wd-rcvr cgroup=/who.slice
- * workload=docker:0123456789ab" (or "sock=unknown"); spaces, '%' and
+ * workload=docker:0123456789ab container=web" (or "sock=unknown"; pod= and
+ * k8s_namespace= for a Kubernetes pod's container); spaces, '%' and
  * non-ASCII bytes in values are %XX.
  */
 void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len);
@@ -49,6 +50,11 @@ struct wd_pcapng_meta {
 	char comm[32];
 	char cgroup[512];
 	char workload[200];
+	/* the runtime's names (containers.h: WD_CTR_NAME_LEN, WD_CTR_NS_LEN) */
+	bool has_container, has_pod, has_k8s_namespace;
+	char container[254];
+	char pod[254];
+	char k8s_namespace[64];
 };
 
 /*

@@ -259,6 +259,8 @@ static void shb_opt(struct wd_pcapng_reader *r, uint16_t code, const uint8_t *va
 		copy_text(r->os, sizeof(r->os), val, len);
 	else if (code == SHB_USERAPPL)
 		copy_text(r->userappl, sizeof(r->userappl), val, len);
+	else if (code == OPT_COMMENT && !r->shb_comment[0])
+		copy_text(r->shb_comment, sizeof(r->shb_comment), val, len);
 }
 
 static enum wd_pcapng_rec_type on_shb(struct wd_pcapng_reader *r, uint32_t len)
@@ -271,7 +273,7 @@ static enum wd_pcapng_rec_type on_shb(struct wd_pcapng_reader *r, uint32_t len)
 	r->in_section = true;
 	r->n_sections++;
 	r->n_ifs = 0;
-	r->os[0] = r->userappl[0] = '\0';
+	r->os[0] = r->userappl[0] = r->shb_comment[0] = '\0';
 	if (!parse_options(r, r->buf + 24, r->buf + len - 4, shb_opt, NULL))
 		malformed(r, r->off, "section header options run past the block");
 	return CONTINUE;

@@ -58,6 +58,7 @@ struct wd_pcapng_reader {
 	char malformed[160];	/* the first such problem */
 	char os[128];		/* shb_os of the latest section, "" if none */
 	char userappl[128];	/* shb_userappl */
+	char shb_comment[256];	/* the section's opt_comment ("whydrop: host=web1"), "" if none */
 	char comment[4096];
 	char err[200];
 };

@@ -204,8 +204,8 @@ static int begin_block(struct wd_pcapng_writer *w, uint32_t type, size_t total)
 
 static int write_shb(struct wd_pcapng_writer *w, const struct wd_pcapng_header *h)
 {
-	size_t opts = str_opt_size(h->hardware) + str_opt_size(h->os) +
-		      str_opt_size(h->userappl);
+	size_t opts = str_opt_size(h->comment) + str_opt_size(h->hardware) +
+		      str_opt_size(h->os) + str_opt_size(h->userappl);
 	size_t total = 28 + end_size(opts);
 	int err = begin_block(w, WD_PCAPNG_SHB, total);
 
@@ -215,6 +215,7 @@ static int write_shb(struct wd_pcapng_writer *w, const struct wd_pcapng_header *
 	put16(w, 1);			/* major version */
 	put16(w, 0);			/* minor version */
 	put64(w, UINT64_MAX);		/* section length: not given */
+	put_str_opt(w, OPT_COMMENT, h->comment);
 	put_str_opt(w, SHB_HARDWARE, h->hardware);
 	put_str_opt(w, SHB_OS, h->os);
 	put_str_opt(w, SHB_USERAPPL, h->userappl);

@@ -33,6 +33,7 @@ struct wd_pcapng_header {
 	const char *os;			/* shb_os, e.g. "Linux 6.18.44"; NULL: none */
 	const char *hardware;		/* shb_hardware; NULL: none */
 	const char *userappl;		/* shb_userappl, "whydrop 0.1.0" */
+	const char *comment;		/* the section's opt_comment ("whydrop: host=web1"); NULL: none */
 	const char *if_name;		/* if_name */
 	const char *if_description;	/* if_description */
 	uint16_t linktype;

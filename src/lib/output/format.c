@@ -98,6 +98,20 @@ const char *wd_sock_state_name(uint8_t state)
 	return state < sizeof(names) / sizeof(names[0]) && names[state] ? names[state] : "?";
 }
 
+/* "container web pod web-0 k8s_namespace shop": what the runtime calls them. */
+static void print_container_text(FILE *f, const struct wd_sock_view *k)
+{
+	const char *const words[] = { "container", "pod", "k8s_namespace" };
+	const char *const vals[] = { k->container, k->pod, k->k8s_namespace };
+
+	for (size_t i = 0; i < 3; i++) {
+		if (!vals[i])
+			continue;
+		fprintf(f, " %s ", words[i]);
+		print_name(f, vals[i]);
+	}
+}
+
 static void print_sock_text(FILE *f, const struct wd_sock_view *k)
 {
 	if (k->kind == WD_SOCK_UNKNOWN) {
@@ -126,6 +140,7 @@ static void print_sock_text(FILE *f, const struct wd_sock_view *k)
 		print_name(f, k->workload);
 		fputc(')', f);
 	}
+	print_container_text(f, k);
 }
 
 void wd_print_drop_text(FILE *f, const struct wd_drop_view *d)
@@ -233,6 +248,12 @@ static void print_sock_json(struct wd_json *j, const struct wd_sock_view *k)
 		wd_json_str(j, "cgroup", k->cgroup);
 	if (k->workload)
 		wd_json_str(j, "workload", k->workload);
+	if (k->container)
+		wd_json_str(j, "container", k->container);
+	if (k->pod)
+		wd_json_str(j, "pod", k->pod);
+	if (k->k8s_namespace)
+		wd_json_str(j, "k8s_namespace", k->k8s_namespace);
 	if (k->pid) {
 		wd_json_uint(j, "pid", (uint64_t)k->pid);
 		wd_json_str(j, "comm", k->comm);

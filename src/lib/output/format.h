@@ -28,6 +28,10 @@ struct wd_sock_view {
 	uint64_t cgroup_id;
 	const char *cgroup;	/* its path, NULL if unknown */
 	const char *workload;	/* what the path names: unit, container, pod; or NULL */
+	/* the runtime's names of its container and pod (docs/who.md); NULL: unknown */
+	const char *container;
+	const char *pod;
+	const char *k8s_namespace;
 	int pid;		/* owning process, 0 if unknown */
 	const char *comm;
 	bool no_uid;		/* full, but uid and cgroup_id unknown (a recording) */

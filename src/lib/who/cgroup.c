@@ -4,6 +4,7 @@
  *   /system.slice/docker-<id>.scope                       docker, systemd driver
  *   /docker/<id>                                          docker, cgroupfs driver
  *   /machine.slice/libpod-<id>.scope                      podman (libpod-conmon-: its monitor)
+ *   /libpod_parent/libpod-<id>                            podman, cgroupfs manager
  *   /kubepods.slice/kubepods-burstable.slice/
  *     kubepods-burstable-pod<uid_with_underscores>.slice/cri-containerd-<id>.scope
  *   /system.slice/containerd.service/kubepods-...-pod<uid>.slice:cri-containerd:<id>
@@ -141,6 +142,13 @@ static bool container_component(const char *c, size_t n, const char *parent, siz
 	if (n > 12 && !memcmp(c, "lxc.payload.", 12)) {
 		copy(ci->container, sizeof(ci->container), c + 12, n - 12);
 		copy(ci->runtime, sizeof(ci->runtime), "lxc", 3);
+		return true;
+	}
+	/* podman's cgroupfs manager: no .scope (its conmon is "conmon" beside it) */
+	if (pn == 13 && !memcmp(parent, "libpod_parent", 13) && n > 7 &&
+	    !memcmp(c, "libpod-", 7) && is_hex_id(c + 7, n - 7)) {
+		copy(ci->container, sizeof(ci->container), c + 7, n - 7);
+		copy(ci->runtime, sizeof(ci->runtime), "podman", 6);
 		return true;
 	}
 	if (pn == 6 && !memcmp(parent, "docker", 6) && is_hex_id(c, n)) {

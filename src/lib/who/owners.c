@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "containers.h"
 #include "grow.h"
 #include "owners.h"
 
@@ -287,17 +288,37 @@ static void scan_fds(struct wd_owners *o, pid_t pid, const char *comm)
 }
 
 /*
+ * A namespace's name from the container or pod of a cgroup path: as its
+ * runtime calls it ("podman:web", "pod shop/web-0": a pod's containers share
+ * one) where its files say, else as the path does ("podman:0123456789ab").
+ */
+static const char *workload_name(struct wd_owners *o, const char *cg, char *buf, size_t len)
+{
+	struct wd_ctr_name c;
+	int n;
+
+	if (!o->ctr || wd_ctr_lookup(o->ctr, cg, &c) != WD_CTR_NAMED)
+		return wd_cgroup_workload(cg, buf, len);
+	if (c.pod[0])
+		n = snprintf(buf, len, "pod %s/%s", c.k8s_namespace, c.pod);
+	else
+		n = snprintf(buf, len, "%s%s%s", c.runtime, c.runtime[0] ? ":" : "", c.name);
+	/* a name cut short would be a wrong name: the path's then */
+	return n >= 0 && (size_t)n < len ? buf : wd_cgroup_workload(cg, buf, len);
+}
+
+/*
  * The container or pod a process's cgroup names (/proc/PID/cgroup): the v2
  * line ("0::/path") first, else a v1 hierarchy's (hybrid systems, docker's
  * cgroupfs driver). False if none names one.
  */
-static bool read_workload(const char *proc, pid_t pid, char *name, size_t len)
+static bool read_workload(struct wd_owners *o, pid_t pid, char *name, size_t len)
 {
 	char path[512], line[4096], label[200];
 	bool found = false, cut = false;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%d/cgroup", proc, (int)pid);
+	snprintf(path, sizeof(path), "%s/%d/cgroup", o->proc, (int)pid);
 	f = fopen(path, "re");
 	if (!f)
 		return false;
@@ -313,7 +334,7 @@ static bool read_workload(const char *proc, pid_t pid, char *name, size_t len)
 		cg++;
 		cg[strcspn(cg, "\n")] = '\0';
 		/* a long LXC name cut short would be a wrong name */
-		if (!wd_cgroup_workload(cg, label, sizeof(label)) || strlen(label) >= len)
+		if (!workload_name(o, cg, label, sizeof(label)) || strlen(label) >= len)
 			continue;
 		memcpy(name, label, strlen(label) + 1);
 		found = true;
@@ -336,7 +357,7 @@ static void scan_process(struct wd_owners *o, pid_t pid, const struct wd_netns_i
 		if (wd_netns_same(&ns, host_ns)) {
 			rank = WD_NETNS_HOST;
 			snprintf(name, sizeof(name), "host");
-		} else if (read_workload(o->proc, pid, name, sizeof(name))) {
+		} else if (read_workload(o, pid, name, sizeof(name))) {
 			rank = WD_NETNS_WORKLOAD;
 		} else {
 			snprintf(name, sizeof(name), "%s[%d]", comm, (int)pid);

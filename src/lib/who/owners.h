@@ -48,6 +48,8 @@ struct wd_owner_entry {
 
 #define WD_OWNERS_KEEP_UNSEEN	4096
 
+struct wd_ctr_names;
+
 struct wd_owners {
 	const char *proc;	/* "/proc", or a fixture tree */
 	const char *run_netns;	/* "/run/netns", or a fixture directory */
@@ -61,6 +63,8 @@ struct wd_owners {
 	size_t keep_unseen;	/* entries kept that the last scan did not find */
 	/* called with true before a scan, false after: raise what it needs */
 	void (*around_scan)(bool begin);
+	/* names of containers and pods (containers.h), NULL: by cgroup path only */
+	struct wd_ctr_names *ctr;
 	/* the namespace of an nsfs path: wd_netns_id_of_path, or a fixture's */
 	int (*netns_id)(const char *path, struct wd_netns_id *id);
 };
