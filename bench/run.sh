@@ -481,6 +481,24 @@ phase_options() {
 	done
 	phase_filtered_out
 	phase_rules
+	phase_tcp
+}
+
+# --tcp (bench/tcp_cost.sh): BPF ns per event of each --tcp program and of
+# the drop program with and without it, over retransmissions and resets;
+# fails when whydrop's counts differ from TcpRetransSegs / TcpOutRsts.
+phase_tcp() {
+	local k
+	note "--tcp: BPF ns per event (bench/tcp_cost.sh)"
+	if ! WHYDROP=$WD BENCH_DURATION=$DUR bench/tcp_cost.sh >"$TMP/tcp.out" 2>"$TMP/tcp.err"; then
+		sed 's/^/  /' "$TMP/tcp.err" >&2
+		fail "bench/tcp_cost.sh failed"
+	fi
+	for k in retrans_tcp_retransmit retrans_tcp_tcp_drop retrans_tcp_drop retrans_plain_drop \
+		rst_tcp_reset_sent rst_tcp_reset_received rst_tcp_tcp_drop rst_tcp_drop rst_plain_drop; do
+		printf '%-58s %-24s\n' "$k: BPF ns/event, events/s" \
+			"$(kv "$TMP/tcp.out" "${k}_ns_per_event"), $(kv "$TMP/tcp.out" "${k}_events_per_s")"
+	done
 }
 
 # --rules (bench/rules_cost.sh): the sender's CPU per packet delivered,
