@@ -13,6 +13,7 @@
 #include "groups.h"
 #include "grow.h"
 #include "options.h"
+#include "sorted.h"
 
 void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_session *s)
 {
@@ -34,17 +35,7 @@ void wd_groups_free(struct wd_groups *g)
 /* The first known socket with an inode >= ino (socks is sorted by inode). */
 static size_t sock_pos(const struct wd_groups *g, uint64_t ino)
 {
-	size_t lo = 0, hi = g->n_socks;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->socks[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return WD_LOWER_BOUND(g->socks, g->n_socks, ino, ino);
 }
 
 static struct wd_known_sock *known(struct wd_groups *g, uint64_t ino)

@@ -16,20 +16,11 @@
 
 #include "grow.h"
 #include "serve.h"
+#include "sorted.h"
 
 static size_t lower_bound(const struct wd_objs *o, uint64_t id)
 {
-	size_t lo = 0, hi = o->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return WD_LOWER_BOUND(o->v, o->n, id, id);
 }
 
 struct wd_obj *wd_objs_find(struct wd_objs *o, uint64_t id)

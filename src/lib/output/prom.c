@@ -13,6 +13,7 @@
 
 #include "grow.h"
 #include "prom.h"
+#include "sorted.h"
 #include "utf8.h"
 
 /*
@@ -229,16 +230,8 @@ static struct wd_prom_key *find_key(struct wd_prom_cap *c, size_t n, char *const
 				    size_t nlabels)
 {
 	uint64_t h = hash_values(v, nlabels);
-	size_t lo = 0, hi = n;
+	size_t lo = WD_LOWER_BOUND(c->keys, n, hash, h);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->keys[mid].hash < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < n && c->keys[lo].hash == h; lo++)
 		if (!cmp_values(c->keys[lo].v, v))
 			return &c->keys[lo];

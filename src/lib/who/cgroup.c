@@ -26,6 +26,7 @@
 
 #include "cgroup.h"
 #include "grow.h"
+#include "sorted.h"
 
 #define SHORT_ID	12	/* docker ps shows this many */
 #define MAX_DEPTH	32
@@ -280,17 +281,7 @@ static double now_s(void)
 /* Index of the first entry with an id >= id, among the sorted ones. */
 static size_t lower_bound(const struct wd_cgroups *c, uint64_t id)
 {
-	size_t lo = 0, hi = c->n_sorted;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return WD_LOWER_BOUND(c->v, c->n_sorted, id, id);
 }
 
 static struct wd_cgroup_entry *find(const struct wd_cgroups *c, uint64_t id)
