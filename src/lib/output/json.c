@@ -78,6 +78,14 @@ void wd_json_strv(struct wd_json *j, const char *k, const char *const *v)
 	wd_json_close(j, ']');
 }
 
+void wd_json_strn(struct wd_json *j, const char *k, const char *const *v, size_t n)
+{
+	wd_json_open(j, k, '[');
+	for (size_t i = 0; i < n; i++)
+		wd_json_str(j, NULL, v[i]);
+	wd_json_close(j, ']');
+}
+
 void wd_json_uint(struct wd_json *j, const char *k, uint64_t val)
 {
 	key(j, k);

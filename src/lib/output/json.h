@@ -26,6 +26,8 @@ void wd_json_double(struct wd_json *j, const char *key, double val, int decimals
 void wd_json_bool(struct wd_json *j, const char *key, bool val);
 /* An array of the strings of a NULL-terminated list; NULL or empty: []. */
 void wd_json_strv(struct wd_json *j, const char *key, const char *const *v);
+/* An array of the n strings of v. */
+void wd_json_strn(struct wd_json *j, const char *key, const char *const *v, size_t n);
 /* Write s as a quoted, escaped JSON string. */
 void wd_json_escape(FILE *f, const char *s);
 
