@@ -535,9 +535,6 @@ static const char *rules_conflict(const struct wd_opts *o)
 	if (o->filter)
 		return "a filter expression: nftables' marking cannot apply it, so per-rule "
 		       "counts would not add up (use --netns to limit the tracing)";
-	if (o->ifname)
-		return "-i: the drop's interface and the hook's can differ, so per-rule counts "
-		       "would not add up (use --netns to limit the tracing)";
 	return NULL;
 }
 

@@ -68,6 +68,7 @@ struct nft_src {
 	int epfd;		/* every trace socket: the session waits on it */
 	bool removed;		/* tables removed (detach) */
 	uint32_t nf_drop;	/* NETFILTER_DROP's code, for records */
+	uint32_t ifindex;	/* -i: mark and claim by this input index */
 	struct recent_drop *recent;	/* ring of RECENT_DROPS (records asked for) */
 	size_t next_recent;
 	uint64_t lost_seen;	/* trace messages lost, at the last record */
@@ -182,7 +183,7 @@ static void ns_close(struct nft_ns *n)
  */
 static int install_ns(struct nft_src *t, int fd, const char *label, bool fatal)
 {
-	struct wd_nft_trace_opts opts = { 0 };
+	struct wd_nft_trace_opts opts = { .ifindex = t->ifindex };
 	struct nft_ns *n = &t->ns[t->n];
 	struct wd_nft_cleanup c = { 0 };
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -205,6 +206,7 @@ static int install_ns(struct nft_src *t, int fd, const char *label, bool fatal)
 	if (!n->tr || wd_nft_trace_install(&n->table, fd, &opts, err, sizeof(err)))
 		goto fail;
 	wd_nft_claims_init(&n->claims, n->table.name);
+	n->claims.ifindex = t->ifindex;
 	n->rules = wd_nft_rules_open(fd, err, sizeof(err));
 	if (!n->rules)
 		goto fail;
@@ -259,6 +261,7 @@ static int nft_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 	t->recent = s->details ? calloc(RECENT_DROPS, sizeof(*t->recent)) : NULL;
 	if (t->epfd < 0 || !t->ns || (s->details && !t->recent))
 		goto out;
+	t->ifindex = s->ifindex;
 	if (wd_reason_code(&s->reasons, "NETFILTER_DROP", &t->nf_drop))
 		t->nf_drop = UINT32_MAX;
 	if (o->netns) {
