@@ -259,7 +259,8 @@ const struct wd_option wd_options[] = {
 	{ "rules", 0, NULL, C_LIVE,
 	  "split NETFILTER_DROP by the nftables rule or chain policy that dropped the packet "
 	  "(traces the namespaces watched: adds a marking table while it runs; with "
-	  "-i, only packets that came in on it; docs/firewall.md)",
+	  "-i, only packets that came in on it; with an expression, only its drops are "
+	  "split; docs/firewall.md)",
 	  .help_for = {
 		{ C_WATCH | C_RECORD, "name the nftables rule of each NETFILTER_DROP (rule "
 				      "inet/fw/input/2, rule= in pcapng comments; unknown where "
