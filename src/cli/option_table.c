@@ -281,8 +281,9 @@ const struct wd_option wd_options[] = {
 	/* nftables rules */
 	{ "rules", 0, NULL, C_LIVE,
 	  "split NETFILTER_DROP by the nftables rule or chain policy that dropped the packet "
-	  "(traces the namespaces watched: adds a marking table while it runs; "
-	  "docs/firewall.md)",
+	  "(traces the namespaces watched: adds a marking table while it runs; with "
+	  "-i, only packets that came in on it; with an expression, only its drops are "
+	  "split; docs/firewall.md)",
 	  .help_for = {
 		{ C_WATCH | C_RECORD, "name the nftables rule of each NETFILTER_DROP (rule "
 				      "inet/fw/input/2, rule= in pcapng comments; unknown where "

@@ -532,8 +532,8 @@ static int check_guess(struct parse *p)
 /*
  * --rules: per-rule counts add up to NETFILTER_DROP only where the BPF
  * program and the nftables marking see the same packets: not with
- * drop_monitor (no nf_trace bit), nor with filters nftables' marking
- * cannot express (docs/firewall.md, Limits).
+ * drop_monitor (no nf_trace bit), nor when nothing is traced. -i and a
+ * filter expression are applied to the claims (source_nftrace.c).
  */
 static const char *rules_conflict(const struct wd_opts *o)
 {
@@ -542,12 +542,6 @@ static const char *rules_conflict(const struct wd_opts *o)
 		       "(--source bpf can)";
 	if (o->counters_only)
 		return "--counters-only (nothing traced)";
-	if (o->filter)
-		return "a filter expression: nftables' marking cannot apply it, so per-rule "
-		       "counts would not add up (use --netns to limit the tracing)";
-	if (o->ifname)
-		return "-i: the drop's interface and the hook's can differ, so per-rule counts "
-		       "would not add up (use --netns to limit the tracing)";
 	return NULL;
 }
 

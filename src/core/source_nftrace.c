@@ -14,12 +14,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <pcap/pcap.h>
 
 #include "core.h"
 #include "nftables_setup.h"
@@ -38,6 +40,8 @@ struct nh_slot {
 	uint32_t id;
 	uint8_t len;
 	uint8_t nh[WD_NFTRACE_NH_LEN];
+	uint8_t th_len;		/* the transport header after it (filter expressions) */
+	uint8_t th[WD_NFTRACE_TH_LEN];
 };
 
 /* A claimed drop, for the record of the same packet (watch, record). */
@@ -68,6 +72,9 @@ struct nft_src {
 	int epfd;		/* every trace socket: the session waits on it */
 	bool removed;		/* tables removed (detach) */
 	uint32_t nf_drop;	/* NETFILTER_DROP's code, for records */
+	uint32_t ifindex;	/* -i: mark and claim by this input index */
+	struct wd_cbpf_insn *filter;	/* a filter expression (a copy): claim its drops only */
+	size_t filter_len;
 	struct recent_drop *recent;	/* ring of RECENT_DROPS (records asked for) */
 	size_t next_recent;
 	uint64_t lost_seen;	/* trace messages lost, at the last record */
@@ -182,7 +189,7 @@ static void ns_close(struct nft_ns *n)
  */
 static int install_ns(struct nft_src *t, int fd, const char *label, bool fatal)
 {
-	struct wd_nft_trace_opts opts = { 0 };
+	struct wd_nft_trace_opts opts = { .ifindex = t->ifindex };
 	struct nft_ns *n = &t->ns[t->n];
 	struct wd_nft_cleanup c = { 0 };
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -205,12 +212,13 @@ static int install_ns(struct nft_src *t, int fd, const char *label, bool fatal)
 	if (!n->tr || wd_nft_trace_install(&n->table, fd, &opts, err, sizeof(err)))
 		goto fail;
 	wd_nft_claims_init(&n->claims, n->table.name);
+	n->claims.ifindex = t->ifindex;
 	n->rules = wd_nft_rules_open(fd, err, sizeof(err));
 	if (!n->rules)
 		goto fail;
 	n->n_legacy = wd_nft_rules_legacy(n->rules, n->legacy, sizeof(n->legacy));
-	n->nh = t->recent ? calloc(NH_SLOTS, sizeof(*n->nh)) : NULL;
-	if (t->recent && !n->nh) {
+	n->nh = t->recent || t->filter ? calloc(NH_SLOTS, sizeof(*n->nh)) : NULL;
+	if ((t->recent || t->filter) && !n->nh) {
 		snprintf(err, sizeof(err), "out of memory");
 		goto fail;
 	}
@@ -259,6 +267,15 @@ static int nft_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 	t->recent = s->details ? calloc(RECENT_DROPS, sizeof(*t->recent)) : NULL;
 	if (t->epfd < 0 || !t->ns || (s->details && !t->recent))
 		goto out;
+	t->ifindex = s->ifindex;
+	/* the session frees its program before the last traces are read */
+	if (s->filter_len) {
+		t->filter = malloc(s->filter_len * sizeof(*s->filter));
+		if (!t->filter)
+			goto out;
+		memcpy(t->filter, s->filter, s->filter_len * sizeof(*s->filter));
+		t->filter_len = s->filter_len;
+	}
 	if (wd_reason_code(&s->reasons, "NETFILTER_DROP", &t->nf_drop))
 		t->nf_drop = UINT32_MAX;
 	if (o->netns) {
@@ -280,7 +297,8 @@ static int nft_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 	src->keep_why = "CAP_NET_ADMIN only, to name nftables rules (--rules)";
 out:
 	free(v);
-	if (status == 1 && t && (!t->ns || t->epfd < 0 || (s->details && !t->recent)))
+	if (status == 1 && t && (!t->ns || t->epfd < 0 || (s->details && !t->recent) ||
+				 (s->filter_len && !t->filter)))
 		fprintf(stderr, "whydrop: --rules: out of memory or descriptors\n");
 	return status;
 }
@@ -302,6 +320,69 @@ static void claim_label(const struct wd_nft_claim *c, char *buf, size_t len)
 		snprintf(buf, len, "%s/%s/%s/%" PRIu64, fam, c->table, c->chain, c->handle);
 }
 
+/* The headers a trace id's first message carried. */
+static void remember_nh(struct nh_slot *slot, const struct wd_nftrace_event *ev)
+{
+	if (!ev->nh_len)
+		return;
+	slot->id = ev->id;
+	slot->len = (uint8_t)ev->nh_len;
+	memcpy(slot->nh, ev->nh, ev->nh_len);
+	slot->th_len = (uint8_t)ev->th_len;
+	memcpy(slot->th, ev->th, ev->th_len);
+}
+
+/* The IP packet's length, from its header: pcap's wirelen, as the BPF side's. */
+static unsigned int ip_length(const uint8_t *nh, size_t len, unsigned int fallback)
+{
+	if (len >= 4 && nh[0] >> 4 == 4)
+		return (unsigned int)nh[2] << 8 | nh[3];
+	if (len >= 6 && nh[0] >> 4 == 6)
+		return 40 + ((unsigned int)nh[4] << 8 | nh[5]);
+	return fallback;
+}
+
+/*
+ * Whether the transport header follows the network header bytes at once: a
+ * whole IPv4 header, or an IPv6 one with no extension header (the trace
+ * cuts the network header at 40 bytes). Else the filter gets the network
+ * header alone: a load past it fails (no claim) rather than read the wrong bytes.
+ */
+static bool th_adjacent(const struct nh_slot *slot)
+{
+	uint8_t nx;
+
+	if (slot->nh[0] >> 4 == 4)
+		return slot->len == (slot->nh[0] & 0xf) * 4;
+	if (slot->nh[0] >> 4 != 6 || slot->len != 40)
+		return false;
+	nx = slot->nh[6];
+	return nx == IPPROTO_TCP || nx == IPPROTO_UDP || nx == IPPROTO_ICMPV6 ||
+	       nx == IPPROTO_SCTP || nx == IPPROTO_UDPLITE;
+}
+
+/*
+ * A filter expression: whether the drop of trace id matches it, run (by
+ * libpcap) over the network and transport header bytes its trace carried.
+ * Headers unknown: not claimed (it stays unclaimed, if counted).
+ */
+static bool filter_passes(const struct nft_src *t, const struct nh_slot *slot, uint32_t id)
+{
+	uint8_t buf[WD_NFTRACE_NH_LEN + WD_NFTRACE_TH_LEN];
+	unsigned int len;
+
+	if (!slot || slot->id != id || !slot->len)
+		return false;
+	memcpy(buf, slot->nh, slot->len);
+	len = slot->len;
+	if (th_adjacent(slot)) {
+		memcpy(buf + len, slot->th, slot->th_len);
+		len += slot->th_len;
+	}
+	return bpf_filter((const struct bpf_insn *)t->filter, buf,
+			  ip_length(buf, len, len), len) != 0;
+}
+
 /*
  * One trace: claimed or not; with records asked for, the network header of
  * its id remembered, and a claimed drop kept for its record.
@@ -310,18 +391,19 @@ static void account(struct nft_src *t, size_t i, const struct wd_nftrace_event *
 {
 	struct nft_ns *n = &t->ns[i];
 	const struct wd_nft_claim *claim = NULL;
-	enum wd_nft_claim_result res = wd_nft_claims_add(&n->claims, ev, &claim);
-	struct nh_slot *slot;
+	enum wd_nft_claim_result res;
+	struct nh_slot *slot = NULL;
 	struct recent_drop *r;
 
-	if (!n->nh)
-		return;
-	slot = &n->nh[ev->id % NH_SLOTS];
-	if (ev->nh_len) {
-		slot->id = ev->id;
-		slot->len = (uint8_t)ev->nh_len;
-		memcpy(slot->nh, ev->nh, ev->nh_len);
+	if (n->nh) {
+		slot = &n->nh[ev->id % NH_SLOTS];
+		remember_nh(slot, ev);
 	}
+	if (t->filter && wd_nftrace_is_drop(ev) && !filter_passes(t, slot, ev->id))
+		return;
+	res = wd_nft_claims_add(&n->claims, ev, &claim);
+	if (!slot || !t->recent)
+		return;
 	if (res != WD_NFT_CLAIMED || slot->id != ev->id || !slot->len)
 		return;
 	r = &t->recent[t->next_recent];
@@ -507,6 +589,7 @@ static void nft_close(struct wd_source *src)
 		close(t->epfd);
 	free(t->ns);
 	free(t->recent);
+	free(t->filter);
 	free(t);
 	src->priv = NULL;
 }

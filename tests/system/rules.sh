@@ -4,7 +4,9 @@
 # namespaces this script makes. Each rule's count must equal the rule's own
 # nft counter and the sender's count (a rule with and without comment, a
 # chain policy, two tables at one hook, IPv6, an iptables-nft rule, the
-# forward hook of a router); the parts must add up to NETFILTER_DROP; the
+# forward hook of a router; -i: only one interface's drops; a filter
+# expression: only the drops it matches); the parts must
+# add up to NETFILTER_DROP; the
 # ruleset must be left byte-identical (`nft -a list ruleset`) after SIGINT,
 # SIGTERM, SIGKILL and the next run; without --netns every namespace that
 # exists at start is traced (in namespaces of its own: net, pid, mount); bad
@@ -174,8 +176,6 @@ bad() {	# bad NAME WANT-IN-MESSAGE ARGS...
 }
 bad "--rules --source dropmon" "drop_monitor cannot read" \
 	"$W" count --rules --source dropmon -d 1
-bad "--rules -i" "does not go with -i" "$W" count --rules -i lo -d 1
-bad "--rules with a filter expression" "a filter expression" "$W" count --rules -d 1 udp
 nsx "$S" nft -a list ruleset >"$TMP/ruleset.0"
 bad "--rules without CAP_NET_ADMIN" "CAP_NET_ADMIN" \
 	setpriv --bounding-set -net_admin --inh-caps -net_admin "$W" count --rules --netns "$S" -d 1
@@ -280,6 +280,83 @@ if nsx "$S" nft -a -s list ruleset | cmp -s - "$TMP/stateless.s" &&
 	pass "rulesets as found after the runs (nft -a -s list ruleset)"
 else
 	fail "rulesets as found after the runs" "$(nsx "$S" nft -a -s list ruleset | diff "$TMP/stateless.s" - | head)"
+fi
+
+# ---------------------------------------------------------------- -i
+# The router gets datagrams on both its interfaces: to its own port 7791
+# (input; a rule per interface, so each has a counter of its own) and to
+# 7790 behind it (forward, dropped by rfw). -i r0 counts only those that
+# came in on r0: each rule's part is its counter's growth from r0 (the
+# sender in C's count), and the parts add up to NETFILTER_DROP of -i r0.
+echo "count --rules -i: only the drops of that interface"
+nsx "$R" nft -f - <<'EOF'
+table inet rin {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		iifname "r0" udp dport 7791 counter drop comment "from r0"
+		iifname "r1" udp dport 7791 counter drop comment "from r1"
+	}
+}
+EOF
+h0=$(handle "$R" inet rin input '"r0" udp dport 7791')
+h1=$(handle "$R" inet rin input '"r1" udp dport 7791')
+h90=$(handle "$R" inet rfw forward 'dport 7790')
+c90=$(counter "$R" inet rfw "$h90")
+if start ci count --rules --netns "$R" -i r0 --json; then
+	a0=$(flood "$C" 192.0.2.2 7791 9)
+	a1=$(flood "$S" 198.51.100.1 7791 10)
+	f0=$(flood "$C" 198.51.100.2 7790 11)
+	f1=$(flood "$S" 192.0.2.1 7790 12)
+	in_there() {
+		[ "$(counter "$R" inet rfw "$h90")" = "$((c90 + f0 + f1))" ] &&
+			[ "$(counter "$R" inet rin "$h1")" = "$a1" ]
+	}
+	poll_until 10 in_there || fail "every datagram reached the router's rules within 10 s"
+	sleep 0.3
+	stop "$LAST"
+	eq "-i r0: exit 0 on SIGINT" "$?" 0
+	J=$TMP/ci.out
+	eq "-i r0: the r0 rule = its counter = sent from C" \
+		"$(rule_count "$J" inet rin input "$h0") $(rule_count "$J" inet rin input "$h0")" \
+		"$(counter "$R" inet rin "$h0") $a0"
+	eq "-i r0: the r1 rule's drops (counter $(counter "$R" inet rin "$h1")) not there" \
+		"$(rule_count "$J" inet rin input "$h1")" 0
+	eq "-i r0: forward rule = sent from C only (counter +$(( $(counter "$R" inet rfw "$h90") - c90 )) both ways)" \
+		"$(rule_count "$J" inet rfw forward "$h90")" "$f0"
+	read -r nfd rows traced parts untraced unclaimed < <(sums "$J")
+	eq "-i r0: NETFILTER_DROP = the datagrams that came in on r0" "$nfd" "$((a0 + f0))"
+	eq "-i r0: traced = per rule + foreign + unclaimed" "$parts" "$traced"
+	eq "-i r0: traced + not traced = NETFILTER_DROP" "$((traced + untraced))" "$nfd"
+	eq "-i r0: nothing unclaimed" "$unclaimed" 0
+fi
+nsx "$R" nft delete table inet rin
+
+# ---------------------------------------------------------------- filter expression
+# The BPF side counts only the drops the expression matches; the claims run
+# it too (over the trace's headers), so the split is of those drops alone.
+echo "count --rules EXPRESSION: only the drops it matches"
+h77=$(handle "$S" inet fw input 'dport 7777') h78=$(handle "$S" inet fw input 'dport 7778')
+c77=$(counter "$S" inet fw "$h77") c78=$(counter "$S" inet fw "$h78")
+if start cf count --rules --netns "$S" --json 'udp port 7777'; then
+	a4=$(flood "$C" 198.51.100.2 7777 6)
+	a6=$(flood "$C" 2001:db8:2::2 7777 4)
+	b4=$(flood "$C" 198.51.100.2 7778 7)
+	poll_until 10 test "$(counter "$S" inet fw "$h78")" = "$((c78 + b4))" ||
+		fail "the datagrams to 7778 reached their rule within 10 s"
+	sleep 0.3
+	stop "$LAST"
+	eq "'udp port 7777': exit 0 on SIGINT" "$?" 0
+	J=$TMP/cf.out
+	eq "'udp port 7777': its rule = its counter's growth = sent (IPv4 + IPv6)" \
+		"$(rule_count "$J" inet fw input "$h77") $(rule_count "$J" inet fw input "$h77")" \
+		"$(( $(counter "$S" inet fw "$h77") - c77 )) $((a4 + a6))"
+	eq "'udp port 7777': the 7778 rule's $b4 drops not there" \
+		"$(rule_count "$J" inet fw input "$h78")" 0
+	read -r nfd rows traced parts untraced unclaimed < <(sums "$J")
+	eq "'udp port 7777': NETFILTER_DROP = the datagrams sent to 7777" "$nfd" "$((a4 + a6))"
+	eq "'udp port 7777': traced = per rule + foreign + unclaimed" "$parts" "$traced"
+	eq "'udp port 7777': traced + not traced = NETFILTER_DROP" "$((traced + untraced))" "$nfd"
+	eq "'udp port 7777': nothing unclaimed" "$unclaimed" 0
 fi
 
 # the table: the rule's line

@@ -216,6 +216,44 @@ static void test_claims_aging(void)
 	free(c);
 }
 
+/*
+ * -i: a drop verdict counts only when its trace names that input device
+ * (prerouting, input, forward); one at postrouting (no input device) or
+ * of another device is not among the drops -i counts: neither claimed
+ * nor foreign, even for a packet marked earlier.
+ */
+static void test_claims_ifindex(void)
+{
+	struct wd_nft_claims *c = malloc(sizeof(*c));
+	struct wd_nftrace_event mark = { .id = 1, .type = NFT_TRACETYPE_RULE,
+					 .family = NFPROTO_INET, .has_handle = true, .handle = 2,
+					 .has_verdict = true, .verdict = NF_ACCEPT, .table = "own",
+					 .has_iif = true, .iif = 4 };
+	struct wd_nftrace_event drop = { .id = 1, .type = NFT_TRACETYPE_RULE,
+					 .family = NFPROTO_INET, .has_handle = true, .handle = 7,
+					 .has_verdict = true, .verdict = NF_DROP, .table = "t",
+					 .chain = "c", .has_iif = true, .iif = 4 };
+
+	wd_nft_claims_init(c, "own");
+	c->ifindex = 4;
+	wd_nft_claims_add(c, &mark, NULL);
+	CHECK_INT(wd_nft_claims_add(c, &drop, NULL), WD_NFT_CLAIMED);
+	drop.iif = 5;
+	CHECK_INT(wd_nft_claims_add(c, &drop, NULL), WD_NFT_NOT_DROP);
+	drop.has_iif = false;
+	drop.has_oif = true;
+	drop.oif = 4;
+	CHECK_INT(wd_nft_claims_add(c, &drop, NULL), WD_NFT_NOT_DROP);
+	drop.id = 9;	/* not marked: someone else's, on this device */
+	drop.has_iif = true;
+	drop.iif = 4;
+	CHECK_INT(wd_nft_claims_add(c, &drop, NULL), WD_NFT_FOREIGN);
+	CHECK_INT(c->claimed, 1);
+	CHECK_INT(c->foreign, 1);
+	wd_nft_claims_free(c);
+	free(c);
+}
+
 static const struct wd_nft_rule_entry *entry(struct wd_nft_rule_entry *v, size_t n, uint64_t h)
 {
 	for (size_t i = 0; i < n; i++)
@@ -378,4 +416,4 @@ static void test_table_names(void)
 }
 
 UNIT_MAIN(test_parse, test_parse_bad, test_names, test_claims, test_claims_aging,
-	  test_rules_parse, test_listable, test_conntrack, test_table_names)
+	  test_claims_ifindex, test_rules_parse, test_listable, test_conntrack, test_table_names)

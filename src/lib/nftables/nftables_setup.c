@@ -110,9 +110,34 @@ static int add_set_nftrace(struct nftnl_rule *r)
 	return 0;
 }
 
-static int put_rule(struct wd_nft_batch *bt, const char *table, const char *chain,
-		    const char *ifname, bool out)
+/* [meta load iif => reg 1; cmp eq reg 1 index]: the device's index, as whydrop -i counts */
+static int add_ifindex_match(struct nftnl_rule *r, uint32_t ifindex)
 {
+	struct nftnl_expr *m = nftnl_expr_alloc("meta"), *c = nftnl_expr_alloc("cmp");
+
+	if (!m || !c) {
+		if (m)
+			nftnl_expr_free(m);
+		if (c)
+			nftnl_expr_free(c);
+		return -1;
+	}
+	nftnl_expr_set_u32(m, NFTNL_EXPR_META_KEY, NFT_META_IIF);
+	nftnl_expr_set_u32(m, NFTNL_EXPR_META_DREG, NFT_REG_1);
+	nftnl_rule_add_expr(r, m);
+	nftnl_expr_set_u32(c, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(c, NFTNL_EXPR_CMP_OP, NFT_CMP_EQ);
+	nftnl_expr_set_data(c, NFTNL_EXPR_CMP_DATA, &ifindex, sizeof(ifindex));
+	nftnl_rule_add_expr(r, c);
+	return 0;
+}
+
+static int put_rule(struct wd_nft_batch *bt, const char *table, const char *chain,
+		    const struct wd_nft_trace_opts *o, bool out)
+{
+	const char *ifname = o ? o->ifname : NULL;
+	uint32_t ifindex = o ? o->ifindex : 0;
+
 	struct nftnl_rule *r = nftnl_rule_alloc();
 	int ret = -1;
 
@@ -122,6 +147,8 @@ static int put_rule(struct wd_nft_batch *bt, const char *table, const char *chai
 	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, chain);
 	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, NFPROTO_INET);
 	if (ifname && add_ifname_match(r, ifname, out))
+		goto out;
+	if (ifindex && add_ifindex_match(r, ifindex))
 		goto out;
 	if (add_set_nftrace(r))
 		goto out;
@@ -137,16 +164,19 @@ out:
 static int build_install(struct wd_nft_batch *bt, const struct wd_nft_trace_table *t,
 			 const struct wd_nft_trace_opts *o)
 {
-	const char *ifname = o ? o->ifname : NULL;
 	size_t i;
 
 	wd_nft_nl_begin(bt);
 	if (wd_nft_nl_table(bt, t->name, t->owner, NFT_MSG_NEWTABLE))
 		return -1;
-	for (i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+	for (i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+		/* by input index: the output hooks' packets have none */
+		if (o && o->ifindex && hooks[i].out)
+			continue;
 		if (put_chain(bt, t->name, hooks[i].name, hooks[i].hook) ||
-		    put_rule(bt, t->name, hooks[i].name, ifname, hooks[i].out))
+		    put_rule(bt, t->name, hooks[i].name, o, hooks[i].out))
 			return -1;
+	}
 	wd_nft_nl_end(bt);
 	return 0;
 }

@@ -40,6 +40,13 @@ struct wd_nft_trace_opts {
 	 * skb names it is marked (whydrop -i). NULL: every packet.
 	 */
 	const char *ifname;
+	/*
+	 * Mark only packets whose input device has this index, at
+	 * prerouting, input and forward (where the skb's device is the input
+	 * device, the one whydrop -i counts a drop by); output and
+	 * postrouting get no chain. 0: not by index.
+	 */
+	uint32_t ifindex;
 	bool no_owner;		/* leave NFT_TABLE_F_OWNER out (tests) */
 };
 

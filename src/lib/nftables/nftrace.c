@@ -77,6 +77,13 @@ static void fill(struct wd_nftrace_event *ev, const struct nftnl_trace *t)
 		return;
 	ev->nh_len = len < sizeof(ev->nh) ? len : sizeof(ev->nh);
 	memcpy(ev->nh, nh, ev->nh_len);
+	if (!nftnl_trace_is_set(t, NFTNL_TRACE_TRANSPORT_HEADER))
+		return;
+	nh = nftnl_trace_get_data(t, NFTNL_TRACE_TRANSPORT_HEADER, &len);
+	if (!nh)
+		return;
+	ev->th_len = len < sizeof(ev->th) ? len : sizeof(ev->th);
+	memcpy(ev->th, nh, ev->th_len);
 }
 
 static bool is_trace(const struct nlmsghdr *nlh, size_t len)

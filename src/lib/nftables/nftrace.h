@@ -15,6 +15,7 @@
 
 #define WD_NFT_NAME_LEN		256	/* NFT_NAME_MAXLEN: tables, chains */
 #define WD_NFTRACE_NH_LEN	40	/* the kernel sends at most 40 bytes */
+#define WD_NFTRACE_TH_LEN	20	/* and of the transport header, 20 */
 #define WD_NFTRACE_RCVBUF	(16 << 20)	/* room for bursts of traces */
 
 struct wd_nftrace_event {
@@ -37,6 +38,8 @@ struct wd_nftrace_event {
 	uint32_t iif, oif, mark;
 	size_t nh_len;		/* network header bytes (first message of a chain) */
 	uint8_t nh[WD_NFTRACE_NH_LEN];
+	size_t th_len;		/* transport header bytes (with nh, when known) */
+	uint8_t th[WD_NFTRACE_TH_LEN];
 };
 
 struct wd_nftrace_stats {

@@ -118,6 +118,8 @@ enum wd_nft_claim_result wd_nft_claims_add(struct wd_nft_claims *c,
 	}
 	if (!wd_nftrace_is_drop(ev))
 		return WD_NFT_NOT_DROP;
+	if (c->ifindex && (!ev->has_iif || ev->iif != c->ifindex))
+		return WD_NFT_NOT_DROP;
 	if (!is_marked(c, ev->id)) {
 		c->foreign++;
 		return WD_NFT_FOREIGN;

@@ -39,6 +39,12 @@ struct wd_nft_mark {
 
 struct wd_nft_claims {
 	char own_table[WD_NFT_NAME_LEN];
+	/*
+	 * whydrop -i: only drops of packets with this input device (index)
+	 * count, as the drop's skb names it at prerouting, input and
+	 * forward; others are not the drops counted (0: every drop).
+	 */
+	uint32_t ifindex;
 	struct wd_nft_mark marks[WD_NFT_MARKS];
 	int32_t buckets[2 * WD_NFT_MARKS];
 	size_t next_mark;	/* ring position of the next mark */
