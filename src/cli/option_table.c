@@ -294,7 +294,8 @@ const struct wd_option wd_options[] = {
 			   "docs/firewall.md)" } },
 	  .why = TRACING,
 	  .man = "In each network namespace watched (--netns, else ours and every one that "
-		 "exists at start) whydrop adds a table of its own, inet "
+		 "exists at start or appears while it runs, looked for each second) whydrop adds "
+		 "a table of its own, inet "
 		 "whydrop_PIDNS_PID_START, whose chains mark every packet for nftables tracing "
 		 "at the earliest priority of each hook; the table is removed on exit (the "
 		 "kernel removes it if whydrop is killed). Each traced drop is named by its "

@@ -7,8 +7,8 @@
  * marked for its rule or chain policy (nftrace_claims.h); rules are named
  * when a report asks (nftrules.h). See docs/firewall.md.
  *
- * Namespaces created while it runs are not traced (a documented limit):
- * their NETFILTER_DROPs stay "not traced".
+ * Without --netns, namespaces created while it runs are looked for every
+ * SCAN_SECS and traced from then on, with capabilities raised only around it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -34,6 +34,10 @@
 #define RECENT_DROPS	4096	/* claimed drops waiting for their record */
 #define RECENT_SECS	2.0	/* a claimed drop whose record never came (--rate) */
 #define LABEL_LEN	(3 * WD_NFT_NAME_LEN + 32)
+#define SCAN_SECS	1.0	/* new namespaces looked for (no --netns) */
+/* kept permitted for that: enter (setns), install (nftables), open /proc/PID/ns/net */
+#define SCAN_CAPS	(WD_CAP(WD_CAP_SYS_ADMIN) | WD_CAP(WD_CAP_NET_ADMIN) | \
+			 WD_CAP(WD_CAP_SYS_PTRACE))
 
 /* The network header a trace id's packet had (the first message of each chain has it). */
 struct nh_slot {
@@ -52,6 +56,12 @@ struct recent_drop {
 	uint8_t len;
 	uint8_t nh[WD_NFTRACE_NH_LEN];
 	char label[LABEL_LEN];	/* "inet/fw/input/2" */
+};
+
+/* A namespace file's (dev, inode), to take each namespace once. */
+struct ns_file {
+	dev_t dev;
+	ino_t ino;
 };
 
 struct nft_ns {
@@ -79,18 +89,16 @@ struct nft_src {
 	size_t next_recent;
 	uint64_t lost_seen;	/* trace messages lost, at the last record */
 	char label[LABEL_LEN];	/* of the last record viewed */
+	bool scan;		/* no --netns: trace namespaces created while running */
+	double next_scan;
+	struct ns_file *seen;	/* NFT_NS_MAX namespaces taken (or left out) */
+	size_t n_seen;
 };
 
 static struct nft_src *nft_of(struct wd_source *src)
 {
 	return src->priv;
 }
-
-/* A namespace file's (dev, inode), to take each namespace once. */
-struct ns_file {
-	dev_t dev;
-	ino_t ino;
-};
 
 static bool seen(const struct ns_file *v, size_t n, const struct stat *st)
 {
@@ -108,6 +116,9 @@ static int open_new_ns(const char *path, struct ns_file *v, size_t *n)
 
 	if (*n >= NFT_NS_MAX)
 		return -1;
+	/* stat first: a scan while running opens no namespace taken already */
+	if (stat(path, &st) || seen(v, *n, &st))
+		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -121,9 +132,11 @@ static int open_new_ns(const char *path, struct ns_file *v, size_t *n)
 
 static int install_ns(struct nft_src *t, int fd, const char *label, bool fatal);
 
-/* Every namespace that exists now: `ip netns` ones, then those of processes. */
-static int install_all(struct nft_src *t, struct ns_file *v, size_t *nv)
+/* Every namespace that exists now and is not taken: `ip netns` ones, then those of processes. */
+static int install_all(struct nft_src *t)
 {
+	struct ns_file *v = t->seen;
+	size_t *nv = &t->n_seen;
 	static const char *const dirs[] = { WD_NETNS_RUN_DIR, "/proc" };
 	char path[300];
 	struct dirent *de;
@@ -251,21 +264,20 @@ static int nft_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 {
 	struct wd_session *s = src->s;
 	struct nft_src *t = calloc(1, sizeof(*t));
-	struct ns_file *v = calloc(NFT_NS_MAX, sizeof(*v));
-	size_t nv = 0;
 	struct stat st;
 	int status = 1;
 
 	(void)quiet;
 	src->priv = t;
-	if (!t || !v)
+	if (!t)
 		goto out;
 	t->epfd = -1;
 	t->epfd = epoll_create1(EPOLL_CLOEXEC);
 	t->ns = calloc(NFT_NS_MAX, sizeof(*t->ns));
+	t->seen = calloc(NFT_NS_MAX, sizeof(*t->seen));
 	/* watch, record: each NETFILTER_DROP record joined with its trace */
 	t->recent = s->details ? calloc(RECENT_DROPS, sizeof(*t->recent)) : NULL;
-	if (t->epfd < 0 || !t->ns || (s->details && !t->recent))
+	if (t->epfd < 0 || !t->ns || !t->seen || (s->details && !t->recent))
 		goto out;
 	t->ifindex = s->ifindex;
 	/* the session frees its program before the last traces are read */
@@ -284,9 +296,11 @@ static int nft_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 		/* ours first: a failure there (privileges, no nf_tables) is the user's to fix */
 		status = install_ns(t, -1, NULL, true);
 		if (!status && !stat("/proc/self/ns/net", &st))
-			v[nv++] = (struct ns_file){ st.st_dev, st.st_ino };
+			t->seen[t->n_seen++] = (struct ns_file){ st.st_dev, st.st_ino };
 		if (!status)
-			status = install_all(t, v, &nv);
+			status = install_all(t);
+		t->scan = true;
+		t->next_scan = wd_now() + SCAN_SECS;
 	}
 	if (status)
 		goto out;
@@ -295,9 +309,13 @@ static int nft_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 	src->attach_mode = "NFNLGRP_NFTRACE";
 	src->keep_caps = WD_CAP(WD_CAP_NET_ADMIN);
 	src->keep_why = "CAP_NET_ADMIN only, to name nftables rules (--rules)";
+	if (t->scan) {
+		src->keep_caps = SCAN_CAPS;
+		src->keep_why = "CAP_NET_ADMIN, CAP_SYS_ADMIN and CAP_SYS_PTRACE only, to name "
+				"nftables rules and trace new namespaces (--rules)";
+	}
 out:
-	free(v);
-	if (status == 1 && t && (!t->ns || t->epfd < 0 || (s->details && !t->recent) ||
+	if (status == 1 && t && (!t->ns || !t->seen || t->epfd < 0 || (s->details && !t->recent) ||
 				 (s->filter_len && !t->filter)))
 		fprintf(stderr, "whydrop: --rules: out of memory or descriptors\n");
 	return status;
@@ -417,12 +435,32 @@ static void account(struct nft_src *t, size_t i, const struct wd_nftrace_event *
 		snprintf(r->label, sizeof(r->label), "unknown");
 }
 
+/*
+ * No --netns: now and then, trace the namespaces created since the last
+ * look. Its capabilities are in effect only around it; failures are said
+ * per namespace by install_ns, which is then left out (not looked at again).
+ */
+static void scan_new(struct nft_src *t)
+{
+	double now = wd_now();
+	bool raised;
+
+	if (!t->scan || t->removed || now < t->next_scan)
+		return;
+	t->next_scan = now + SCAN_SECS;
+	raised = !wd_privileges_raise(SCAN_CAPS);
+	install_all(t);
+	if (raised)
+		wd_privileges_lower();
+}
+
 /* Every trace waiting, claimed. */
 static int nft_poll(struct wd_source *src)
 {
 	struct nft_src *t = nft_of(src);
 	struct wd_nftrace_event ev;
 
+	scan_new(t);
 	for (size_t i = 0; i < t->n; i++) {
 		struct nft_ns *n = &t->ns[i];
 		int r;
@@ -588,6 +626,7 @@ static void nft_close(struct wd_source *src)
 	if (t->epfd >= 0)
 		close(t->epfd);
 	free(t->ns);
+	free(t->seen);
 	free(t->recent);
 	free(t->filter);
 	free(t);

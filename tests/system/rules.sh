@@ -9,7 +9,8 @@
 # add up to NETFILTER_DROP; the
 # ruleset must be left byte-identical (`nft -a list ruleset`) after SIGINT,
 # SIGTERM, SIGKILL and the next run; without --netns every namespace that
-# exists at start is traced (in namespaces of its own: net, pid, mount); bad
+# exists at start is traced, and one created while running from then on (in
+# namespaces of its own: net, pid, mount); bad
 # input gets one message and exit 2;
 # without --rules the verified program is as small as before.
 # Usage: tests/system/rules.sh [WHYDROP] [SENDER]
@@ -537,6 +538,67 @@ if [ -s "$TMP/all.tables" ] && ! grep -q whydrop_ "$TMP/all.tables"; then
 	pass "every namespace: its table gone after the run"
 else
 	fail "every namespace: its table gone after the run" "$(cat "$TMP/all.tables" "$TMP/all.err")"
+fi
+
+# A namespace created while whydrop runs (no --netns) gets its table at the
+# next look (each second), through capabilities kept permitted for it alone.
+echo "without --netns: a namespace created while running"
+unshare --net --pid --fork --mount --mount-proc env W="$ALLW" D="$ALLD" T="$TMP" bash -c '
+	mount -t tmpfs wdrul /run/netns || exit 1
+	ip link set lo up
+	"$W" count --rules --json -d 8 >"$T/late.json" 2>"$T/late.err" &
+	p=$!
+	for _ in $(seq 50); do grep -q attached "$T/late.err" && break; sleep 0.1; done
+	ip netns add c && ip netns add d || exit 1
+	ip link add ec netns c type veth peer name ed netns d
+	ip -n c addr add 203.0.113.1/24 dev ec && ip -n d addr add 203.0.113.2/24 dev ed
+	ip -n c link set ec up && ip -n d link set ed up
+	echo "table inet fw { chain input { type filter hook input priority 0; udp dport 7002 counter drop comment \"late ns\"; }; }" |
+		ip netns exec d nft -f -
+	for _ in $(seq 50); do ip netns exec d nft list tables | grep -q whydrop_ && break; sleep 0.1; done
+	sed -n "s/^CapPrm:[[:space:]]*//p" /proc/$p/status >"$T/late.prm"	# traced d by now
+	# in effect only around the look (a few ms each second): 0 at some reading
+	for _ in 1 2 3 4 5; do
+		e=$(sed -n "s/^CapEff:[[:space:]]*//p" /proc/$p/status)
+		[ "$e" = 0000000000000000 ] && break
+		sleep 0.1
+	done
+	echo "$e" >"$T/late.eff"
+	# the ruleset as found: all but whydrop'"'"'s own table
+	ip netns exec d nft -a -s list ruleset |
+		awk "/^table inet whydrop_/ { skip = 1 } !skip { print } skip && /^}/ { skip = 0 }" >"$T/late.before"
+	ip netns exec c "$D" flood 203.0.113.2 7002 23 | sed -n "s/^sent \([0-9]*\) .*/\1/p" >"$T/late.sent"
+	ip netns exec d nft list table inet fw | sed -n "s/.*counter packets \([0-9]*\) .*/\1/p" >"$T/late.counter"
+	wait "$p"
+	echo $? >"$T/late.rc"
+	ip netns exec d nft -a -s list ruleset >"$T/late.after"
+	ip netns del c; ip netns del d
+'
+eq "new namespace: exit 0" "$(cat "$TMP/late.rc" 2>/dev/null)" 0
+# CAP_NET_ADMIN (12), CAP_SYS_PTRACE (19), CAP_SYS_ADMIN (21): permitted, not in effect
+eq "new namespace: capabilities kept permitted (CapPrm)" "$(cat "$TMP/late.prm" 2>/dev/null)" \
+	0000000000281000
+eq "new namespace: none in effect while waiting (CapEff)" "$(cat "$TMP/late.eff" 2>/dev/null)" \
+	0000000000000000
+got=$($PY - "$TMP/late.json" <<'PYEOF'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))["rules"]
+except Exception as e:
+    print("no document:", e); sys.exit()
+n = [r["count"] for ns in d["namespaces"] for r in ns["by_rule"]
+     if r["rule"]["table"] == "fw" and r["rule"].get("comment") == "late ns"]
+print(len(d["namespaces"]), sum(n))
+PYEOF
+)
+sent=$(cat "$TMP/late.sent" 2>/dev/null)
+eq "new namespace: ours, c and d traced; the rule's count = sent" "$got" "3 ${sent:-?}"
+eq "new namespace: = the rule's counter" "${got#3 }" "$(cat "$TMP/late.counter" 2>/dev/null)"
+if [ -s "$TMP/late.after" ] && cmp -s "$TMP/late.before" "$TMP/late.after"; then
+	pass "new namespace: its table gone, the ruleset byte-identical after the run"
+else
+	fail "new namespace: its table gone, the ruleset byte-identical after the run" \
+		"$(diff "$TMP/late.before" "$TMP/late.after"; cat "$TMP/late.err")"
 fi
 
 # ---------------------------------------------------------------- conntrack table full
