@@ -303,8 +303,10 @@ const struct wd_option wd_options[] = {
 		 "no trace names are said as such (trace lost, or dropped outside nftables: "
 		 "legacy iptables, conntrack), and NETFILTER_DROPs of packets not marked as "
 		 "not traced: the parts add up to NETFILTER_DROP exactly. Needs CAP_NET_ADMIN "
-		 "and nf_tables; not with --source dropmon, -i or a filter expression. Costs "
-		 "per packet marked, not per drop." },
+		 "and nf_tables; not with --source dropmon. With -i only packets that came in "
+		 "through that interface are marked; with a filter expression only the drops it "
+		 "matches are claimed (docs/firewall.md). Costs per packet marked, not per "
+		 "drop." },
 	/* TCP */
 	{ "tcp", 0, NULL, C_LIVE,
 	  "also TCP resets, sent (with the kernel's reason) and received, and retransmitted "
