@@ -2,13 +2,15 @@
 /*
  * --tcp: the drops of TCP packets counted per flow, reason and namespace,
  * exactly, for user space to join with the flows that retransmitted
- * (docs/tcp.md); --group-by flow|src|dst: those of every IP packet (its
- * protocol, addresses, and ports for TCP and UDP), for count and top. A program of its own on skb:kfree_skb beside the drop
+ * (docs/tcp.md); --group-by flow|src|dst: those of every packet (IP
+ * protocol, addresses, ports for TCP and UDP; "(not IP)"), for count and
+ * top (docs/who.md). A program of its own on skb:kfree_skb beside the drop
  * program, with the same filters (-r, --netns, -i; not a filter
  * expression), included at the end of whydrop.bpf.c to use them. Without
- * --tcp or --group-by flow|src|dst neither it nor its maps are loaded (autoload, autocreate), and the
- * drop program is the same to the instruction. A key the hash has no room
- * for is counted in tcp_drop_overflow: never lost.
+ * --tcp or --group-by flow|src|dst neither it nor its maps are loaded
+ * (autoload, autocreate), and the drop program is the same to the
+ * instruction. A key the hash has no room for is counted in
+ * tcp_drop_overflow: never lost.
  */
 #ifndef WHYDROP_TCP_DROPS_H
 #define WHYDROP_TCP_DROPS_H

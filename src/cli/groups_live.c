@@ -305,7 +305,9 @@ static void key_flow(const struct wd_tcp_drop_key *k, struct wd_flow *f)
 	f->l4 = k->proto;
 	inet_ntop(af, k->saddr, f->src, sizeof(f->src));
 	inet_ntop(af, k->daddr, f->dst, sizeof(f->dst));
-	f->has_ports = k->proto == IPPROTO_TCP || k->proto == IPPROTO_UDP;
+	/* none for a later IPv4 fragment (0, 0 in the key) */
+	f->has_ports = (k->proto == IPPROTO_TCP || k->proto == IPPROTO_UDP) &&
+		       (k->sport || k->dport);
 	f->sport = k->sport;
 	f->dport = k->dport;
 }

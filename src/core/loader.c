@@ -255,13 +255,13 @@ fail_status:
 static int nobtf_usable(const struct wd_opts *o, bool details)
 {
 	if (!details && !o->netns && !o->ifname && !o->filter && !o->stacks && !o->rules &&
-	    !o->tcp)
+	    !wd_flows_wanted(o))
 		return 0;
 	fprintf(stderr,
 		"whydrop: this kernel has no BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF=y):\n"
 		"         whydrop can only count drops by reason and location here (`whydrop count`,\n"
-		"         `whydrop top`); --netns, -i, --stacks, --rules, --tcp, filter expressions and\n"
-		"         per-packet records need BTF\n");
+		"         `whydrop top`); --netns, -i, --stacks, --rules, --tcp, --group-by flow|src|dst,\n"
+		"         filter expressions and per-packet records need BTF\n");
 	return 1;
 }
 
