@@ -9,7 +9,7 @@
 #ifndef WD_TCP_DROP_KEY_H
 #define WD_TCP_DROP_KEY_H
 
-#define WD_TCP_DROP_FLOWS	8192	/* (flow, reason, namespace) keys with --tcp */
+#define WD_TCP_DROP_FLOWS	8192	/* (flow, reason, namespace) keys, --tcp or --group-by flow */
 
 struct wd_tcp_drop_key {
 	__u64 netns_cookie;	/* where it was dropped (the drop's key) */
@@ -18,7 +18,8 @@ struct wd_tcp_drop_key {
 	__u16 family;		/* AF_INET, AF_INET6 */
 	__u16 sport;		/* the packet's, host order */
 	__u16 dport;
-	__u16 pad;
+	__u8 proto;		/* IPPROTO_*; ports only for TCP and UDP */
+	__u8 pad;
 	__u8 saddr[16];		/* the packet's source; IPv4 in the first 4 bytes */
 	__u8 daddr[16];
 };

@@ -2,12 +2,15 @@
 /*
  * --tcp: the drops of TCP packets counted per flow, reason and namespace,
  * exactly, for user space to join with the flows that retransmitted
- * (docs/tcp.md). A program of its own on skb:kfree_skb beside the drop
+ * (docs/tcp.md); --group-by flow|src|dst: those of every packet (IP
+ * protocol, addresses, ports for TCP and UDP; "(not IP)"), for count and
+ * top (docs/who.md). A program of its own on skb:kfree_skb beside the drop
  * program, with the same filters (-r, --netns, -i; not a filter
  * expression), included at the end of whydrop.bpf.c to use them. Without
- * --tcp neither it nor its maps are loaded (autoload, autocreate), and the
- * drop program is the same to the instruction. A key the hash has no room
- * for is counted in tcp_drop_overflow: never lost.
+ * --tcp or --group-by flow|src|dst neither it nor its maps are loaded
+ * (autoload, autocreate), and the drop program is the same to the
+ * instruction. A key the hash has no room for is counted in
+ * tcp_drop_overflow: never lost.
  */
 #ifndef WHYDROP_TCP_DROPS_H
 #define WHYDROP_TCP_DROPS_H
@@ -17,6 +20,7 @@
 #define WD_AF_INET	2
 #define WD_AF_INET6	10
 #define WD_IPPROTO_TCP	6
+#define WD_IPPROTO_UDP	17
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);	/* this CPU's count: no atomics */
@@ -51,7 +55,10 @@ static __always_inline __u64 skb_segs(struct sk_buff *skb, unsigned char *head)
 	return segs ? segs : 1;
 }
 
-/* The IP and TCP headers' addresses and ports; false: not TCP, or not there. */
+/* --group-by flow|src|dst: every IP drop by its flow; --tcp alone: TCP drops only. */
+const volatile bool flows_all_ip;
+
+/* The IP header's addresses and protocol, TCP's and UDP's ports; false: not counted. */
 static __always_inline bool tcp_flow_of(const unsigned char *nh, __u32 linear,
 					struct wd_tcp_drop_key *k)
 {
@@ -60,28 +67,34 @@ static __always_inline bool tcp_flow_of(const unsigned char *nh, __u32 linear,
 	__be16 ports[2];
 
 	if (linear < 20 || bpf_probe_read_kernel(h, 20, nh))
-		return false;
+		return flows_all_ip;	/* by flow: "(not IP)" */
 	if (h[0] >> 4 == 4) {
-		if (h[9] != WD_IPPROTO_TCP)
-			return false;
+		k->proto = h[9];
 		k->family = WD_AF_INET;
 		__builtin_memcpy(k->saddr, &h[12], 4);
 		__builtin_memcpy(k->daddr, &h[16], 4);
 		off = (h[0] & 0xf) * 4;
+		/* by flow, a later fragment has no ports */
+		if (flows_all_ip && ((h[6] & 0x1f) || h[7]))
+			off = 0;
 	} else if (h[0] >> 4 == 6) {
 		/* extension headers are not followed: such drops stay unjoined */
-		if (linear < 40 || h[6] != WD_IPPROTO_TCP || bpf_probe_read_kernel(h, 40, nh))
-			return false;
+		if (linear < 40 || bpf_probe_read_kernel(h, 40, nh))
+			return flows_all_ip;	/* by flow: "(not IP)" */
+		k->proto = h[6];
 		k->family = WD_AF_INET6;
 		__builtin_memcpy(k->saddr, &h[8], 16);
 		__builtin_memcpy(k->daddr, &h[24], 16);
 		off = 40;
 	} else {
-		return false;
+		k->proto = 0;
+		return flows_all_ip;
 	}
+	if (k->proto != WD_IPPROTO_TCP && (!flows_all_ip || k->proto != WD_IPPROTO_UDP))
+		return flows_all_ip;	/* the flow without ports */
 	if (off < 20 || off + 4 > linear || off > 60 ||
 	    bpf_probe_read_kernel(ports, sizeof(ports), nh + off))
-		return false;
+		return flows_all_ip;
 	k->sport = bpf_ntohs(ports[0]);
 	k->dport = bpf_ntohs(ports[1]);
 	return true;
@@ -98,13 +111,16 @@ static __always_inline void tcp_flow_count(struct sk_buff *skb, const struct wd_
 	struct wd_tcp_drop_count one = { 1 }, *v;
 	__u32 zero = 0;
 
-	if (!head || nh_off == (__u16)~0U || tail <= nh_off ||
-	    !tcp_flow_of(head + nh_off, tail - nh_off, &k))
+	if (!head || nh_off == (__u16)~0U || tail <= nh_off) {
+		if (!flows_all_ip)
+			return;
+	} else if (!tcp_flow_of(head + nh_off, tail - nh_off, &k)) {
 		return;
+	}
 	k.netns_cookie = dk->netns_cookie;
 	k.netns = dk->netns;
 	k.reason = dk->reason;
-	one.segs = skb_segs(skb, head);
+	one.segs = head ? skb_segs(skb, head) : 1;
 	v = bpf_map_lookup_elem(&tcp_drop_flows, &k);
 	if (v) {
 		v->packets++;

@@ -4,6 +4,7 @@
  * (groups.c) groups them: the namespace and interface of every counting
  * key, the cgroup and process of the counts by socket; see groups.h.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <malloc.h>
@@ -14,6 +15,7 @@
 #include "grow.h"
 #include "options.h"
 #include "sorted.h"
+#include "source_tcp.h"
 
 void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_session *s)
 {
@@ -290,6 +292,50 @@ static int collect_keys(struct wd_groups *g, const struct wd_snapshot *snap,
 	return err;
 }
 
+/* A per-flow key as the engine's flow: addresses as text, ports for TCP and UDP. */
+static void key_flow(const struct wd_tcp_drop_key *k, struct wd_flow *f)
+{
+	int af = k->family == AF_INET6 ? AF_INET6 : AF_INET;
+
+	memset(f, 0, sizeof(*f));
+	if (k->family != AF_INET && k->family != AF_INET6)
+		return;		/* "(not IP)" */
+	f->family = af == AF_INET6 ? 6 : 4;
+	f->has_l4 = true;
+	f->l4 = k->proto;
+	inet_ntop(af, k->saddr, f->src, sizeof(f->src));
+	inet_ntop(af, k->daddr, f->dst, sizeof(f->dst));
+	/* none for a later IPv4 fragment (0, 0 in the key) */
+	f->has_ports = (k->proto == IPPROTO_TCP || k->proto == IPPROTO_UDP) &&
+		       (k->sport || k->dport);
+	f->sport = k->sport;
+	f->dport = k->dport;
+}
+
+/* The drop program's per-flow counts (tcp_drops.h): --group-by flow, src, dst. */
+static int collect_flows(struct wd_groups *g, const struct wd_snapshot *snap,
+			 struct wd_keyset *rows)
+{
+	const struct wd_tcp_snap *t = snap->tcp;
+	struct wd_session *s = g->s;
+	char reason[128];
+	struct wd_flow f;
+	int err = 0;
+
+	if (!t || !t->has_drops)
+		return -EOPNOTSUPP;
+	for (size_t i = 0; !err && i < t->n_drops; i++) {
+		const struct wd_tcp_drop_key *k = &t->drops[i].key;
+		struct wd_group_who w = { .ns = { k->netns_cookie, k->netns }, .flow = &f };
+
+		key_flow(k, &f);
+		w.netns_name = wd_netns_name(&s->who.owners, &w.ns);
+		err = wd_group_add(rows, g->by, &w, reason_name(s, k->reason, reason, sizeof(reason)),
+				   k->reason, t->drops[i].count.packets);
+	}
+	return err;
+}
+
 /*
  * The counts of the snapshot's sockets, and those of sockets swapped out
  * before it to their process's row (g->retired): wd_groups_maintain() after
@@ -336,13 +382,18 @@ int wd_groups_doc(struct wd_groups *g, const struct wd_snapshot *snap, struct wd
 	wd_group_rows_init(&rows);
 	if (g->by == WD_GROUP_NETNS || g->by == WD_GROUP_INTERFACE)
 		err = collect_keys(g, snap, &rows);
+	else if (wd_group_by_flow(g->by))
+		err = collect_flows(g, snap, &rows);
 	else
 		err = collect_socks(g, snap, &rows);
 	if (!err)
 		err = wd_groups_doc_make(&rows, g->by, g->max_groups, doc, gd);
 	wd_keyset_free(&rows);
-	if (!err)
-		doc->groups_lost = snap->stats.v[WD_STAT_SOCK_OVERFLOW];
+	if (err)
+		return err;
+	/* the drops the per-flow hash had no room for: said, never in a row */
+	doc->groups_lost = wd_group_by_flow(g->by) ? snap->tcp->drops_overflow.packets
+						   : snap->stats.v[WD_STAT_SOCK_OVERFLOW];
 	return err;
 }
 

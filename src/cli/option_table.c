@@ -205,7 +205,8 @@ const struct wd_option wd_options[] = {
 	/* who */
 	{ "group-by", 0, "WHO", C_TOP | C_COUNT | C_READ,
 	  "also count by netns, interface, cgroup (the socket's unit, container or pod), "
-	  "process (the socket's, as ss -p), container or pod (the socket's, by name)",
+	  "process (the socket's, as ss -p), container or pod (the socket's, by name), "
+	  "flow, src or dst (the packet's protocol, addresses and ports: the top talkers)",
 	  .help_for = { { C_READ, "also count by netns, interface, cgroup (the socket's unit, "
 				  "container or pod), process (the socket's, with record -p), "
 				  "container or pod (the socket's, by name), from the packet "

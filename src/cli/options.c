@@ -576,11 +576,17 @@ static int check_live(const struct parse *p)
 			     "drop program: it does not go with --source dropmon (use --source bpf)");
 	if (o->tcp && o->counters_only)
 		return usage(p, "--counters-only traces nothing, so --tcp does not apply");
-	if (o->group_by >= WD_GROUP_FLOW && strcmp(p->cmd, "read"))
-		return usage(p, "--group-by %s groups recorded packets (by their addresses, "
-			     "or the host that recorded them): `whydrop record`, then `whydrop "
-			     "read --group-by %s FILE` (count and top do not count by flow)",
-			     wd_group_by_name(o->group_by), wd_group_by_name(o->group_by));
+	if (o->group_by == WD_GROUP_HOST && strcmp(p->cmd, "read"))
+		return usage(p, "--group-by host groups recorded packets by the host that "
+			     "recorded them: `whydrop record` on each, then `whydrop read "
+			     "--group-by host FILE...`");
+	if (wd_group_by_flow(o->group_by) && o->source == WD_SOURCE_DROPMON)
+		return usage(p, "--group-by %s counts in a BPF program of its own: it does not "
+			     "go with --source dropmon (use --source bpf)",
+			     wd_group_by_name(o->group_by));
+	if (wd_group_by_flow(o->group_by) && o->counters_only)
+		return usage(p, "--counters-only traces nothing, so --group-by %s does not apply",
+			     wd_group_by_name(o->group_by));
 	if (o->dropmon_mode_set && o->source != WD_SOURCE_DROPMON)
 		return usage(p, "--dropmon-mode and --dropmon-queue only apply with --source "
 			     "dropmon");

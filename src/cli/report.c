@@ -15,6 +15,7 @@
 #include "options.h"
 #include "output.h"
 #include "report.h"
+#include "source_tcp.h"
 #include "rules_report.h"
 #include "stack.h"
 #include "tcp_report.h"
@@ -347,7 +348,8 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 			wd_group_by_name(g->by));
 	if (snap.tcp && (err = wd_tcp_parts_build(s, &snap, &tp)))
 		goto out;
-	doc.tcp = snap.tcp ? &tp.doc : NULL;
+	/* --tcp: the TCP source's caps; --group-by flow alone fills only the drops */
+	doc.tcp = snap.tcp && snap.tcp->caps ? &tp.doc : NULL;
 	crossed = check_doc(check, &doc, cr);
 	if (o->json)
 		wd_print_count_json(f, &doc);

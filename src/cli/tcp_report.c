@@ -220,19 +220,24 @@ static void join_flow(struct wd_session *s, const struct wd_tcp_flow_count *f,
 	o->where = place(f->segs, &j);
 }
 
-static struct drop_ref *drop_refs(const struct wd_tcp_snap *t)
+/* The TCP rows (with --group-by flow the hash has every protocol's), in *n. */
+static struct drop_ref *drop_refs(const struct wd_tcp_snap *t, size_t *n)
 {
 	struct drop_ref *r = calloc(t->n_drops ? t->n_drops : 1, sizeof(*r));
+	size_t m = 0;
 
 	if (!r)
 		return NULL;
 	for (size_t i = 0; i < t->n_drops; i++) {
 		const struct wd_tcp_drop_key *k = &t->drops[i].key;
 
-		conn_of(k->family, k->saddr, k->sport, k->daddr, k->dport, &r[i].c);
-		r[i].row = &t->drops[i];
+		if (k->proto != IPPROTO_TCP)
+			continue;
+		conn_of(k->family, k->saddr, k->sport, k->daddr, k->dport, &r[m].c);
+		r[m++].row = &t->drops[i];
 	}
-	qsort(r, t->n_drops, sizeof(*r), cmp_ref);
+	qsort(r, m, sizeof(*r), cmp_ref);
+	*n = m;
 	return r;
 }
 
@@ -240,7 +245,8 @@ static int build_flows(struct wd_session *s, const struct wd_tcp_snap *t, struct
 {
 	size_t n = t->n_flows, shown = n < WD_TCP_SHOWN_FLOWS ? n : WD_TCP_SHOWN_FLOWS;
 	struct wd_tcp_flow_count *f = malloc((n ? n : 1) * sizeof(*f));
-	struct drop_ref *refs = drop_refs(t);
+	size_t n_refs = 0;
+	struct drop_ref *refs = drop_refs(t, &n_refs);
 	int err = -ENOMEM;
 
 	p->flows = calloc(n ? n : 1, sizeof(*p->flows));
@@ -252,7 +258,7 @@ static int build_flows(struct wd_session *s, const struct wd_tcp_snap *t, struct
 		memcpy(f, t->flows, n * sizeof(*f));
 	qsort(f, n, sizeof(*f), cmp_flow);
 	for (size_t i = 0; i < n; i++) {
-		join_flow(s, &f[i], refs, t->n_drops, p, i);
+		join_flow(s, &f[i], refs, n_refs, p, i);
 		p->doc.retransmits += f[i].segs;
 		if (i < shown)
 			continue;

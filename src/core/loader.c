@@ -83,7 +83,7 @@ static int configure_record_bytes(struct whydrop_bpf *skel, __u32 record_bytes)
 static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		     struct whydrop_bpf *skel, const struct wd_probe *p)
 {
-	bool btf = p->flavour == WD_TP_BTF;
+	bool btf = p->flavour == WD_TP_BTF, flows = wd_flows_wanted(o);
 	int status;
 
 	skel->rodata->filter_netns = s->netns.inode;
@@ -124,11 +124,15 @@ static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		bpf_map__set_max_entries(skel->maps.stackmap, o->stack_map_size);
 		bpf_map__set_max_entries(skel->maps.stack_counts, o->map_size);
 	}
-	/* --tcp: drops per TCP flow (tcp_drops.h); without it, no program and no map */
-	bpf_map__set_autocreate(skel->maps.tcp_drop_flows, o->tcp);
-	bpf_map__set_autocreate(skel->maps.tcp_drop_overflow, o->tcp);
-	bpf_program__set_autoload(skel->progs.kfree_skb_tcp_btf, btf && o->tcp);
-	bpf_program__set_autoload(skel->progs.kfree_skb_tcp_raw, !btf && o->tcp);
+	/*
+	 * --tcp: drops per TCP flow, --group-by flow|src|dst: per IP flow
+	 * (tcp_drops.h); without either, no program and no map
+	 */
+	skel->rodata->flows_all_ip = wd_group_by_flow(o->group_by);
+	bpf_map__set_autocreate(skel->maps.tcp_drop_flows, flows);
+	bpf_map__set_autocreate(skel->maps.tcp_drop_overflow, flows);
+	bpf_program__set_autoload(skel->progs.kfree_skb_tcp_btf, btf && flows);
+	bpf_program__set_autoload(skel->progs.kfree_skb_tcp_raw, !btf && flows);
 	bpf_program__set_autoload(skel->progs.kfree_skb_btf, btf && !o->rules);
 	bpf_program__set_autoload(skel->progs.kfree_skb_raw, !btf && !o->rules);
 	bpf_program__set_autoload(skel->progs.kfree_skb_rules_btf, btf && o->rules);
@@ -213,7 +217,7 @@ static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
 		status = load_filter(s, skel, p);
 	if (status)
 		goto fail_status;
-	if (o->tcp && !(s->tcp_link = attach_tcp(skel, btf)))
+	if (wd_flows_wanted(o) && !(s->tcp_link = attach_tcp(skel, btf)))
 		goto fail;
 	prog = o->rules ? (btf ? skel->progs.kfree_skb_rules_btf : skel->progs.kfree_skb_rules_raw)
 			: (btf ? skel->progs.kfree_skb_btf : skel->progs.kfree_skb_raw);
@@ -236,8 +240,8 @@ static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
 	s->stack_counts_fd = bpf_map__fd(skel->maps.stack_counts);
 	s->stack_overflow_fd = bpf_map__fd(skel->maps.stack_overflow);
 	s->attach_mode = btf ? "tp_btf" : "raw_tp";
-	s->tcp_flows_fd = o->tcp ? bpf_map__fd(skel->maps.tcp_drop_flows) : -1;
-	s->tcp_overflow_fd = o->tcp ? bpf_map__fd(skel->maps.tcp_drop_overflow) : -1;
+	s->tcp_flows_fd = wd_flows_wanted(o) ? bpf_map__fd(skel->maps.tcp_drop_flows) : -1;
+	s->tcp_overflow_fd = wd_flows_wanted(o) ? bpf_map__fd(skel->maps.tcp_drop_overflow) : -1;
 	return 0;
 fail:
 	status = errno ? -errno : -EINVAL;
@@ -251,13 +255,13 @@ fail_status:
 static int nobtf_usable(const struct wd_opts *o, bool details)
 {
 	if (!details && !o->netns && !o->ifname && !o->filter && !o->stacks && !o->rules &&
-	    !o->tcp)
+	    !wd_flows_wanted(o))
 		return 0;
 	fprintf(stderr,
 		"whydrop: this kernel has no BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF=y):\n"
 		"         whydrop can only count drops by reason and location here (`whydrop count`,\n"
-		"         `whydrop top`); --netns, -i, --stacks, --rules, --tcp, filter expressions and\n"
-		"         per-packet records need BTF\n");
+		"         `whydrop top`); --netns, -i, --stacks, --rules, --tcp, --group-by flow|src|dst,\n"
+		"         filter expressions and per-packet records need BTF\n");
 	return 1;
 }
 

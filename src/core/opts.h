@@ -42,6 +42,12 @@ enum wd_group_by {
 #define WD_GROUP_LAST	WD_GROUP_HOST
 
 /* Groupings counted by socket in the kernel (WD_SRC_SOCKETS). */
+/* --group-by flow, src, dst: the drop program's per-flow count (tcp_drops.h). */
+static inline bool wd_group_by_flow(enum wd_group_by by)
+{
+	return by == WD_GROUP_FLOW || by == WD_GROUP_SRC || by == WD_GROUP_DST;
+}
+
 static inline bool wd_group_by_socket(enum wd_group_by by)
 {
 	return by == WD_GROUP_CGROUP || by == WD_GROUP_PROCESS || by == WD_GROUP_CONTAINER ||
@@ -91,6 +97,12 @@ struct wd_opts {
 	struct wd_noise *noise;	/* set by top and count: rules of this run */
 	struct wd_flame_out *flame;	/* count --svg: the flame graph's file, opened */
 };
+
+/* The per-flow count of drops (tcp_drops.h): --tcp, --group-by flow|src|dst. */
+static inline bool wd_flows_wanted(const struct wd_opts *o)
+{
+	return o->tcp || wd_group_by_flow(o->group_by);
+}
 
 /* Status codes: 0 ok, 1 runtime failure, 2 usage error. */
 #define WD_EXIT_USAGE 2

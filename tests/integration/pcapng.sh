@@ -319,8 +319,8 @@ d = json.load(open(sys.argv[1]))
 g = {(x["group"], x["reason"]): x["count"] for x in d["groups"]}
 sys.exit(not (g == {(sys.argv[2], "NO_SOCKET"): 14}))' "$TMP/flows-host.json" "$HOST"
 fi
-expect_run "count --group-by flow: usage error, says to record and read" 2 \
-	"whydrop read --group-by flow FILE" "$W" count --group-by flow -d 1
+expect_run "count --group-by host: usage error, says to record and read" 2 \
+	"whydrop read --group-by host FILE" "$W" count --group-by host -d 1
 
 echo "== record -w - | tshark -r -"
 (

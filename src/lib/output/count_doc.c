@@ -395,6 +395,11 @@ void wd_print_stacks_text(FILE *f, const struct wd_count_doc *doc)
 		doc->stack_errors, doc->stack_overflow);
 }
 
+static bool flow_groups(const char *by)
+{
+	return by && (!strcmp(by, "flow") || !strcmp(by, "src") || !strcmp(by, "dst"));
+}
+
 void wd_print_groups_table(FILE *f, const struct wd_count_doc *doc)
 {
 	if (!doc->group_by)
@@ -408,9 +413,10 @@ void wd_print_groups_table(FILE *f, const struct wd_count_doc *doc)
 			g->reason ? g->reason : "-");
 	}
 	if (doc->groups_lost)
-		fprintf(f, "%" PRIu64 " %s not grouped: the by-socket map was full "
+		fprintf(f, "%" PRIu64 " %s not grouped: the %s map was full "
 			"(%s in the totals above)\n", doc->groups_lost,
-			wd_plural(doc->groups_lost, "drop", "drops"),
+			wd_plural(doc->groups_lost, "drop", "drops"), flow_groups(doc->group_by) ?
+			"per-flow" : "by-socket",
 			wd_plural(doc->groups_lost, "it is", "they are"));
 }
 

@@ -181,7 +181,7 @@ struct wd_count_doc {
 	const char *group_by;	/* "netns", "interface", "cgroup", "process" */
 	const struct wd_group_out *groups;
 	size_t n_groups;
-	uint64_t groups_lost;	/* by-socket counts the kernel had no room for */
+	uint64_t groups_lost;	/* by-socket (by flow) counts the kernel had no room for */
 	/* Additive: count --fail-on (check.h), NULL: no check asked for. */
 	const struct wd_check_result *check;
 	/* Additive: --rules (rules_format.h), NULL: not asked for. */
