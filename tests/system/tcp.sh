@@ -384,13 +384,15 @@ wq() {
 L = [json.loads(x) for x in open(sys.argv[1]) if x.startswith("{")]
 R = [x for x in L if x.get("type") == "retransmit" and x["netns_cookie"] == int(sys.argv[3])
      and x["src"] == sys.argv[4] and x["dport"] == 5001]
-print(eval(sys.argv[2]))' "$TMP/watch.json" "$1" "$COOKIE_A" "$A4"
+# the drops of B (the rule is in B): watch is host-wide, other namespaces may use these ports
+D = [x for x in L if x.get("reason") == "NETFILTER_DROP" and x.get("netns_cookie") == int(sys.argv[5])]
+print(eval(sys.argv[2]))' "$TMP/watch.json" "$1" "$COOKIE_A" "$A4" "$COOKIE_B"
 }
 rs=$(dA TcpRetransSegs)
 check "watch: the flow's retransmit lines add up to $(wq 'sum(x["segs"] for x in R)') segments = A's TcpRetransSegs (+$rs)" \
 	test "$(wq 'sum(x["segs"] for x in R)')" = "$rs" -a "$rs" -gt 0
-check "watch: a drop line per packet the rule dropped ($(wq 'sum(1 for x in L if x.get("reason") == "NETFILTER_DROP")') = $dropped)" \
-	test "$(wq 'sum(1 for x in L if x.get("reason") == "NETFILTER_DROP")')" = "$dropped"
+check "watch: a drop line per packet the rule dropped in B ($(wq 'len(D)') = $dropped)" \
+	test "$(wq 'len(D)')" = "$dropped"
 check "watch: $(wq 'sum(1 for x in R if x.get("after_drop", {}).get("reason") == "NETFILTER_DROP")') of $(wq 'len(R)') retransmit lines name the NETFILTER_DROP before them; none another reason" \
 	test "$(wq 'sum(1 for x in R if x.get("after_drop", {}).get("reason") == "NETFILTER_DROP") > 0 and all(x["after_drop"]["reason"] == "NETFILTER_DROP" for x in R if "after_drop" in x)')" = True
 check "watch: the summary counts its TCP records" grep -q "TCP records\? (resets, retransmissions) shown, 0 over --rate, 0 lost" "$TMP/watch.err"

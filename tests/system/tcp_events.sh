@@ -256,7 +256,7 @@ wait "$KA_PID" 2>/dev/null
 # the server's end closes too, and A answers it: let that settle first
 kill "$SERVER" 2>/dev/null
 wait "$SERVER" 2>/dev/null
-sleep 0.3
+sleep 1	# a loaded machine (ASan) answers late: as tests/system/tcp.sh waits
 snap 1
 drv_stop keepalive.A
 ip netns exec "$B" nft delete table inet "wdtcp$$"
