@@ -32,13 +32,14 @@ _sysctl_recover() {
 		echo "# put back host sysctls a killed test left changed: $(tr '\n' ' ' <"$f")"
 		_sysctl_put_back "$f"
 	done
+	rmdir "$SYSCTL_JOURNAL_DIR" 2>/dev/null
 }
 # sysctl_global KEY=VALUE: change a host-wide sysctl, restored by sysctl_restore
 sysctl_global() {
 	local key=${1%%=*} old
 	old="$key=$(sysctl -n "$key" | tr '\t' ' ')"
 	_SYSCTLS+=("$old")
-	mkdir -p "$SYSCTL_JOURNAL_DIR" && echo "$old" >>"$_SYSCTL_JOURNAL"
+	mkdir -p "$SYSCTL_JOURNAL_DIR" && echo "$old" 2>/dev/null >>"$_SYSCTL_JOURNAL"
 	sysctl -q -w "$1"
 }
 # sysctl_restore: put back every sysctl_global change now (newest first)
@@ -49,6 +50,7 @@ sysctl_restore() {
 	done
 	_SYSCTLS=()
 	rm -f "$_SYSCTL_JOURNAL"
+	rmdir "$SYSCTL_JOURNAL_DIR" 2>/dev/null	# the last one out: nothing left in /run
 }
 
 [ "$(id -u)" -eq 0 ] && _sysctl_recover
