@@ -17,7 +17,7 @@ _SYSCTL_JOURNAL=$SYSCTL_JOURNAL_DIR/sysctl.$$
 _sysctl_put_back() {
 	local line
 	tac "$1" 2>/dev/null | while IFS= read -r line; do
-		[ -n "$line" ] && sysctl -q -w "$line" >/dev/null 2>&1
+		[ -z "$line" ] || sysctl -q -w "$line" >/dev/null 2>&1 || true
 	done
 	rm -f "$1"
 }
@@ -32,14 +32,14 @@ _sysctl_recover() {
 		echo "# put back host sysctls a killed test left changed: $(tr '\n' ' ' <"$f")"
 		_sysctl_put_back "$f"
 	done
-	rmdir "$SYSCTL_JOURNAL_DIR" 2>/dev/null
+	rmdir "$SYSCTL_JOURNAL_DIR" 2>/dev/null || true
 }
 # sysctl_global KEY=VALUE: change a host-wide sysctl, restored by sysctl_restore
 sysctl_global() {
 	local key=${1%%=*} old
 	old="$key=$(sysctl -n "$key" | tr '\t' ' ')"
 	_SYSCTLS+=("$old")
-	mkdir -p "$SYSCTL_JOURNAL_DIR" && echo "$old" 2>/dev/null >>"$_SYSCTL_JOURNAL"
+	{ mkdir -p "$SYSCTL_JOURNAL_DIR" && echo "$old" >>"$_SYSCTL_JOURNAL"; } 2>/dev/null || true
 	sysctl -q -w "$1"
 }
 # sysctl_restore: put back every sysctl_global change now (newest first)
@@ -50,7 +50,7 @@ sysctl_restore() {
 	done
 	_SYSCTLS=()
 	rm -f "$_SYSCTL_JOURNAL"
-	rmdir "$SYSCTL_JOURNAL_DIR" 2>/dev/null	# the last one out: nothing left in /run
+	rmdir "$SYSCTL_JOURNAL_DIR" 2>/dev/null || true	# the last one out: nothing left in /run
 }
 
-[ "$(id -u)" -eq 0 ] && _sysctl_recover
+if [ "$(id -u)" -eq 0 ]; then _sysctl_recover; fi
