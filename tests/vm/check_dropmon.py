@@ -201,7 +201,10 @@ def check_dropmon_serve_losses(t, rel, kv, sec):
     elif lost == 0 and drops == want:
         t.add(rel, label, None, detail + " (the queue never filled: nothing to show)")
     else:
-        ok = (lost is not None and queue == lost and overruns == 0 and drops + lost == want
+        # the losses are of every reason: the guest's own background drops lost
+        # in the queue too make drops + lost exceed the storm's NO_SOCKET by them
+        ok = (lost is not None and queue == lost and overruns == 0 and drops <= want
+              and want <= drops + lost <= want + 3
               and "drop_monitor is losing drops" in err
               and kv.get("whydrop_rc.dm_serve_queue") == "0")
         t.add(rel, label, ok, detail if ok else f"{detail}; rc "

@@ -415,6 +415,22 @@ static const struct wd_callsite callsites[] = {
 	.severity = WD_SEV_DEPENDS,
 	.seen = "kernel source (not reproduced here)",
 },
+{
+	.function = "veth_xmit",
+	.reasons = R("NOT_SPECIFIED"),
+	.kernels = "6.12: NOT_SPECIFIED (6.1, 6.18: the same code, not reproduced)",
+	.summary = "veth peer gone while the pair is deleted",
+	.meaning = "A frame was sent on one end of a veth pair whose peer was "
+		"already gone (the pair being deleted, or its namespace), or "
+		"too short to hold an Ethernet header. The device's TX "
+		"dropped counter goes up. Seen when a veth is deleted while "
+		"its own end still sends (IPv6 MLD/ND, or queued traffic).",
+	.check = "`ip -s link show DEV` (TX dropped); whether a container or "
+		"namespace was being torn down at that time.",
+	.severity = WD_SEV_DEPENDS,
+	.seen = "VM run on 6.12 (a veth deleted while its end still sent; "
+		"not in every run)",
+},
 };
 
 #define C(...)	((const char *const []){ __VA_ARGS__, NULL })
