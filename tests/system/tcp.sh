@@ -332,9 +332,12 @@ check "nft, seen from A: no NETFILTER_DROP inside A, placed $(fs "$TMP/nft.A.jso
 		f['where'] == ('beyond' if f['dropped_here'] == 0 else 'here and beyond') for f in F)")" = True
 check "nft, host-wide: the flows' retransmits $(fs "$TMP/nft.host.json" "sum(f['retransmits'] for f in F)") = A's TcpRetransSegs (+$rs)" \
 	test "$(fs "$TMP/nft.host.json" "sum(f['retransmits'] for f in F)")" = "$rs"
-check "nft, host-wide: their drops $(fs "$TMP/nft.host.json" "[f['reasons'] for f in F]"): NETFILTER_DROP = the rule's counter ($dropped), the rest = A's own ($own_a)" \
+# Other reasons are the kernel's own and shown, not asserted: A's (above), and
+# B dropping a segment it already had (TCP_OLD_SEQUENCE: a spurious
+# retransmission, as a loaded machine makes now and then).
+check "nft, host-wide: their drops $(fs "$TMP/nft.host.json" "[f['reasons'] for f in F]"): NETFILTER_DROP = the rule's counter ($dropped)" \
 	test "$(fs "$TMP/nft.host.json" "sum(f['reasons'].get('NETFILTER_DROP', 0) for f in F) == $dropped and
-		sum(f['dropped_here'] for f in F) == $dropped + $own_a")" = True
+		sum(f['dropped_here'] for f in F) >= $dropped + $own_a")" = True
 check "nft, host-wide: placed $(fs "$TMP/nft.host.json" "[f['where'] for f in F]") ($(fs "$TMP/nft.host.json" "[f['dropped_segments_here'] for f in F]") segments dropped here)" \
 	test "$(fs "$TMP/nft.host.json" "all(f['where'] == 'here' for f in F)")" = True
 
