@@ -23,6 +23,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
 . tests/lib/harness.sh
+. tests/lib/router.sh
 W=${1:-build/whydrop}
 D=${2:-build/system/nftrace_drive}
 C=wdrul-$$-c R=wdrul-$$-r S=wdrul-$$-s
@@ -47,24 +48,9 @@ eq() {	# eq NAME GOT WANT
 }
 
 # ---------------------------------------------------------------- topology
-# C (client) -- R (router, forwarding on inside it) -- S (server, the rules)
-link() {	# link NS1 IF1 ADDR1 NS2 IF2 ADDR2 V6_1 V6_2
-	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4"
-	ip -n "$1" addr add "$3" dev "$2"
-	ip -n "$4" addr add "$6" dev "$5"
-	ip -n "$1" addr add "$7" dev "$2" nodad
-	ip -n "$4" addr add "$8" dev "$5" nodad
-	ip -n "$1" link set "$2" up
-	ip -n "$4" link set "$5" up
-}
-link "$C" c0 192.0.2.1/24 "$R" r0 192.0.2.2/24 2001:db8:1::1/64 2001:db8:1::2/64
-link "$R" r1 198.51.100.1/24 "$S" s0 198.51.100.2/24 2001:db8:2::1/64 2001:db8:2::2/64
-ip -n "$C" route add default via 192.0.2.2
-ip -n "$C" -6 route add default via 2001:db8:1::2
-ip -n "$S" route add default via 198.51.100.1
-ip -n "$S" -6 route add default via 2001:db8:2::1
-# forwarding inside the router namespace only, never the host's
-nsx "$R" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+# C (client) -- R (router, forwarding on inside it) -- S (server, the rules):
+# tests/lib/router.sh
+router_topology "$C" "$R" "$S"
 
 nsx "$S" nft -f - <<'EOF'
 table inet fw {
@@ -164,6 +150,25 @@ parts = sum(sum(x["count"] for x in n["by_rule"]) + n["other_rules"] + n["foreig
 unclaimed = sum(n["unclaimed"] for n in r["namespaces"])
 print(r["netfilter_drop"], rows, traced, parts, r["not_traced"] + r["traced_elsewhere"], unclaimed)
 PYEOF
+}
+
+# stopped NAME FILE: stop whydrop ($LAST) once the last drops are counted,
+# SIGINT; J its output
+stopped() {
+	sleep 0.3
+	stop "$LAST"
+	eq "$1: exit 0 on SIGINT" "$?" 0
+	J=$TMP/$2.out
+}
+# adds_up NAME WHAT WANT: count --rules' document J: NETFILTER_DROP = WANT
+# (WHAT: what they are), its parts add up, nothing unclaimed
+adds_up() {
+	local nfd rows traced parts untraced unclaimed
+	read -r nfd rows traced parts untraced unclaimed < <(sums "$J")
+	eq "$1: NETFILTER_DROP = $2" "$nfd" "$3"
+	eq "$1: traced = per rule + foreign + unclaimed" "$parts" "$traced"
+	eq "$1: traced + not traced = NETFILTER_DROP" "$((traced + untraced))" "$nfd"
+	eq "$1: nothing unclaimed" "$unclaimed" 0
 }
 
 # ---------------------------------------------------------------- bad input
@@ -317,10 +322,7 @@ if start ci count --rules --netns "$R" -i r0 --json; then
 			[ "$(counter "$R" inet rin "$h1")" = "$a1" ]
 	}
 	poll_until 10 in_there || fail "every datagram reached the router's rules within 10 s"
-	sleep 0.3
-	stop "$LAST"
-	eq "-i r0: exit 0 on SIGINT" "$?" 0
-	J=$TMP/ci.out
+	stopped "-i r0" ci
 	eq "-i r0: the r0 rule = its counter = sent from C" \
 		"$(rule_count "$J" inet rin input "$h0") $(rule_count "$J" inet rin input "$h0")" \
 		"$(counter "$R" inet rin "$h0") $a0"
@@ -328,11 +330,7 @@ if start ci count --rules --netns "$R" -i r0 --json; then
 		"$(rule_count "$J" inet rin input "$h1")" 0
 	eq "-i r0: forward rule = sent from C only (counter +$(( $(counter "$R" inet rfw "$h90") - c90 )) both ways)" \
 		"$(rule_count "$J" inet rfw forward "$h90")" "$f0"
-	read -r nfd rows traced parts untraced unclaimed < <(sums "$J")
-	eq "-i r0: NETFILTER_DROP = the datagrams that came in on r0" "$nfd" "$((a0 + f0))"
-	eq "-i r0: traced = per rule + foreign + unclaimed" "$parts" "$traced"
-	eq "-i r0: traced + not traced = NETFILTER_DROP" "$((traced + untraced))" "$nfd"
-	eq "-i r0: nothing unclaimed" "$unclaimed" 0
+	adds_up "-i r0" "the datagrams that came in on r0" "$((a0 + f0))"
 fi
 nsx "$R" nft delete table inet rin
 
@@ -348,20 +346,13 @@ if start cf count --rules --netns "$S" --json 'udp port 7777'; then
 	b4=$(flood "$C" 198.51.100.2 7778 7)
 	poll_until 10 test "$(counter "$S" inet fw "$h78")" = "$((c78 + b4))" ||
 		fail "the datagrams to 7778 reached their rule within 10 s"
-	sleep 0.3
-	stop "$LAST"
-	eq "'udp port 7777': exit 0 on SIGINT" "$?" 0
-	J=$TMP/cf.out
+	stopped "'udp port 7777'" cf
 	eq "'udp port 7777': its rule = its counter's growth = sent (IPv4 + IPv6)" \
 		"$(rule_count "$J" inet fw input "$h77") $(rule_count "$J" inet fw input "$h77")" \
 		"$(( $(counter "$S" inet fw "$h77") - c77 )) $((a4 + a6))"
 	eq "'udp port 7777': the 7778 rule's $b4 drops not there" \
 		"$(rule_count "$J" inet fw input "$h78")" 0
-	read -r nfd rows traced parts untraced unclaimed < <(sums "$J")
-	eq "'udp port 7777': NETFILTER_DROP = the datagrams sent to 7777" "$nfd" "$((a4 + a6))"
-	eq "'udp port 7777': traced = per rule + foreign + unclaimed" "$parts" "$traced"
-	eq "'udp port 7777': traced + not traced = NETFILTER_DROP" "$((traced + untraced))" "$nfd"
-	eq "'udp port 7777': nothing unclaimed" "$unclaimed" 0
+	adds_up "'udp port 7777'" "the datagrams sent to 7777" "$((a4 + a6))"
 fi
 
 # ---------------------------------------------------------------- count --json: a rule per entry
