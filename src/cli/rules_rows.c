@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "rules_rows.h"
 #include "rules_snap.h"
 
@@ -61,15 +62,8 @@ static int add(struct wd_rules_rows *r, const struct wd_rule_out *rule, const ch
 {
 	if (!count)
 		return 0;
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 32;
-		struct wd_row_rule *v = realloc(r->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		r->v = v;
-		r->cap = cap;
-	}
+	if (wd_grow(&r->v, &r->cap, r->n, sizeof(*r->v), 32))
+		return -ENOMEM;
 	r->v[r->n++] = (struct wd_row_rule){ rule, why, count };
 	return 0;
 }
