@@ -34,9 +34,10 @@
 			"tell apart"
 #define REST_MIXED	"trace lost, a packet a user's own nftrace rule marked, or more " \
 			"rules than whydrop keeps apart"
-#define WD_RULE_SITES_MAX	12
 #define NO_LOCATION	"location unknown (the counting map was full): not split"
 #define TOO_MANY	"traces name more drops than counted here (read live)"
+/* NETFILTER_DROP rows whose classes are worked out (2^n assignments tried) */
+#define SITES_MAX	12
 
 /* Per NETFILTER_DROP row and namespace: the drops of the keys. */
 struct row_counts {
@@ -183,7 +184,7 @@ static void site_classes(struct row_counts *rc, size_t nrc, const struct wd_rule
 	uint32_t all = ~0u, any = 0;
 	bool found = false;
 
-	if (nrc > WD_RULE_SITES_MAX)
+	if (nrc > SITES_MAX)
 		return;
 	for (uint32_t m = 0; m < (1u << nrc); m++) {
 		bool ok = true;
