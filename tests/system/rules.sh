@@ -367,8 +367,10 @@ command -v iptables-legacy >/dev/null &&
 	nsx "$S" iptables-legacy -A INPUT -p udp --dport 7785 -j DROP 2>/dev/null && HAVE_LEGACY=1
 h77=$(handle "$S" inet fw input 'dport 7777') h78=$(handle "$S" inet fw input 'dport 7778')
 h80=$(handle "$S" ip pol input 'dport 7780 counter')
-c77=$(counter "$S" inet fw "$h77") c78=$(counter "$S" inet fw "$h78") c80=$(counter "$S" ip pol "$h80")
-if start ce count --rules --netns "$S" --json && { P1=$LAST; start cp count --netns "$S" --json; }; then
+c77=$(counter "$S" inet fw "$h77") c78=$(counter "$S" inet fw "$h78")
+c80=$(counter "$S" ip pol "$h80")
+if start ce count --rules --netns "$S" --json &&
+   { P1=$LAST; start cp count --netns "$S" --json; }; then
 	P2=$LAST
 	e77=$(flood "$C" 198.51.100.2 7777 5)
 	e78=$(flood "$C" 198.51.100.2 7778 6)
