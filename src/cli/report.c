@@ -17,6 +17,7 @@
 #include "report.h"
 #include "source_tcp.h"
 #include "rules_report.h"
+#include "rules_rows.h"
 #include "stack.h"
 #include "tcp_report.h"
 
@@ -290,6 +291,7 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 	struct stack_parts sp = { 0 };
 	struct wd_rules_parts *rp = NULL;
 	struct wd_rules_doc rd;
+	struct wd_rules_rows rr = { 0 };
 	struct wd_tcp_parts tp = { 0 };
 	struct wd_snapshot snap;
 	struct wd_total *t = NULL;
@@ -324,11 +326,14 @@ int wd_report_counts_check(struct wd_session *s, struct wd_groups *g, const stru
 	doc.filter_paged = snap.stats.filter_nonlinear;
 	doc.location_only = !s->reasons.has_reason;
 	doc.source = snap.source.name ? &snap.source : NULL;
+	if (snap.rules && (err = wd_rules_report_build(s, &snap, true, &rd, &rp)))
+		goto out;
+	/* before the noise list moves rows: the hidden ones keep their split */
+	if (snap.rules && o->json && (err = wd_rules_rows_split(s, &snap, &rd, t, rows, n, &rr)))
+		goto out;
 	if (o->noise && !o->noise->off && (err = apply_noise(o->noise, &doc, &hp)))
 		goto out;
 	if (snap.has_stacks && (err = build_stacks(s, o, &snap, &doc, &sp)))
-		goto out;
-	if (snap.rules && (err = wd_rules_report_build(s, &snap, true, &rd, &rp)))
 		goto out;
 	doc.rules = snap.rules ? &rd : NULL;
 	/* said, and the exit status; the report goes on */
@@ -371,6 +376,7 @@ out:
 	hidden_free(&hp);
 	stack_parts_free(&sp);
 	wd_rules_report_free(rp);
+	wd_rules_rows_free(&rr);
 	wd_tcp_parts_free(&tp);
 	free(cr);
 	free(diag);

@@ -9,10 +9,9 @@
  *
  * Without --netns, namespaces created while it runs are looked for every
  * SCAN_SECS and traced from then on, with capabilities raised only around it.
+ * The setup per namespace is nftrace_ns.c's.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -23,241 +22,12 @@
 #include <unistd.h>
 #include <pcap/pcap.h>
 
-#include "core.h"
-#include "nftables_setup.h"
-#include "privileges.h"
-#include "rules_snap.h"
+#include "nftrace_src.h"
 #include "session.h"
-
-#define NFT_NS_MAX	256	/* namespaces traced without --netns */
-#define NH_SLOTS	1024	/* network headers of recent trace ids */
-#define RECENT_DROPS	4096	/* claimed drops waiting for their record */
-#define RECENT_SECS	2.0	/* a claimed drop whose record never came (--rate) */
-#define LABEL_LEN	(3 * WD_NFT_NAME_LEN + 32)
-#define SCAN_SECS	1.0	/* new namespaces looked for (no --netns) */
-/* kept permitted for that: enter (setns), install (nftables), open /proc/PID/ns/net */
-#define SCAN_CAPS	(WD_CAP(WD_CAP_SYS_ADMIN) | WD_CAP(WD_CAP_NET_ADMIN) | \
-			 WD_CAP(WD_CAP_SYS_PTRACE))
-
-/* The network header a trace id's packet had (the first message of each chain has it). */
-struct nh_slot {
-	uint32_t id;
-	uint8_t len;
-	uint8_t nh[WD_NFTRACE_NH_LEN];
-	uint8_t th_len;		/* the transport header after it (filter expressions) */
-	uint8_t th[WD_NFTRACE_TH_LEN];
-};
-
-/* A claimed drop, for the record of the same packet (watch, record). */
-struct recent_drop {
-	bool used;
-	size_t ns;
-	double t;
-	uint8_t len;
-	uint8_t nh[WD_NFTRACE_NH_LEN];
-	char label[LABEL_LEN];	/* "inet/fw/input/2" */
-};
-
-/* A namespace file's (dev, inode), to take each namespace once. */
-struct ns_file {
-	dev_t dev;
-	ino_t ino;
-};
-
-struct nft_ns {
-	struct wd_netns_id id;
-	char label[64];
-	struct wd_nft_trace_table table;
-	struct wd_nftrace *tr;
-	struct wd_nft_rules *rules;
-	struct wd_nft_claims claims;
-	int n_legacy;
-	char legacy[128];
-	struct nh_slot *nh;	/* NH_SLOTS, by id */
-};
-
-struct nft_src {
-	struct nft_ns *ns;
-	size_t n;
-	int epfd;		/* every trace socket: the session waits on it */
-	bool removed;		/* tables removed (detach) */
-	uint32_t nf_drop;	/* NETFILTER_DROP's code, for records */
-	uint32_t ifindex;	/* -i: mark and claim by this input index */
-	struct wd_cbpf_insn *filter;	/* a filter expression (a copy): claim its drops only */
-	size_t filter_len;
-	struct recent_drop *recent;	/* ring of RECENT_DROPS (records asked for) */
-	size_t next_recent;
-	uint64_t lost_seen;	/* trace messages lost, at the last record */
-	char label[LABEL_LEN];	/* of the last record viewed */
-	bool scan;		/* no --netns: trace namespaces created while running */
-	double next_scan;
-	struct ns_file *seen;	/* NFT_NS_MAX namespaces taken (or left out) */
-	size_t n_seen;
-};
 
 static struct nft_src *nft_of(struct wd_source *src)
 {
 	return src->priv;
-}
-
-static bool seen(const struct ns_file *v, size_t n, const struct stat *st)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i].dev == st->st_dev && v[i].ino == st->st_ino)
-			return true;
-	return false;
-}
-
-/* Open @path as a namespace not taken yet: its fd, or -1. */
-static int open_new_ns(const char *path, struct ns_file *v, size_t *n)
-{
-	struct stat st;
-	int fd;
-
-	if (*n >= NFT_NS_MAX)
-		return -1;
-	/* stat first: a scan while running opens no namespace taken already */
-	if (stat(path, &st) || seen(v, *n, &st))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || seen(v, *n, &st)) {
-		close(fd);
-		return -1;
-	}
-	v[(*n)++] = (struct ns_file){ st.st_dev, st.st_ino };
-	return fd;
-}
-
-static int install_ns(struct nft_src *t, int fd, const char *label, bool fatal);
-
-/* Every namespace that exists now and is not taken: `ip netns` ones, then those of processes. */
-static int install_all(struct nft_src *t)
-{
-	struct ns_file *v = t->seen;
-	size_t *nv = &t->n_seen;
-	static const char *const dirs[] = { WD_NETNS_RUN_DIR, "/proc" };
-	char path[300];
-	struct dirent *de;
-
-	for (size_t d = 0; d < 2; d++) {
-		DIR *dir = opendir(dirs[d]);
-
-		while (dir && (de = readdir(dir))) {
-			int fd, err;
-
-			if (de->d_name[0] == '.' || (d == 1 && (de->d_name[0] < '1' ||
-							      de->d_name[0] > '9')))
-				continue;
-			if (d)
-				snprintf(path, sizeof(path), "/proc/%s/ns/net", de->d_name);
-			else
-				snprintf(path, sizeof(path), "%s/%s", dirs[0], de->d_name);
-			fd = open_new_ns(path, v, nv);
-			if (fd < 0)
-				continue;
-			err = install_ns(t, fd, NULL, false);
-			close(fd);
-			if (err > 0) {
-				closedir(dir);
-				return err;
-			}
-		}
-		if (dir)
-			closedir(dir);
-	}
-	return 0;
-}
-
-/* Say what a stale-table cleanup did. */
-static void say_cleanup(const struct wd_nft_cleanup *c, const char *label)
-{
-	if (c->removed)
-		fprintf(stderr, "whydrop: --rules: removed %u stale tracing %s of whydrops no "
-				"longer running in %s (last: %s)\n", c->removed,
-			c->removed == 1 ? "table" : "tables", label, c->last_removed);
-}
-
-static void ns_close(struct nft_ns *n)
-{
-	char err[256];
-
-	if (n->table.fd >= 0 && wd_nft_trace_remove(&n->table, err, sizeof(err)))
-		fprintf(stderr, "whydrop: --rules: %s: %s\n", n->label, err);
-	n->table.fd = -1;
-	wd_nftrace_close(n->tr);
-	n->tr = NULL;
-	wd_nft_rules_close(n->rules);
-	n->rules = NULL;
-	wd_nft_claims_free(&n->claims);
-	free(n->nh);
-	n->nh = NULL;
-}
-
-/*
- * Trace the namespace of @fd (-1: ours): clean up tables of dead
- * whydrops, subscribe (before marking: no trace missed), mark, name.
- * 0; -1 left out (said); an exit status when @fatal.
- */
-static int install_ns(struct nft_src *t, int fd, const char *label, bool fatal)
-{
-	struct wd_nft_trace_opts opts = { .ifindex = t->ifindex };
-	struct nft_ns *n = &t->ns[t->n];
-	struct wd_nft_cleanup c = { 0 };
-	struct epoll_event ev = { .events = EPOLLIN };
-	char err[512] = "";
-
-	memset(n, 0, sizeof(*n));
-	n->table.fd = -1;
-	if (fd < 0)
-		n->id = wd_netns_self();
-	else if (wd_netns_id_of_fd(fd, &n->id))
-		return fatal ? 1 : -1;
-	if (label)
-		snprintf(n->label, sizeof(n->label), "%s", label);
-	else
-		wd_netns_label(&n->id, n->label, sizeof(n->label));
-	if (wd_nft_trace_cleanup(fd, &c, err, sizeof(err)))
-		goto fail;
-	say_cleanup(&c, n->label);
-	n->tr = wd_nftrace_open(fd, 0, err, sizeof(err));
-	if (!n->tr || wd_nft_trace_install(&n->table, fd, &opts, err, sizeof(err)))
-		goto fail;
-	wd_nft_claims_init(&n->claims, n->table.name);
-	n->claims.ifindex = t->ifindex;
-	n->rules = wd_nft_rules_open(fd, err, sizeof(err));
-	if (!n->rules)
-		goto fail;
-	n->n_legacy = wd_nft_rules_legacy(n->rules, n->legacy, sizeof(n->legacy));
-	n->nh = t->recent || t->filter ? calloc(NH_SLOTS, sizeof(*n->nh)) : NULL;
-	if ((t->recent || t->filter) && !n->nh) {
-		snprintf(err, sizeof(err), "out of memory");
-		goto fail;
-	}
-	ev.data.u64 = t->n;
-	if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, wd_nftrace_fd(n->tr), &ev)) {
-		snprintf(err, sizeof(err), "epoll: %s", strerror(errno));
-		goto fail;
-	}
-	t->n++;
-	return 0;
-fail:
-	fprintf(stderr, "whydrop: --rules: %s: %s%s\n", n->label, err,
-		fatal ? "" : " (left out: its drops are not traced)");
-	ns_close(n);
-	return fatal ? WD_EXIT_USAGE : -1;
-}
-
-/* Legacy iptables logs every rule a traced packet matches (nf_log_trace). */
-static void say_legacy(const struct nft_src *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->ns[i].n_legacy > 0)
-			fprintf(stderr, "whydrop: --rules: %s has legacy iptables tables (%s): "
-					"their rules cannot be named, and in the initial namespace "
-					"the kernel logs TRACE lines for the packets whydrop marks\n",
-				t->ns[i].label, t->ns[i].legacy);
 }
 
 static int nft_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
@@ -291,20 +61,20 @@ static int nft_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 	if (wd_reason_code(&s->reasons, "NETFILTER_DROP", &t->nf_drop))
 		t->nf_drop = UINT32_MAX;
 	if (o->netns) {
-		status = install_ns(t, s->netns_fd, o->netns, true);
+		status = wd_nft_src_install_ns(t, s->netns_fd, o->netns, true);
 	} else {
 		/* ours first: a failure there (privileges, no nf_tables) is the user's to fix */
-		status = install_ns(t, -1, NULL, true);
+		status = wd_nft_src_install_ns(t, -1, NULL, true);
 		if (!status && !stat("/proc/self/ns/net", &st))
 			t->seen[t->n_seen++] = (struct ns_file){ st.st_dev, st.st_ino };
 		if (!status)
-			status = install_all(t);
+			status = wd_nft_src_install_all(t);
 		t->scan = true;
 		t->next_scan = wd_now() + SCAN_SECS;
 	}
 	if (status)
 		goto out;
-	say_legacy(t);
+	wd_nft_src_say_legacy(t);
 	src->what = "nftables traces";
 	src->attach_mode = "NFNLGRP_NFTRACE";
 	src->keep_caps = WD_CAP(WD_CAP_NET_ADMIN);
@@ -438,7 +208,8 @@ static void account(struct nft_src *t, size_t i, const struct wd_nftrace_event *
 /*
  * No --netns: now and then, trace the namespaces created since the last
  * look. Its capabilities are in effect only around it; failures are said
- * per namespace by install_ns, which is then left out (not looked at again).
+ * per namespace by wd_nft_src_install_ns, which is then left out (not
+ * looked at again).
  */
 static void scan_new(struct nft_src *t)
 {
@@ -449,7 +220,7 @@ static void scan_new(struct nft_src *t)
 		return;
 	t->next_scan = now + SCAN_SECS;
 	raised = !wd_privileges_raise(SCAN_CAPS);
-	install_all(t);
+	wd_nft_src_install_all(t);
 	if (raised)
 		wd_privileges_lower();
 }
@@ -620,7 +391,7 @@ static void nft_close(struct wd_source *src)
 		return;
 	raised = raise_net_admin();
 	for (size_t i = 0; t->ns && i < t->n; i++)
-		ns_close(&t->ns[i]);
+		wd_nft_src_ns_close(&t->ns[i]);
 	if (raised)
 		wd_privileges_lower();
 	if (t->epfd >= 0)

@@ -19,6 +19,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
 . tests/lib/harness.sh
+. tests/lib/router.sh
 D=${1:-build/system/nftrace_drive}
 C=wdnft-$$-c R=wdnft-$$-r S=wdnft-$$-s F1=wdnft-$$-f1 F2=wdnft-$$-f2
 harness_begin tests/system/nftrace "$C" "$R" "$S" "$F1" "$F2"
@@ -40,30 +41,13 @@ command -v iptables-legacy >/dev/null && HAVE_IPT_LEGACY=1
 nsx() { local n=$1; shift; ip netns exec "$n" "$@"; }
 
 # ---------------------------------------------------------------- topology
-# C (client) -- R (router, forwarding on inside it) -- S (server, the rules);
-# F1 -- F2 a pair without IPv6 for the flood (no neighbour discovery traffic).
-link() {	# link NS1 IF1 ADDR1 NS2 IF2 ADDR2 [V6_1 V6_2]
-	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4"
-	ip -n "$1" addr add "$3" dev "$2"
-	ip -n "$4" addr add "$6" dev "$5"
-	if [ -n "${7:-}" ]; then
-		ip -n "$1" addr add "$7" dev "$2" nodad
-		ip -n "$4" addr add "$8" dev "$5" nodad
-	fi
-	ip -n "$1" link set "$2" up
-	ip -n "$4" link set "$5" up
-}
-link "$C" c0 192.0.2.1/24 "$R" r0 192.0.2.2/24 2001:db8:1::1/64 2001:db8:1::2/64
-link "$R" r1 198.51.100.1/24 "$S" s0 198.51.100.2/24 2001:db8:2::1/64 2001:db8:2::2/64
+# C (client) -- R (router, forwarding on inside it) -- S (server, the rules),
+# tests/lib/router.sh; F1 -- F2 a pair without IPv6 for the flood (no
+# neighbour discovery traffic).
+router_topology "$C" "$R" "$S"
 nsx "$F1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 nsx "$F2" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-link "$F1" f1 203.0.113.1/24 "$F2" f2 203.0.113.2/24
-ip -n "$C" route add default via 192.0.2.2
-ip -n "$C" -6 route add default via 2001:db8:1::2
-ip -n "$S" route add default via 198.51.100.1
-ip -n "$S" -6 route add default via 2001:db8:2::1
-# forwarding inside the router namespace only, never the host's
-nsx "$R" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+veth_link "$F1" f1 203.0.113.1/24 "$F2" f2 203.0.113.2/24
 
 nsx "$S" nft -f - <<'EOF'
 table inet fw {
@@ -309,20 +293,22 @@ H0=$(handle "$S" inet fw2 input 'dport 7777')
 H4=$(handle "$S" ip pol input 'dport 7780 counter')
 eq "rule with comment: claimed = sent" "$(claim "$O" inet fw input "$H1")" "$N1"
 eq "rule with comment: its counter = sent + the unmarked lo ones" "$(counter "$S" inet fw "$H1")" "$((N1 + N10))"
-eq "rule without comment: claimed = sent" "$(claim "$O" inet fw input "$H2")" "$N2"
-eq "rule without comment: counter = sent" "$(counter "$S" inet fw "$H2")" "$N2"
-eq "second table at the same hook: claimed = sent" "$(claim "$O" inet fw2 input "$H3")" "$N3"
-eq "second table at the same hook: counter = sent" "$(counter "$S" inet fw2 "$H3")" "$N3"
+# claimed_counted NAME FAMILY TABLE CHAIN HANDLE WANT [WHAT]: the rule's claims
+# and its own counter in S, both WANT (WHAT: what that is, "sent")
+claimed_counted() {
+	eq "$1: claimed = ${7:-sent}" "$(claim "$O" "$2" "$3" "$4" "$5")" "$6"
+	eq "$1: counter = ${7:-sent}" "$(counter "$S" "$2" "$3" "$5")" "$6"
+}
+claimed_counted "rule without comment" inet fw input "$H2" "$N2"
+claimed_counted "second table at the same hook" inet fw2 input "$H3" "$N3"
 eq "second table's rule behind the first's: never claimed" "$(claim "$O" inet fw2 input "$H0")" 0
 eq "second table's rule behind the first's: counter 0" "$(counter "$S" inet fw2 "$H0")" 0
 eq "chain policy drop: claimed = sent" "$(claim "$O" ip pol input policy)" "$N4"
 eq "chain policy drop: the counter before the policy = sent" "$(counter "$S" ip pol "$H4")" "$N4"
 check "policy named as 'policy drop of chain input'" \
 	grep -qx 'text ip pol input policy: policy drop of chain input' "$O"
-eq "IPv6 rule: claimed = sent" "$(claim "$O" inet fw input "$H6")" "$N6"
-eq "IPv6 rule: counter = sent" "$(counter "$S" inet fw "$H6")" "$N6"
-eq "output hook: claimed = the sender's EPERMs" "$(claim "$O" inet fw output "$H7")" "$N7"
-eq "output hook: counter = the sender's EPERMs" "$(counter "$S" inet fw "$H7")" "$N7"
+claimed_counted "IPv6 rule" inet fw input "$H6" "$N6"
+claimed_counted "output hook" inet fw output "$H7" "$N7" "the sender's EPERMs"
 eq "conntrack invalid (ct state invalid drop): claimed = sent" "$(claim "$O" inet fw input "$H12")" "$N12"
 eq "conntrack invalid: rule counter = sent" "$(counter "$S" inet fw "$H12")" "$N12"
 eq "conntrack invalid: conntrack's own invalid counter moved by as many" "$(field "$O" ctstat invalid)" "$N12"

@@ -162,9 +162,9 @@ static void test_count_json(void)
 		.evidence = "TcpOutRsts +7, the same as these drops",
 	};
 	struct wd_count_row rows[] = {
-		{ 3, "NO_SOCKET", "core", "tcp_v4_rcv", "tcp_v4_rcv+0x99", NULL, 7, false, &cause },
+		{ 3, "NO_SOCKET", "core", "tcp_v4_rcv", "tcp_v4_rcv+0x99", NULL, 7, false, &cause, NULL, 0 },
 		{ 0x20001, "OPENVSWITCH:OVS_DROP_LAST_ACTION", "openvswitch", "ovs_dp \"x\"",
-		  "ovs_dp+0x1", NULL, 5, false, NULL },
+		  "ovs_dp+0x1", NULL, 5, false, NULL, NULL, 0 },
 	};
 	struct wd_count_doc doc = {
 		.kernel = "6.18.44", .duration_s = 5.0, .total = 12, .lost_events = 0,

@@ -53,10 +53,9 @@ static int put_chain(struct wd_nft_batch *bt, const char *table, const char *nam
 	return 0;
 }
 
-/* [meta load iifname/oifname => reg 1; cmp eq reg 1 "name"] */
-static int add_ifname_match(struct nftnl_rule *r, const char *ifname, bool out)
+/* [meta load @key => reg 1; cmp eq reg 1 @data] */
+static int add_meta_eq(struct nftnl_rule *r, uint32_t key, const void *data, uint32_t len)
 {
-	char name[WD_NFT_IFNAME_LEN] = { 0 };
 	struct nftnl_expr *m = nftnl_expr_alloc("meta"), *c = nftnl_expr_alloc("cmp");
 
 	if (!m || !c) {
@@ -66,15 +65,23 @@ static int add_ifname_match(struct nftnl_rule *r, const char *ifname, bool out)
 			nftnl_expr_free(c);
 		return -1;
 	}
-	strncpy(name, ifname, sizeof(name) - 1);
-	nftnl_expr_set_u32(m, NFTNL_EXPR_META_KEY, out ? NFT_META_OIFNAME : NFT_META_IIFNAME);
+	nftnl_expr_set_u32(m, NFTNL_EXPR_META_KEY, key);
 	nftnl_expr_set_u32(m, NFTNL_EXPR_META_DREG, NFT_REG_1);
 	nftnl_rule_add_expr(r, m);
 	nftnl_expr_set_u32(c, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
 	nftnl_expr_set_u32(c, NFTNL_EXPR_CMP_OP, NFT_CMP_EQ);
-	nftnl_expr_set_data(c, NFTNL_EXPR_CMP_DATA, name, sizeof(name));
+	nftnl_expr_set_data(c, NFTNL_EXPR_CMP_DATA, data, len);
 	nftnl_rule_add_expr(r, c);
 	return 0;
+}
+
+/* [meta load iifname/oifname => reg 1; cmp eq reg 1 "name"] */
+static int add_ifname_match(struct nftnl_rule *r, const char *ifname, bool out)
+{
+	char name[WD_NFT_IFNAME_LEN] = { 0 };
+
+	strncpy(name, ifname, sizeof(name) - 1);
+	return add_meta_eq(r, out ? NFT_META_OIFNAME : NFT_META_IIFNAME, name, sizeof(name));
 }
 
 /*
@@ -113,23 +120,7 @@ static int add_set_nftrace(struct nftnl_rule *r)
 /* [meta load iif => reg 1; cmp eq reg 1 index]: the device's index, as whydrop -i counts */
 static int add_ifindex_match(struct nftnl_rule *r, uint32_t ifindex)
 {
-	struct nftnl_expr *m = nftnl_expr_alloc("meta"), *c = nftnl_expr_alloc("cmp");
-
-	if (!m || !c) {
-		if (m)
-			nftnl_expr_free(m);
-		if (c)
-			nftnl_expr_free(c);
-		return -1;
-	}
-	nftnl_expr_set_u32(m, NFTNL_EXPR_META_KEY, NFT_META_IIF);
-	nftnl_expr_set_u32(m, NFTNL_EXPR_META_DREG, NFT_REG_1);
-	nftnl_rule_add_expr(r, m);
-	nftnl_expr_set_u32(c, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
-	nftnl_expr_set_u32(c, NFTNL_EXPR_CMP_OP, NFT_CMP_EQ);
-	nftnl_expr_set_data(c, NFTNL_EXPR_CMP_DATA, &ifindex, sizeof(ifindex));
-	nftnl_rule_add_expr(r, c);
-	return 0;
+	return add_meta_eq(r, NFT_META_IIF, &ifindex, sizeof(ifindex));
 }
 
 static int put_rule(struct wd_nft_batch *bt, const char *table, const char *chain,
@@ -254,15 +245,10 @@ int wd_nft_trace_install(struct wd_nft_trace_table *t, int netns_fd,
 		snprintf(err, errlen, "cannot name whydrop's nftables table (/proc/self/stat)");
 		return -1;
 	}
-	if (netns_fd >= 0 && wd_netns_enter_fd(netns_fd, &saved)) {
-		snprintf(err, errlen, "cannot enter the network namespace: %s%s", strerror(errno),
-			 errno == EPERM ? " (it needs CAP_SYS_ADMIN)" : "");
+	if (wd_netns_enter_said(netns_fd, &saved, err, errlen))
 		return -1;
-	}
 	ret = install_here(t, o, err, errlen);
-	if (saved >= 0 && wd_netns_leave(saved)) {
-		snprintf(err, errlen, "cannot return to the original network namespace: %s",
-			 strerror(errno));
+	if (wd_netns_leave_said(saved, err, errlen)) {
 		wd_nft_trace_remove_signal_safe(t);
 		return -1;
 	}

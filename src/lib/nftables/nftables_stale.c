@@ -252,15 +252,10 @@ int wd_nft_trace_cleanup(int netns_fd, struct wd_nft_cleanup *c, char *err, size
 	int saved = -1, ret;
 
 	memset(c, 0, sizeof(*c));
-	if (netns_fd >= 0 && wd_netns_enter_fd(netns_fd, &saved)) {
-		snprintf(err, errlen, "cannot enter the network namespace: %s", strerror(errno));
+	if (wd_netns_enter_said(netns_fd, &saved, err, errlen))
 		return -1;
-	}
 	ret = cleanup_here(c, err, errlen);
-	if (saved >= 0 && wd_netns_leave(saved)) {
-		snprintf(err, errlen, "cannot return to the original network namespace: %s",
-			 strerror(errno));
+	if (wd_netns_leave_said(saved, err, errlen))
 		return -1;
-	}
 	return ret;
 }

@@ -233,18 +233,10 @@ struct wd_nftrace *wd_nftrace_open(int netns_fd, int rcvbuf, char *err, size_t e
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (netns_fd >= 0 && wd_netns_enter_fd(netns_fd, &saved)) {
-		snprintf(err, errlen, "cannot enter the network namespace: %s%s",
-			 strerror(errno), errno == EPERM ? " (it needs CAP_SYS_ADMIN)" : "");
+	if (wd_netns_enter_said(netns_fd, &saved, err, errlen))
 		goto fail;
-	}
 	ret = open_here(t, rcvbuf > 0 ? rcvbuf : WD_NFTRACE_RCVBUF, err, errlen);
-	if (saved >= 0 && wd_netns_leave(saved)) {
-		snprintf(err, errlen, "cannot return to the original network namespace: %s",
-			 strerror(errno));
-		goto fail;
-	}
-	if (ret)
+	if (wd_netns_leave_said(saved, err, errlen) || ret)
 		goto fail;
 	getsockopt(mnl_socket_get_fd(t->nl), SOL_SOCKET, SO_RCVBUF, &t->st.rcvbuf, &sl);
 	return t;

@@ -5,6 +5,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 
+#include "grow.h"
 #include "nftrace_claims.h"
 
 #define N_BUCKETS	(2 * WD_NFT_MARKS)
@@ -77,15 +78,8 @@ static struct wd_nft_claim *claim_for(struct wd_nft_claims *c, const struct wd_n
 			return &c->v[i];
 	if (c->n == WD_NFT_CLAIMS_MAX)
 		return NULL;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-
-		k = realloc(c->v, cap * sizeof(*k));
-		if (!k)
-			return NULL;
-		c->v = k;
-		c->cap = cap;
-	}
+	if (wd_grow(&c->v, &c->cap, c->n, sizeof(*c->v), 16))
+		return NULL;
 	k = &c->v[c->n++];
 	memset(k, 0, sizeof(*k));
 	k->family = ev->family;

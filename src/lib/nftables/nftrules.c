@@ -492,17 +492,10 @@ struct wd_nft_rules *wd_nft_rules_open(int netns_fd, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (netns_fd >= 0 && wd_netns_enter_fd(netns_fd, &saved)) {
-		snprintf(err, errlen, "cannot enter the network namespace: %s", strerror(errno));
+	if (wd_netns_enter_said(netns_fd, &saved, err, errlen))
 		goto fail;
-	}
 	ret = open_here(r, err, errlen);
-	if (saved >= 0 && wd_netns_leave(saved)) {
-		snprintf(err, errlen, "cannot return to the original network namespace: %s",
-			 strerror(errno));
-		goto fail;
-	}
-	if (ret)
+	if (wd_netns_leave_said(saved, err, errlen) || ret)
 		goto fail;
 	return r;
 fail:

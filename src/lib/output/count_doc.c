@@ -90,7 +90,9 @@ static void print_cause_json(struct wd_json *j, const struct wd_diagnosis *d)
 	wd_json_close(j, '}');
 }
 
-static void print_row_json(struct wd_json *j, const struct wd_count_row *r)
+/* One entry of a row; --rules: @part names the rule of @count of its drops. */
+static void print_entry_json(struct wd_json *j, const struct wd_count_row *r, uint64_t count,
+			     const struct wd_row_rule *part)
 {
 	wd_json_open(j, NULL, '{');
 	if (r->reason) {
@@ -101,10 +103,22 @@ static void print_row_json(struct wd_json *j, const struct wd_count_row *r)
 	}
 	wd_json_str(j, "function", r->function);
 	wd_json_str(j, "location", r->location);
-	wd_json_uint(j, "count", r->count);
+	wd_json_uint(j, "count", count);
+	if (part)
+		wd_print_row_rule_json(j, part);
 	if (r->cause && r->cause->text)
 		print_cause_json(j, r->cause);
 	wd_json_close(j, '}');
+}
+
+static void print_row_json(struct wd_json *j, const struct wd_count_row *r)
+{
+	if (!r->n_rules) {
+		print_entry_json(j, r, r->count, NULL);
+		return;
+	}
+	for (size_t i = 0; i < r->n_rules; i++)
+		print_entry_json(j, r, r->rules[i].count, &r->rules[i]);
 }
 
 static void print_rows_json(struct wd_json *j, const char *key, const struct wd_count_row *rows,

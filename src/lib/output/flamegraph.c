@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "flamegraph.h"
+#include "grow.h"
 #include "flamegraph_tree.h"
 
 static struct wd_flame_node *node_new(const char *name, size_t len)
@@ -70,7 +71,7 @@ static int name_cmp(const char *name, const char *s, size_t len)
  */
 static struct wd_flame_node *child(struct wd_flame_node *n, const char *s, size_t len)
 {
-	struct wd_flame_node *k, **v;
+	struct wd_flame_node *k;
 	size_t lo = 0, hi = n->n;
 
 	while (lo < hi) {
@@ -84,15 +85,8 @@ static struct wd_flame_node *child(struct wd_flame_node *n, const char *s, size_
 		else
 			hi = mid;
 	}
-	if (n->n == n->cap) {
-		size_t cap = n->cap ? n->cap * 2 : 4;
-
-		v = realloc(n->kids, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		n->kids = v;
-		n->cap = cap;
-	}
+	if (wd_grow(&n->kids, &n->cap, n->n, sizeof(*n->kids), 4))
+		return NULL;
 	k = node_new(s, len);
 	if (!k)
 		return NULL;

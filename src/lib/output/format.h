@@ -69,6 +69,8 @@ struct wd_drop_view {
 	const char *rule;
 };
 
+struct wd_row_rule;
+
 /* One aggregated row of a count. */
 struct wd_count_row {
 	uint32_t code;
@@ -80,6 +82,9 @@ struct wd_count_row {
 	uint64_t count;
 	bool no_code;		/* drop_monitor: a name without a number here */
 	const struct wd_diagnosis *cause;	/* why (JSON "cause"), NULL: none */
+	/* --rules, a NETFILTER_DROP row: its parts by rule (JSON: an entry each) */
+	const struct wd_row_rule *rules;
+	size_t n_rules;
 };
 
 /* Where the counts came from when not the BPF program (drop_monitor). */

@@ -14,9 +14,9 @@
 #define ELSEWHERE_WHY	"nf_trace set (by a user's own nftrace rule) in namespaces whydrop " \
 			"does not trace"
 
-static void rule_json(struct wd_json *j, const struct wd_rule_out *r)
+/* The "rule" object: what the trace and the listing say of the rule. */
+static void rule_obj_json(struct wd_json *j, const struct wd_rule_out *r)
 {
-	wd_json_open(j, NULL, '{');
 	wd_json_open(j, "rule", '{');
 	wd_json_str(j, "family", r->family);
 	wd_json_str(j, "table", r->table);
@@ -32,7 +32,24 @@ static void rule_json(struct wd_json *j, const struct wd_rule_out *r)
 	if (r->comment)
 		wd_json_str(j, "comment", r->comment);
 	wd_json_close(j, '}');
+}
+
+static void rule_json(struct wd_json *j, const struct wd_rule_out *r)
+{
+	wd_json_open(j, NULL, '{');
+	rule_obj_json(j, r);
 	wd_json_uint(j, "count", r->count);
+	wd_json_close(j, '}');
+}
+
+void wd_print_row_rule_json(struct wd_json *j, const struct wd_row_rule *p)
+{
+	if (p->rule) {
+		rule_obj_json(j, p->rule);
+		return;
+	}
+	wd_json_open(j, "rule", '{');
+	wd_json_str(j, "unknown", p->why);
 	wd_json_close(j, '}');
 }
 

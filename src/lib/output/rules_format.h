@@ -32,6 +32,17 @@ struct wd_rule_out {
 	uint64_t count;
 };
 
+/*
+ * One part of a NETFILTER_DROP row of count --json (--rules): the drops of
+ * that (reason, location) one rule or chain policy dropped, or the part no
+ * rule can be named for, and why. A row's parts add up to its count.
+ */
+struct wd_row_rule {
+	const struct wd_rule_out *rule;	/* NULL: rule unknown */
+	const char *why;		/* rule unknown: why */
+	uint64_t count;
+};
+
 struct wd_rules_ns_out {
 	const char *netns;	/* its name or label */
 	uint32_t inode;
@@ -56,6 +67,8 @@ struct wd_rules_doc {
 	size_t n_ns;
 };
 
+/* The "rule" object of a part of a row. */
+void wd_print_row_rule_json(struct wd_json *j, const struct wd_row_rule *p);
 void wd_print_rules_json(struct wd_json *j, const struct wd_rules_doc *d);
 void wd_print_rules_text(FILE *f, const struct wd_rules_doc *d);
 

@@ -147,6 +147,25 @@ int wd_netns_leave(int saved)
 	return ret;
 }
 
+int wd_netns_enter_said(int ns_fd, int *saved, char *err, size_t errlen)
+{
+	*saved = -1;
+	if (ns_fd < 0 || !wd_netns_enter_fd(ns_fd, saved))
+		return 0;
+	snprintf(err, errlen, "cannot enter the network namespace: %s%s", strerror(errno),
+		 errno == EPERM ? " (it needs CAP_SYS_ADMIN)" : "");
+	return -1;
+}
+
+int wd_netns_leave_said(int saved, char *err, size_t errlen)
+{
+	if (saved < 0 || !wd_netns_leave(saved))
+		return 0;
+	snprintf(err, errlen, "cannot return to the original network namespace: %s",
+		 strerror(errno));
+	return -1;
+}
+
 bool wd_netns_same(const struct wd_netns_id *a, const struct wd_netns_id *b)
 {
 	if (a->cookie || b->cookie)

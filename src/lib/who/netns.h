@@ -63,6 +63,12 @@ int wd_netns_enter(const char *ns_path, int *saved);
 int wd_netns_enter_fd(int ns_fd, int *saved);
 int wd_netns_leave(int saved);
 /*
+ * The same, said: enter the namespace of @ns_fd (-1: stay, *saved -1),
+ * and leave it where entered (@saved >= 0). 0, or -1 with a message in @err.
+ */
+int wd_netns_enter_said(int ns_fd, int *saved, char *err, size_t errlen);
+int wd_netns_leave_said(int saved, char *err, size_t errlen);
+/*
  * Whether the path --netns named still names the namespace opened at start:
  * `ip netns del` takes /run/netns/NAME away while whydrop, holding the
  * namespace, goes on. Only stat(2): no capability needed after attach.
