@@ -18,11 +18,7 @@
 # (tests/integration/dashboard_check.py); the hidden-drops panel must show both,
 # and the NETFILTER_DROP by rule panel the test's firewall rule (serve --rules).
 # Usage: tests/integration/alerting.sh [BINARY]. Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdalert-$$
 PROM=/usr/bin/prometheus
 AM=/usr/bin/prometheus-alertmanager

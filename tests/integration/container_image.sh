@@ -14,10 +14,7 @@
 # and files made here are removed. Slow the first time (the package, the
 # debootstrap root file system: cached in /var/cache/whydrop-pkg).
 # Usage: tests/integration/container_image.sh. Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdimg-$$
 . tests/lib/podman.sh
 harness_begin tests/integration/container_image "$NS"

@@ -23,11 +23,7 @@
 # ruleset and the links are as before. Every container, image, cgroup, file
 # and process made here is removed, also on failure.
 # Usage: tests/integration/containers.sh [BINARY]. Prints "N passed, N failed[, N skipped]".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 TAG=wdctr-$$
 NSK=$TAG-k8s
 DCACHE=${WHYDROP_DOCKER_CACHE:-/var/cache/whydrop-docker}

@@ -11,11 +11,7 @@
 # folded lines and the DOM of its SVG equal the MIB and count's; a recording
 # without stacks is refused with exit 2. Usage: tests/integration/flamegraph.sh [BINARY].
 # Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdflame-$$
 CHECK=tests/integration/flame_check.py
 harness_begin tests/integration/flamegraph "$NS"

@@ -4,11 +4,7 @@
 # ports on 192.0.2.1 and 2001:db8::1, on its loopback) and always removes,
 # with its mounts and files. Prints "N passed, N failed" last.
 #   tests/integration/pcapng.sh [BINARY]    (default build/whydrop)
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdpcap-$$
 harness_begin tests/integration/pcapng "$NS"
 if ! command -v tshark >/dev/null || ! command -v capinfos >/dev/null; then

@@ -5,11 +5,7 @@
 # cardinality cap, least privilege while serving (no capability, not root),
 # usage errors, clean detach on SIGTERM. Everything started is torn down.
 # Usage: tests/integration/serve.sh [BINARY]. Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdserve-$$
 PROM=/usr/bin/prometheus
 harness_begin tests/integration/serve "$NS"

@@ -12,11 +12,7 @@
 # 30 namespaces made and deleted one after another (the kernel reuses their
 # inodes) get a row each, keyed by cookie, equal to their own NoPorts.
 # Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdwho-$$
 harness_begin tests/system/who "$NS"
 
