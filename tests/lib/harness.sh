@@ -50,6 +50,12 @@ stop() {
 	wait "$1"
 }
 
+# stop_ok PID WHAT: stop PID (SIGINT) and check that WHAT exits 0.
+stop_ok() {
+	stop "$1"
+	check "$2 exits 0" test $? -eq 0
+}
+
 harness_begin() {
 	local n
 	HARNESS_NAME=$1
