@@ -93,9 +93,6 @@ snmp() {
 	ip netns exec "$NS" awk -v f="$1" '$1 == "Udp:" && !h { for (i = 2; i <= NF; i++) c[$i] = i; h = 1; next }
 		$1 == "Udp:" && h { print $c[f]; exit }' /proc/net/snmp
 }
-free_port() {
-	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 # metric PORT REASON: the sum of the reason's drops: whydrop_drops_total (serve
 # --netns), or whydrop_netns_drops_total of the storm's namespace (--per-netns)
 metric() {

@@ -56,6 +56,11 @@ stop_ok() {
 	check "$2 exits 0" test $? -eq 0
 }
 
+# free_port: a TCP port of 127.0.0.1 free now.
+free_port() {
+	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 harness_begin() {
 	local n
 	HARNESS_NAME=$1
