@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "unit_btf.h"
 #include "reasons.h"
 
 #define FMT_DIR "tests/unit/fixtures/kfree_skb-format/"
@@ -158,48 +159,29 @@ enum { SUBSYS_MAC80211_UNUSABLE = 1, SUBSYS_MAC80211_MONITOR, SUBSYS_OPENVSWITCH
 static int write_btf(const char *dir, const char *name, const struct btf *btf)
 {
 	char path[256];
-	const void *data;
-	__u32 size;
-	FILE *f;
-	int ok;
 
-	data = btf__raw_data(btf, &size);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!data || !f) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	ok = fwrite(data, 1, size, f) == size;
-	return fclose(f) || !ok ? -1 : 0;
+	return unit_write_btf(path, btf);
 }
 
 static struct btf *fake_vmlinux(void)
 {
 	struct btf *btf = btf__new_empty();
-	int u32, e;
 
-	u32 = btf__add_int(btf, "unsigned int", 4, 0);
-	btf__add_struct(btf, "trace_event_raw_kfree_skb", 4);
-	btf__add_field(btf, "reason", u32, 0, 0);
-	btf__add_enum(btf, "skb_drop_reason", 4);
-	btf__add_enum_value(btf, "SKB_NOT_DROPPED_YET", 0);
-	btf__add_enum_value(btf, "SKB_CONSUMED", 1);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_NOT_SPECIFIED", 2);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_NO_SOCKET", 3);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_MAX", 4);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_MASK", 0xffff0000);
-	e = btf__add_enum(btf, "skb_drop_reason_subsys", 4);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_CORE", 0);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_MAC80211_UNUSABLE",
-			    SUBSYS_MAC80211_UNUSABLE);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_MAC80211_MONITOR",
-			    SUBSYS_MAC80211_MONITOR);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_OPENVSWITCH",
-			    SUBSYS_OPENVSWITCH);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_NUM", 4);
-	return e > 0 ? btf : NULL;
+	unit_btf_reason_event(btf, "trace_event_raw_kfree_skb",
+			      btf__add_int(btf, "unsigned int", 4, 0));
+	UNIT_BTF_ENUM(btf, "skb_drop_reason",
+		      { "SKB_NOT_DROPPED_YET", 0 }, { "SKB_CONSUMED", 1 },
+		      { "SKB_DROP_REASON_NOT_SPECIFIED", 2 }, { "SKB_DROP_REASON_NO_SOCKET", 3 },
+		      { "SKB_DROP_REASON_MAX", 4 }, { "SKB_DROP_REASON_SUBSYS_MASK", 0xffff0000 });
+	if (UNIT_BTF_ENUM(btf, "skb_drop_reason_subsys",
+			  { "SKB_DROP_REASON_SUBSYS_CORE", 0 },
+			  { "SKB_DROP_REASON_SUBSYS_MAC80211_UNUSABLE", SUBSYS_MAC80211_UNUSABLE },
+			  { "SKB_DROP_REASON_SUBSYS_MAC80211_MONITOR", SUBSYS_MAC80211_MONITOR },
+			  { "SKB_DROP_REASON_SUBSYS_OPENVSWITCH", SUBSYS_OPENVSWITCH },
+			  { "SKB_DROP_REASON_SUBSYS_NUM", 4 }) <= 0)
+		return NULL;
+	return btf;
 }
 
 /*
@@ -216,12 +198,9 @@ static int fake_module(const char *dir, const char *name, struct btf *base,
 	char buf[96];
 	int err;
 
-	btf__add_enum(btf, "unrelated", 4);
-	btf__add_enum_value(btf, "UNRELATED_ONE", 1);
-	btf__add_enum(btf, "unrelated_flags", 4);
-	btf__add_enum_value(btf, "UNRELATED_BIT16", 1 << 16);
-	btf__add_enum_value(btf, "UNRELATED_BIT17", 1 << 17);
-	btf__add_enum_value(btf, "UNRELATED_BITS16_17", 3 << 16);
+	UNIT_BTF_ENUM(btf, "unrelated", { "UNRELATED_ONE", 1 });
+	UNIT_BTF_ENUM(btf, "unrelated_flags", { "UNRELATED_BIT16", 1 << 16 },
+		      { "UNRELATED_BIT17", 1 << 17 }, { "UNRELATED_BITS16_17", 3 << 16 });
 	if (internal) {
 		snprintf(buf, sizeof(buf), "___%s", enum_name);
 		btf__add_enum(btf, buf, 4);
