@@ -43,14 +43,6 @@ done
 now_ms() { date +%s%3N; }
 ready() { [ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" = 200 ]; }
 
-# promql EXPR: the value of a one-element vector, "" if none.
-promql() {
-	curl -s -G "http://$PADDR/api/v1/query" --data-urlencode "query=$1" |
-		$PY -c 'import json, sys
-d = json.load(sys.stdin)
-r = d.get("data", {}).get("result", [])
-print(r[0]["value"][1] if d.get("status") == "success" and len(r) == 1 else "")'
-}
 promql_is() { [ "$(promql "$1")" = "$2" ]; }
 promql_some() { [ -n "$(promql "$1")" ]; }
 

@@ -73,14 +73,6 @@ http_code() {
 	curl -s -o /dev/null -w '%{http_code}' "$@"
 }
 
-# promql EXPR: the value of a one-element vector from Prometheus, "" if none.
-promql() {
-	curl -s -G "http://$PADDR/api/v1/query" --data-urlencode "query=$1" |
-		$PY -c 'import json, sys
-d = json.load(sys.stdin)
-r = d.get("data", {}).get("result", [])
-print(r[0]["value"][1] if d.get("status") == "success" and len(r) == 1 else "")'
-}
 
 # wait_promql EXPR WANT SECONDS: until the query returns WANT; prints the last value.
 wait_promql() {

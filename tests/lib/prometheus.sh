@@ -23,3 +23,12 @@ EOF
 		--web.listen-address="$PADDR" --log.level=warn >"$TMP/prom.log" 2>&1 &
 	PIDS+=($!)
 }
+
+# promql EXPR: the value of a one-element vector from Prometheus, "" if none.
+promql() {
+	curl -s -G "http://$PADDR/api/v1/query" --data-urlencode "query=$1" |
+		$PY -c 'import json, sys
+d = json.load(sys.stdin)
+r = d.get("data", {}).get("result", [])
+print(r[0]["value"][1] if d.get("status") == "success" and len(r) == 1 else "")'
+}
