@@ -11,6 +11,7 @@
 #include "json.h"
 #include "reasons.h"
 #include "unit.h"
+#include "entry_text.h"
 
 #define FMT_DIR "tests/unit/fixtures/kfree_skb-format/"
 
@@ -178,17 +179,10 @@ static void test_sentinels_and_suggest(void)
 
 static void test_print(void)
 {
-	struct unit_stream s;
-	FILE *f = unit_stream_open(&s);
-	struct wd_json j;
-	char *buf;
+	char *buf = ENTRY_TEXT(wd_catalogue_print, wd_catalogue_json_fields,
+			       wd_catalogue_find("TCP_ZEROWINDOW"),
+			       wd_catalogue_find("SOCKET_FILTER"));
 
-	wd_catalogue_print(f, wd_catalogue_find("TCP_ZEROWINDOW"));
-	wd_json_init(&j, f);
-	wd_json_open(&j, NULL, '{');
-	wd_catalogue_json_fields(&j, wd_catalogue_find("SOCKET_FILTER"));
-	wd_json_close(&j, '}');
-	buf = unit_stream_text(&s);
 	CHECK(strstr(buf, "TCP_ZEROWINDOW: ") == buf);
 	CHECK(strstr(buf, "TcpExtTCPZeroWindowDrop") != NULL);
 	CHECK(strstr(buf, "{\"name\": \"SOCKET_FILTER\"") != NULL);
