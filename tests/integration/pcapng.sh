@@ -191,17 +191,7 @@ trap 'harness_end; rmdir "$CG_ROOT$CG_REL" "$CG_ROOT/wdpcap-$$.slice" 2>/dev/nul
 if [ -z "$CG_ROOT" ] || ! mkdir -p "$CG_ROOT$CG_REL"; then
 	fail "a cgroup v2 directory for the receiver" "cgroup2 mount: '${CG_ROOT:-none}'"
 else
-	sh -c "echo \$\$ > '$CG_ROOT$CG_REL/cgroup.procs' && exec ip netns exec '$NS' $PY -c '
-import ctypes, socket, time
-ctypes.CDLL(None).prctl(15, b\"wd-pcap-rcv\", 0, 0, 0)
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
-s.bind((\"192.0.2.1\", 9999))
-print(s.fileno(), flush=True)
-time.sleep(60)'" >"$TMP/rcvr.out" &
-	RCVR=$!
-	PIDS+=("$RCVR")
-	poll_until 10 test -s "$TMP/rcvr.out"
+	start_receiver "$CG_ROOT$CG_REL" "$NS" wd-pcap-rcv 192.0.2.1
 	WHO_PIDS=()
 	start whorec record -w "$TMP/who.pcapng" -p --netns "$NS" && WHO_PIDS+=("$LAST")
 	for by in netns interface cgroup process; do
