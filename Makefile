@@ -212,7 +212,7 @@ fuzz-bins:
 		OPT="-O1 -g -fsanitize=fuzzer-no-link" build/fuzz/libwhydrop.a $(FUZZ_CLI)
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libwhydrop.a $(FUZZ_CLI)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) build/fuzz/libwhydrop.a $(FUZZ_CLI)
 	@echo "  FUZZ    $@"
 	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined $(LIB_INC) -Isrc/core -Isrc/cli -Isrc/bpf \
 		-D_GNU_SOURCE -o $@ $< $(FUZZ_CLI) build/fuzz/libwhydrop.a $(LDLIBS)

@@ -104,16 +104,7 @@ while c.recv(1 << 16):
 
 # resets: DUR seconds of connects to a closed port of X's lo.
 resets() {
-	ip netns exec "$X" $PY -c 'import socket, sys, time
-end = time.monotonic() + float(sys.argv[1])
-while time.monotonic() < end:
-    for _ in range(100):
-        s = socket.socket()
-        try:
-            s.connect(("127.0.0.1", 9))
-        except ConnectionRefusedError:
-            pass
-        s.close()' "$DUR"
+	ip netns exec "$X" $PY tests/lib/refused.py --for "$DUR"
 }
 
 # measure NAME LOAD NS FIELD JQ ARGS...: whydrop count ARGS over LOAD; prints

@@ -33,6 +33,16 @@ part() {
 	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
 }
 
+# both < lines "SCRIPT;FILE;NAME;ASAN NAME": each part with build/FILE, then
+# with build/asan/FILE.
+both() {
+	local script file name asan
+	while IFS=';' read -r script file name asan; do
+		part "$name" "$script" "build/$file" </dev/null
+		part "$asan" "$script" "build/asan/$file" </dev/null
+	done
+}
+
 # Sourced (tests/cli/run.sh checks part() itself): the function only.
 [ "${BASH_SOURCE[0]}" != "$0" ] && return 0
 cd "$(dirname "$0")/.." || exit 1
@@ -40,48 +50,36 @@ cd "$(dirname "$0")/.." || exit 1
 part "unit tests" tests/unit/run.sh build
 part "unit tests under ASan/UBSan" tests/unit/run.sh build/asan
 part "command-line behaviour" tests/cli/run.sh build/whydrop
-part "system tests (real kernel)" tests/system/run.sh build/whydrop
-part "system tests under ASan/UBSan" tests/system/run.sh build/asan/whydrop
-part "pcap filter translation = libpcap (real kernel)" tests/system/filter_equal.sh build/system/filter_equal
-part "pcap filter translation under ASan/UBSan" tests/system/filter_equal.sh build/asan/system/filter_equal
-part "nftables rule tracing: traces, whydrop's table, rule text, conntrack (real kernel)" \
-	tests/system/nftrace.sh build/system/nftrace_drive
-part "nftables rule tracing under ASan/UBSan" tests/system/nftrace.sh build/asan/system/nftrace_drive
-part "count --rules: NETFILTER_DROP by nftables rule (real kernel)" tests/system/rules.sh build/whydrop
-part "count --rules under ASan/UBSan" tests/system/rules.sh build/asan/whydrop
+both <<'EOF'
+tests/system/run.sh;whydrop;system tests (real kernel);system tests under ASan/UBSan
+tests/system/filter_equal.sh;system/filter_equal;pcap filter translation = libpcap (real kernel);pcap filter translation under ASan/UBSan
+tests/system/nftrace.sh;system/nftrace_drive;nftables rule tracing: traces, whydrop's table, rule text, conntrack (real kernel);nftables rule tracing under ASan/UBSan
+tests/system/rules.sh;whydrop;count --rules: NETFILTER_DROP by nftables rule (real kernel);count --rules under ASan/UBSan
+EOF
 part "filter expressions count what tcpdump matches (real kernel)" tests/system/filter_tcpdump.sh build/whydrop
-part "stacks, call sites, noise list (real kernel)" tests/system/stacks.sh build/whydrop
-part "stacks, call sites, noise list under ASan/UBSan" tests/system/stacks.sh build/asan/whydrop
-part "who a drop hurts: process, cgroup, netns, socket (real kernel)" tests/system/who.sh build/whydrop
-part "who a drop hurts under ASan/UBSan" tests/system/who.sh build/asan/whydrop
-part "count/top --group-by flow|src|dst: per-flow drops (real kernel)" tests/system/flows.sh build/whydrop
-part "count/top --group-by flow|src|dst under ASan/UBSan" tests/system/flows.sh build/asan/whydrop
-part "TCP resets and retransmissions against the kernel's counters (real kernel)" \
-	tests/system/tcp_events.sh build/system/tcp_events_driver
-part "TCP resets and retransmissions under ASan/UBSan" \
-	tests/system/tcp_events.sh build/asan/system/tcp_events_driver
-part "--tcp: resets and retransmissions through whydrop (real kernel)" tests/system/tcp.sh build/whydrop
-part "--tcp under ASan/UBSan" tests/system/tcp.sh build/asan/whydrop
+both <<'EOF'
+tests/system/stacks.sh;whydrop;stacks, call sites, noise list (real kernel);stacks, call sites, noise list under ASan/UBSan
+tests/system/who.sh;whydrop;who a drop hurts: process, cgroup, netns, socket (real kernel);who a drop hurts under ASan/UBSan
+tests/system/flows.sh;whydrop;count/top --group-by flow|src|dst: per-flow drops (real kernel);count/top --group-by flow|src|dst under ASan/UBSan
+tests/system/tcp_events.sh;system/tcp_events_driver;TCP resets and retransmissions against the kernel's counters (real kernel);TCP resets and retransmissions under ASan/UBSan
+tests/system/tcp.sh;whydrop;--tcp: resets and retransmissions through whydrop (real kernel);--tcp under ASan/UBSan
+EOF
 part "drop storm, 5 s per command (make stress: 60 s)" tests/stress/run.sh 5 build/whydrop
 part "faults: closed pipe, random signals, SIGKILL, vanished interface, bpftrace" \
 	tests/system/faults.sh build/whydrop
-part "serve + Prometheus (real kernel)" tests/integration/serve.sh build/whydrop
-part "serve + Prometheus under ASan/UBSan" tests/integration/serve.sh build/asan/whydrop
+both <<'EOF'
+tests/integration/serve.sh;whydrop;serve + Prometheus (real kernel);serve + Prometheus under ASan/UBSan
+EOF
 part "Prometheus rules and Grafana dashboard: promtool check and test, fresh" tests/fleet/run.sh build/whydrop
 part "alerting: serve, Prometheus, Alertmanager, webhook; the dashboard's queries (real kernel)" \
 	tests/integration/alerting.sh build/whydrop
-part "pcapng + tshark (real kernel)" tests/integration/pcapng.sh build/whydrop
-part "pcapng + tshark under ASan/UBSan" tests/integration/pcapng.sh build/asan/whydrop
-part "record -w and the dropmon dump hook refuse links, other users' files, directories (real kernel)" \
-	tests/integration/record_safety.sh build/whydrop
-part "record -w safety under ASan/UBSan" tests/integration/record_safety.sh build/asan/whydrop
-part "count and read --stacks --svg in headless Chromium (real kernel)" tests/integration/flamegraph.sh build/whydrop
-part "count and read --stacks --svg under ASan/UBSan" tests/integration/flamegraph.sh build/asan/whydrop
-part "kernel counters next to traced reasons (real kernel)" tests/integration/counters.sh build/whydrop
-part "kernel counters under ASan/UBSan" tests/integration/counters.sh build/asan/whydrop
-part "container and pod names: podman, docker, kubelet cgroups (real runtimes)" \
-	tests/integration/containers.sh build/whydrop
-part "container and pod names under ASan/UBSan" tests/integration/containers.sh build/asan/whydrop
+both <<'EOF'
+tests/integration/pcapng.sh;whydrop;pcapng + tshark (real kernel);pcapng + tshark under ASan/UBSan
+tests/integration/record_safety.sh;whydrop;record -w and the dropmon dump hook refuse links, other users' files, directories (real kernel);record -w safety under ASan/UBSan
+tests/integration/flamegraph.sh;whydrop;count and read --stacks --svg in headless Chromium (real kernel);count and read --stacks --svg under ASan/UBSan
+tests/integration/counters.sh;whydrop;kernel counters next to traced reasons (real kernel);kernel counters under ASan/UBSan
+tests/integration/containers.sh;whydrop;container and pod names: podman, docker, kubelet cgroups (real runtimes);container and pod names under ASan/UBSan
+EOF
 part "fuzzing, 10 s per target, and kept crashers" tests/fuzz/run.sh 10
 part "lab documentation true to the scenarios" tests/lab/docs.sh
 part "drop-reason lab (real kernel)" env WHYDROP=build/whydrop tests/lab/run.sh

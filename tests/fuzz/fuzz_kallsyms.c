@@ -4,27 +4,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_text.h"
+
 #include "ksym.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void fuzz_one(char *text, size_t size)
 {
-	char *text = malloc(size + 1), buf[128];
+	static const uint64_t probes[] = {
+		0, 1, 0xffffffff81000000ULL, 0xffffffff82094f49ULL, UINT64_MAX,
+	};
 	struct wd_ksyms k;
+	char buf[128];
 
-	if (!text)
-		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
-	if (!wd_ksyms_parse(&k, text)) {
-		static const uint64_t probes[] = {
-			0, 1, 0xffffffff81000000ULL, 0xffffffff82094f49ULL, UINT64_MAX,
-		};
-		for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
-			wd_ksym_format(&k, probes[i], i & 1, buf, sizeof(buf));
-		for (size_t i = 0; i < k.n; i++)
-			wd_ksym_format(&k, k.v[i].addr + 1, true, buf, sizeof(buf));
-		wd_ksyms_free(&k);
-	}
-	free(text);
-	return 0;
+	(void)size;
+	if (wd_ksyms_parse(&k, text))
+		return;
+	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
+		wd_ksym_format(&k, probes[i], i & 1, buf, sizeof(buf));
+	for (size_t i = 0; i < k.n; i++)
+		wd_ksym_format(&k, k.v[i].addr + 1, true, buf, sizeof(buf));
+	wd_ksyms_free(&k);
 }
+
+FUZZ_TEXT(fuzz_one)

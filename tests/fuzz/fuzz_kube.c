@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_text.h"
+
 #include "container_formats.h"
 
 static void valid(const struct wd_ctr_name *c)
@@ -21,16 +23,13 @@ static void valid(const struct wd_ctr_name *c)
 		abort();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void fuzz_one(char *text, size_t size)
 {
-	char *text = malloc(size + 1), *line[5] = { "", "", "", "", "" }, *save = NULL;
+	char *line[5] = { "", "", "", "", "" }, *save = NULL;
 	struct wd_ctr_name c;
 	size_t k = 0;
 
-	if (!text)
-		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
+	(void)size;
 	for (char *l = strtok_r(text, "\n", &save); l && k < 5; l = strtok_r(NULL, "\n", &save))
 		line[k++] = l;
 	memset(&c, 0, sizeof(c));
@@ -47,6 +46,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (c.id[0] && !wd_ctr_id_ok(c.id, strlen(c.id)))
 		abort();
-	free(text);
-	return 0;
 }
+
+FUZZ_TEXT(fuzz_one)

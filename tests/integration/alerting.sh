@@ -18,11 +18,8 @@
 # (tests/integration/dashboard_check.py); the hidden-drops panel must show both,
 # and the NETFILTER_DROP by rule panel the test's firewall rule (serve --rules).
 # Usage: tests/integration/alerting.sh [BINARY]. Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
+. tests/lib/prometheus.sh
 NS=wdalert-$$
 PROM=/usr/bin/prometheus
 AM=/usr/bin/prometheus-alertmanager
@@ -44,19 +41,8 @@ for b in "$PROM" "$AM"; do
 done
 
 now_ms() { date +%s%3N; }
-free_port() {
-	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 ready() { [ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" = 200 ]; }
 
-# promql EXPR: the value of a one-element vector, "" if none.
-promql() {
-	curl -s -G "http://$PADDR/api/v1/query" --data-urlencode "query=$1" |
-		$PY -c 'import json, sys
-d = json.load(sys.stdin)
-r = d.get("data", {}).get("result", [])
-print(r[0]["value"][1] if d.get("status") == "success" and len(r) == 1 else "")'
-}
 promql_is() { [ "$(promql "$1")" = "$2" ]; }
 promql_some() { [ -n "$(promql "$1")" ]; }
 
@@ -174,28 +160,12 @@ EOF
 PIDS+=($!)
 check "alertmanager is ready on 127.0.0.1:$APORT" poll_until 20 ready "http://127.0.0.1:$APORT/-/ready"
 
-PPORT=$(free_port)
-PADDR=127.0.0.1:$PPORT
-cat >"$TMP/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-rule_files:
+start_prometheus "rule_files:
   - $TMP/rules.yml
 alerting:
   alertmanagers:
     - static_configs:
-        - targets: ['127.0.0.1:$APORT']
-scrape_configs:
-  - job_name: whydrop
-    scrape_interval: 1s
-    scrape_timeout: 1s
-    static_configs:
-      - targets: ['$WADDR']
-EOF
-"$PROM" --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
-	--web.listen-address="$PADDR" --log.level=warn >"$TMP/prom.log" 2>&1 &
-PIDS+=($!)
+        - targets: ['127.0.0.1:$APORT']"
 T_PROM=$(now_ms)
 check "prometheus is ready on $PADDR" poll_until 20 ready "http://$PADDR/-/ready"
 check "prometheus scrapes whydrop (up == 1, polled)" poll_until 20 promql_is 'up{job="whydrop"}' 1
@@ -326,16 +296,7 @@ check "... while NO_SOCKET's did (ALERTS over the whole run)" \
 
 echo "-- serve --tcp: resets sent, whydrop_tcp_resets_total against the namespace's TcpOutRsts"
 rsts() { ip netns exec "$NS" awk '$1 == "Tcp:" { if (h) print $15; h = 1 }' /proc/net/snmp; }
-refused() {
-	ip netns exec "$NS" $PY -c 'import socket
-for _ in range(5):
-    s = socket.socket()
-    try:
-        s.connect(("127.0.0.1", 9))
-    except ConnectionRefusedError:
-        pass
-    s.close()'
-}
+refused() { ip netns exec "$NS" $PY tests/lib/refused.py 5; }
 # twice, scrapes apart: a series first seen at 5 shows no rate until it grows
 R0=$(rsts)
 refused

@@ -14,10 +14,7 @@
 # and files made here are removed. Slow the first time (the package, the
 # debootstrap root file system: cached in /var/cache/whydrop-pkg).
 # Usage: tests/integration/container_image.sh. Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdimg-$$
 . tests/lib/podman.sh
 harness_begin tests/integration/container_image "$NS"
@@ -95,9 +92,6 @@ PER_NETNS=0
 snmp() {
 	ip netns exec "$NS" awk -v f="$1" '$1 == "Udp:" && !h { for (i = 2; i <= NF; i++) c[$i] = i; h = 1; next }
 		$1 == "Udp:" && h { print $c[f]; exit }' /proc/net/snmp
-}
-free_port() {
-	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 # metric PORT REASON: the sum of the reason's drops: whydrop_drops_total (serve
 # --netns), or whydrop_netns_drops_total of the storm's namespace (--per-netns)

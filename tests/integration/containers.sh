@@ -23,11 +23,7 @@
 # ruleset and the links are as before. Every container, image, cgroup, file
 # and process made here is removed, also on failure.
 # Usage: tests/integration/containers.sh [BINARY]. Prints "N passed, N failed[, N skipped]".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 TAG=wdctr-$$
 NSK=$TAG-k8s
 DCACHE=${WHYDROP_DOCKER_CACHE:-/var/cache/whydrop-docker}
@@ -188,12 +184,9 @@ watch_and_count() {
 }
 
 stop_both() {
-	stop "$CNT"
-	check "$1: count exits 0" test $? -eq 0
-	stop "$WAT"
-	check "$1: watch exits 0" test $? -eq 0
-	stop "$GRP"
-	check "$1: count --group-by exits 0" test $? -eq 0
+	stop_ok "$CNT" "$1: count"
+	stop_ok "$WAT" "$1: watch"
+	stop_ok "$GRP" "$1: count --group-by"
 }
 
 # receiver_checks WHAT NETNS_PID PORT CGROUP WANT_LABEL [LOOKUP ARGS...]
@@ -299,11 +292,9 @@ if [ -n "$PODMAN_IMAGE" ] && podman_run "$TAG-rcv" /bin/wdpkt udpsink 127.0.0.1 
 		stop_both podman
 		stop "$CNTS"
 		stop "$NSNAMES"
-		stop "$REC"
-		check "podman: record exits 0" test $? -eq 0
+		stop_ok "$REC" "podman: record"
 		scrape svpod >"$TMP/podman.metrics"
-		stop "$SVPOD"
-		check "podman: serve exits 0" test $? -eq 0
+		stop_ok "$SVPOD" "podman: serve"
 		drops=$(sock_drops "$RPID" 9999)
 		got=$(series "$TMP/podman.metrics" "$TAG-rcv" "" "")
 		check "podman: serve --per-container (as nobody): container=\"$TAG-rcv\" = the socket's $drops drops (${got:-none})" \
@@ -506,8 +497,7 @@ else
 		check "pods: the pod's own slice named pod shop/web-0" test "$(field 2 "$line")" = "pod shop/web-0"
 	fi
 	if [ -n "${SVK:-}" ]; then
-		stop "$SVK"
-		check "pods: serve exits 0" test $? -eq 0
+		stop_ok "$SVK" "pods: serve"
 	fi
 fi
 

@@ -16,10 +16,7 @@
 #    NO_SOCKET with its cause (text and JSON), one just above exits 0
 #  - counters that cannot be read: counting goes on, counters_error says why
 # Usage: tests/integration/counters.sh [BINARY]; prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
+. "$(dirname "$0")/../lib/part.sh"
 W=$(realpath "${1:-build/whydrop}")
 NS=wdcnt-$$-a
 NS2=wdcnt-$$-b

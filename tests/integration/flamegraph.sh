@@ -11,11 +11,7 @@
 # folded lines and the DOM of its SVG equal the MIB and count's; a recording
 # without stacks is refused with exit 2. Usage: tests/integration/flamegraph.sh [BINARY].
 # Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdflame-$$
 CHECK=tests/integration/flame_check.py
 harness_begin tests/integration/flamegraph "$NS"
@@ -57,22 +53,16 @@ mib() {
 # IP datagrams of a protocol nobody handles (raw, protocols 150..159).
 N4=1200 N6=300 NT=40 NP=60
 storm() {
-	ip netns exec "$NS" $PY - "${1:-$N4}" "${2:-$N6}" "${3:-$NT}" "${4:-$NP}" <<'PYEOF'
+	ip netns exec "$NS" $PY tests/lib/refused.py "${3:-$NT}"
+	ip netns exec "$NS" $PY - "${1:-$N4}" "${2:-$N6}" "${4:-$NP}" <<'PYEOF'
 import socket, struct, sys
-n4, n6, nt, npr = map(int, sys.argv[1:])
+n4, n6, npr = map(int, sys.argv[1:])
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for _ in range(n4):
     s.sendto(b"x", ("127.0.0.1", 9))
 s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 for _ in range(n6):
     s6.sendto(b"x", ("::1", 9))
-for _ in range(nt):
-    c = socket.socket()
-    try:
-        c.connect(("127.0.0.1", 9))
-    except ConnectionRefusedError:
-        pass
-    c.close()
 r = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
 for i in range(npr):
     hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 24, 0, 0, 64, 150 + i % 10, 0,

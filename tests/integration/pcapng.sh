@@ -4,11 +4,7 @@
 # ports on 192.0.2.1 and 2001:db8::1, on its loopback) and always removes,
 # with its mounts and files. Prints "N passed, N failed" last.
 #   tests/integration/pcapng.sh [BINARY]    (default build/whydrop)
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdpcap-$$
 harness_begin tests/integration/pcapng "$NS"
 if ! command -v tshark >/dev/null || ! command -v capinfos >/dev/null; then
@@ -68,6 +64,16 @@ after_limit_ok() {
 
 written_of() {
 	sed -n 's/.* drops\? counted, \([0-9]*\) written to .*/\1/p' "$1"
+}
+
+# ended PID SECS: give PID up to SECS to exit by itself, then stop it; RC is
+# its exit status, or "stopped" when it had to be stopped.
+ended() {
+	poll_until "$2" sh -c '! kill -0 "$1" 2>/dev/null' _ "$1"
+	RC=stopped
+	kill -0 "$1" 2>/dev/null || RC=
+	stop "$1"
+	RC=${RC:-$?}
 }
 
 # held_progs_gone IDS: the process held programs (prog_ids, tests/lib/assert.sh),
@@ -185,17 +191,7 @@ trap 'harness_end; rmdir "$CG_ROOT$CG_REL" "$CG_ROOT/wdpcap-$$.slice" 2>/dev/nul
 if [ -z "$CG_ROOT" ] || ! mkdir -p "$CG_ROOT$CG_REL"; then
 	fail "a cgroup v2 directory for the receiver" "cgroup2 mount: '${CG_ROOT:-none}'"
 else
-	sh -c "echo \$\$ > '$CG_ROOT$CG_REL/cgroup.procs' && exec ip netns exec '$NS' $PY -c '
-import ctypes, socket, time
-ctypes.CDLL(None).prctl(15, b\"wd-pcap-rcv\", 0, 0, 0)
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
-s.bind((\"192.0.2.1\", 9999))
-print(s.fileno(), flush=True)
-time.sleep(60)'" >"$TMP/rcvr.out" &
-	RCVR=$!
-	PIDS+=("$RCVR")
-	poll_until 10 test -s "$TMP/rcvr.out"
+	start_receiver "$CG_ROOT$CG_REL" "$NS" wd-pcap-rcv 192.0.2.1
 	WHO_PIDS=()
 	start whorec record -w "$TMP/who.pcapng" -p --netns "$NS" && WHO_PIDS+=("$LAST")
 	for by in netns interface cgroup process; do
@@ -209,8 +205,7 @@ for _ in range(3):
     s.sendto(b"y", ("192.0.2.1", 9998))'
 	sleep 0.5
 	for p in "${WHO_PIDS[@]}"; do
-		stop "$p"
-		check "who: run $p exits 0" test $? -eq 0
+		stop_ok "$p" "who: run $p"
 	done
 	check "who: the recording has the receiver's pid, comm, cgroup" \
 		grep -q "pid=$RCVR comm=wd-pcap-rcv cgroup=$CG_REL" <(tshark -r "$TMP/who.pcapng" \
@@ -275,8 +270,7 @@ if start flows record -w "$FL" --netns "$NS" -r NO_SOCKET; then
 	sendfrom 4 192.0.2.1 41002 192.0.2.2 10
 	sendfrom 3 2001:db8::2 41003 2001:db8::1 11
 	sleep 0.5
-	stop "$FREC"
-	check "record (flows) exits 0" test $? -eq 0
+	stop_ok "$FREC" "record (flows)"
 	for by in flow src dst; do
 		"$W" read --json --group-by "$by" "$FL" >"$TMP/flows-$by.json" 2>>"$TMP/flows.err"
 		check "read --group-by $by: exit 0" test $? -eq 0
@@ -343,8 +337,7 @@ echo "== --rate: what is not written is counted and reported"
 start rate record -w "$TMP/rate.pcapng" --netns "$NS" --rate 2 || exit 1
 send 20 4 9
 sleep 0.3
-stop "$LAST"
-check "record --rate 2 exits 0" test $? -eq 0
+stop_ok "$LAST" "record --rate 2"
 check "20 counted, at most 4 written, the rest over --rate" grep -Eq \
 	"20 drops counted, [0-4] written to .*, (1[6-9]|20) not written \((1[6-9]|20) over --rate" \
 	"$TMP/rate.err"
@@ -404,12 +397,9 @@ RECDEF=$LAST
 bigsend 4 9 1000 3000
 bigsend 6 9 1000 3000
 sleep 0.5
-stop "$REC"
-check "record -s 0 exits 0" test $? -eq 0
-stop "$REC300"
-check "record -s 300 exits 0" test $? -eq 0
-stop "$RECDEF"
-check "record (default -s) exits 0" test $? -eq 0
+stop_ok "$REC" "record -s 0"
+stop_ok "$REC300" "record -s 300"
+stop_ok "$RECDEF" "record (default -s)"
 for f in big bigdef big300; do
 	tshark -r "$TMP/$f.pcapng" -T fields -E separator='|' -e frame.cap_len -e frame.len \
 		-e ip.len -e ipv6.plen -e udp.payload >"$TMP/$f.fields" 2>/dev/null
@@ -462,10 +452,8 @@ time.sleep(0.8)
 for s in (c, a):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     s.close()'
-	stop "$PAGED"
-	check "record of the TCP drops exits 0" test $? -eq 0
-	stop "$PAGED100"
-	check "record -s 100 of them exits 0" test $? -eq 0
+	stop_ok "$PAGED" "record of the TCP drops"
+	stop_ok "$PAGED100" "record -s 100 of them"
 	ip netns exec "$NS" nft delete table inet wdpcap
 	tshark -r "$TMP/paged.pcapng" -T fields -E separator='|' -e frame.cap_len -e frame.len \
 		-e tcp.len -e frame.comment -Y 'tcp.dstport == 7777' >"$TMP/paged.fields" 2>/dev/null
@@ -604,8 +592,7 @@ mkdir -p "$TMP/rot"
 start rotC record -w "$TMP/rot/c.pcapng" -C 1 --netns "$NS" 'udp port 9' || exit 1
 flood 2000
 sleep 0.5
-stop "$LAST"
-check "record -C 1 exits 0" test $? -eq 0
+stop_ok "$LAST" "record -C 1"
 NF=$(ls "$TMP/rot" | grep -c '^c\.pcapng')
 check "-C 1: several files ($NF): c.pcapng, then c.pcapng1, c.pcapng2..." bash -c "
 	[ $NF -ge 5 ] && [ -f '$TMP/rot/c.pcapng' ] && [ -f '$TMP/rot/c.pcapng$((NF - 1))' ] &&
@@ -634,8 +621,7 @@ check "an earlier file's, what it holds" grep -aq \
 start rotW record -w "$TMP/rot/w.pcapng" -C 1 -W 2 --netns "$NS" 'udp port 9' || exit 1
 flood 2000
 sleep 0.5
-stop "$LAST"
-check "record -C 1 -W 2 exits 0" test $? -eq 0
+stop_ok "$LAST" "record -C 1 -W 2"
 check "-W 2: only w.pcapng0 and w.pcapng1 are left" \
 	[ "$(cd "$TMP/rot" && ls -d w.pcapng* | xargs)" = "w.pcapng0 w.pcapng1" ]
 N0=$(packets "$TMP/rot/w.pcapng0")
@@ -666,11 +652,7 @@ ln -s "$TMP/victim" "$TMP/rotlink/l.pcapng1"
 start rotL record -w "$TMP/rotlink/l.pcapng" -C 1 --netns "$NS" || exit 1
 RL=$LAST
 flood 600
-poll_until 8 sh -c '! kill -0 "$1" 2>/dev/null' _ "$RL"
-RC=stopped
-kill -0 "$RL" 2>/dev/null || RC=
-stop "$RL"
-RC=${RC:-$?}
+ended "$RL" 8
 check "record stops by itself at the symbolic link, exit 1 (got $RC)" test "$RC" = 1
 check "... saying so" grep -q "not writing to $TMP/rotlink/l.pcapng1: it is a symbolic link" \
 	"$TMP/rotL.err"
@@ -689,11 +671,7 @@ else
 	start rotfull record -w "$TMP/full2/f.pcapng" -C 20k --netns "$NS" 'udp port 9' || exit 1
 	RF=$LAST
 	flood 100
-	poll_until 10 sh -c '! kill -0 "$1" 2>/dev/null' _ "$RF"
-	RC=stopped
-	kill -0 "$RF" 2>/dev/null || RC=
-	stop "$RF"
-	RC=${RC:-$?}
+	ended "$RF" 10
 	check "-C 20k onto a 64 KiB disk: record stops by itself, exit 1 (got $RC)" test "$RC" = 1
 	check "... one clear message" [ "$(grep -c "cannot write $TMP/full2/f.pcapng[0-9]*: No space left on device; stopping" \
 		"$TMP/rotfull.err")" -eq 1 ]

@@ -71,10 +71,8 @@ rd_send "$RNS" 2 198.51.100.1 9		# b: NO_SOCKET, lo
 rd_send "$RNS" 6 198.51.100.1 5555	# b: NETFILTER_DROP
 rd_send "$NS" 3 203.0.113.2 9		# b: NO_SOCKET on wdrb, sent over the veth
 sleep 0.5
-stop "$RDA"
-check "record a exits 0" test $? -eq 0
-stop "$RDB"
-check "record b exits 0" test $? -eq 0
+stop_ok "$RDA" "record a"
+stop_ok "$RDB" "record b"
 RT1=$(date +%s.%N)
 check "the rules dropped 4 in $NS and 6 in $RNS (nft counters)" \
 	test "$(rd_nft_count "$NS") $(rd_nft_count "$RNS")" = "4 6"

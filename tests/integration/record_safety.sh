@@ -7,11 +7,7 @@
 # opened by the same rules, before drop_monitor is asked anything, and a
 # binary given file capabilities ignores every WHYDROP_* hook (secure_getenv).
 # Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 harness_begin tests/integration/record_safety
 
 D=$TMP/out

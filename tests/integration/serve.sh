@@ -5,11 +5,8 @@
 # cardinality cap, least privilege while serving (no capability, not root),
 # usage errors, clean detach on SIGTERM. Everything started is torn down.
 # Usage: tests/integration/serve.sh [BINARY]. Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
+. tests/lib/prometheus.sh
 NS=wdserve-$$
 PROM=/usr/bin/prometheus
 harness_begin tests/integration/serve "$NS"
@@ -43,22 +40,8 @@ PYEOF
 }
 
 # tcp NS COUNT: SYNs to a closed port on loopback (NO_SOCKET in tcp_v4_rcv).
-tcp() {
-	ip netns exec "$1" $PY - "$2" <<'PYEOF'
-import socket, sys
-for _ in range(int(sys.argv[1])):
-    c = socket.socket()
-    try:
-        c.connect(("127.0.0.1", 9))
-    except ConnectionRefusedError:
-        pass
-    c.close()
-PYEOF
-}
+tcp() { ip netns exec "$1" $PY tests/lib/refused.py "$2"; }
 
-free_port() {
-	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 # serve NAME ARGS...: start whydrop serve (inside network namespace $IN_NS
 # when set), wait for its address; sets LAST and ADDR.
@@ -79,15 +62,10 @@ serve() {
 	return 1
 }
 
-stop() {
-	kill "-${2:-TERM}" "$1" 2>/dev/null
-	wait "$1"
-}
-
 # stopped NAME: stop the serve started last (SIGTERM); it must exit 0 (under
 # ASan a leak or UBSan report would not).
 stopped() {
-	stop "$LAST"
+	stop "$LAST" TERM
 	check "$1: exit 0 on SIGTERM" test $? -eq 0
 }
 
@@ -95,14 +73,6 @@ http_code() {
 	curl -s -o /dev/null -w '%{http_code}' "$@"
 }
 
-# promql EXPR: the value of a one-element vector from Prometheus, "" if none.
-promql() {
-	curl -s -G "http://$PADDR/api/v1/query" --data-urlencode "query=$1" |
-		$PY -c 'import json, sys
-d = json.load(sys.stdin)
-r = d.get("data", {}).get("result", [])
-print(r[0]["value"][1] if d.get("status") == "success" and len(r) == 1 else "")'
-}
 
 # wait_promql EXPR WANT SECONDS: until the query returns WANT; prints the last value.
 wait_promql() {
@@ -190,22 +160,7 @@ print(json.load(sys.stdin).get("recursion_misses", 0))'
 # between V LO HI: V is a number from LO to HI
 between() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 
-PPORT=$(free_port)
-PADDR=127.0.0.1:$PPORT
-cat >"$TMP/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: whydrop
-    scrape_interval: 1s
-    scrape_timeout: 1s
-    static_configs:
-      - targets: ['$WADDR']
-EOF
-"$PROM" --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
-	--web.listen-address="$PADDR" --log.level=warn >"$TMP/prom.log" 2>&1 &
-PIDS+=($!)
+start_prometheus
 check "prometheus is ready on $PADDR" poll_until 20 prom_ready
 up=$(wait_promql 'up{job="whydrop"}' 1 20)
 check "prometheus scrapes whydrop (up == 1)" [ "$up" = 1 ]

@@ -52,3 +52,14 @@ def opts(argv):
         else:
             pos.append(a); i += 1
     return pos, kw
+
+
+def connect_n(fam, dst, port, n, timeout):
+    """n TCP connections to dst:port, each connected (timeout seconds) and kept open"""
+    socks = []
+    for _ in range(n):
+        c = socket.socket(fam, socket.SOCK_STREAM)
+        c.settimeout(timeout)
+        c.connect((dst, port))
+        socks.append(c)
+    return socks

@@ -5,7 +5,8 @@ import os, socket, struct, sys, subprocess, time
 
 from lab_common import (AF, IPPROTO_TCP, TCP_REPAIR, TCP_REPAIR_QUEUE, TCP_QUEUE_SEQ,
                         TCP_REPAIR_WINDOW, TCP_TIMESTAMP, TCP_INFO, TCP_CLOSE, TCP_RECV_QUEUE,
-                        TCP_SEND_QUEUE, TCP_REPAIR_OFF_NO_WP, SIOCOUTQ, ready, wait_term, opts)
+                        TCP_SEND_QUEUE, TCP_REPAIR_OFF_NO_WP, SIOCOUTQ, ready, wait_term, opts,
+                        connect_n)
 
 
 def env():
@@ -215,12 +216,7 @@ def cmd_listen_overflow(argv):
     sn.stop()
     if len(isn) < k:
         sys.exit('saw %d SYN-ACKs of %d' % (len(isn), k))
-    socks = []
-    for _ in range(fill):
-        c = socket.socket(fam, socket.SOCK_STREAM)
-        c.settimeout(2)
-        c.connect((dst, port))
-        socks.append(c)
+    socks = connect_n(fam, dst, port, fill, 2)
     time.sleep(0.1)
     sendp_all([e['E'] / L3 / S.TCP(sport=sp, dport=port, flags='A', seq=1001, ack=isn[sp] + 1)
                for sp in sports])

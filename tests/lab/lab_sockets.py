@@ -4,7 +4,7 @@ held with userfaultfd...), `syn-sent`, `lose-route`, `udp-send`, `tcp-connect`, 
 import ctypes, os, signal, socket, struct, sys, subprocess, threading, time
 
 from lab_common import (AF, IPPROTO_TCP, TCP_MD5SIG, TCP_FASTOPEN, TCP_FASTOPEN_NO_COOKIE,
-                        ready, stats, wait_term, opts)
+                        ready, stats, wait_term, opts, connect_n)
 
 
 def bind_addr(fam, port):
@@ -212,12 +212,7 @@ def cmd_udp_send(argv):
 def cmd_tcp_connect(argv):
     pos, kw = opts(argv)
     fam, dst, port, n = AF[pos[0]], pos[1], int(pos[2]), int(pos[3])
-    socks = []
-    for _ in range(n):
-        c = socket.socket(fam, socket.SOCK_STREAM)
-        c.settimeout(3)
-        c.connect((dst, port))
-        socks.append(c)
+    socks = connect_n(fam, dst, port, n, 3)
     if 'then_send' in kw:   # ABORT_ON_DATA: peer closed, we keep sending
         time.sleep(float(kw.get('wait', 0.3)))
         for c in socks:

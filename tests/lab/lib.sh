@@ -6,7 +6,8 @@
 # WATCH=a|b (default b), RULE (the --rules mode: whydrop counts with --rules, and every
 # drop of REASON must be named by that nftables rule, "inet/TABLE/CHAIN/HANDLE" or
 # ".../policy", nothing unclaimed: lab_rule_check), defines
-# trigger() (and optionally setup()), and ends with `lab_main`. trigger() states what it
+# trigger() (and optionally setup()), and ends with `lab_main` (or with a recipe below
+# that defines them for a family of scenarios). trigger() states what it
 # expects with `expect N` (exact: the trigger sent a known number) or, where the kernel
 # cannot be made exact, with `expect_counter 'shell command printing a number'` before the
 # drops happen: the command runs once before the trigger and once after whydrop has
@@ -349,6 +350,96 @@ EOF
 		cp "$T/wd.json" "${LAB_KEEP:-/tmp}/wdlab-fail-$REASON.$FAMILY.json" 2>/dev/null || true
 	fi
 	_VERDICT=$verdict
+}
+
+# --- recipes: a family of scenarios that differ only in what they send -------------------
+# Each sets setup()/trigger() and runs lab_main; the scenario states REASON, FUNCTION,
+# CAUSE and calls one of these last, instead of lab_main.
+
+# forge_recipe N [FORGE ARGS...]: A (timestamps off) connects to B's TCP server on port
+# 8080 and forges segments on that connection (`lab.py forge`: --count, --send, seg()
+# expressions with SEQ, ACK and WIN); N drops expected.
+forge_recipe() {
+	_RECIPE_N=$1
+	shift
+	_RECIPE=("$@")
+	setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
+	trigger() {
+		bg_py srv b tcp-server $V 8080
+		bg_py cli a forge $V 8080 "${_RECIPE[@]}"
+		expect "$_RECIPE_N"
+	}
+	lab_main
+}
+
+# listener_recipe PORT FIELDS [SERVER ARGS...]: B listens on PORT (`lab.py tcp-server`,
+# SERVER ARGS such as --md5); A sends it 3 segments from port 40000, seq 1000, with the
+# scapy TCP() FIELDS (flags, options); 3 drops expected.
+listener_recipe() {
+	_RECIPE_PORT=$1 _RECIPE_FIELDS=$2
+	shift 2
+	_RECIPE=("$@")
+	trigger() {
+		bg_py srv b tcp-server $V "$_RECIPE_PORT" "${_RECIPE[@]}"
+		send 3 "E/IPX(src=AX, dst=BX)/TCP(sport=40000, dport=$_RECIPE_PORT, $_RECIPE_FIELDS, seq=1000)"
+		expect 3
+	}
+	lab_main
+}
+
+# tap_recipe MODE: B's tap0 drops 5 frames (`lab.py tap-drop MODE`), which counts them
+# itself (its failed writes, or tx_dropped); 5 drops expected.
+tap_recipe() {
+	_RECIPE_MODE=$1
+	trigger() {
+		bg_py tap b tap-drop "$_RECIPE_MODE" tap0 5
+		[ "$(cat "$T/tap.stats")" = 5 ] ||
+			fail "tap-drop $_RECIPE_MODE counted $(cat "$T/tap.stats") drops, not 5"
+		expect 5
+	}
+	lab_main
+}
+
+# vxlan_recipe HEADER SRC_MAC: B's vxlan_b device gets 3 VXLAN packets with the 8-byte
+# VXLAN HEADER (a Python bytes body) around an inner frame from SRC_MAC; 3 drops expected.
+vxlan_recipe() {
+	_RECIPE_HDR=$1 _RECIPE_MAC=$2
+	setup() { vxlan_b; }
+	trigger() {
+		send 3 "E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=4789)/Raw(b\"$_RECIPE_HDR\")/Ether(src=\"$_RECIPE_MAC\", dst=\"02:00:00:00:0d:02\")/IP(src=\"203.0.113.1\", dst=\"203.0.113.2\")/UDP()"
+		expect 3
+	}
+	lab_main
+}
+
+# unix_recipe MODE N: `lab.py unix MODE N` in B (an AF_UNIX drop has only the socket's
+# namespace); N drops expected.
+unix_recipe() {
+	_RECIPE_MODE=$1 _RECIPE_N=$2
+	trigger() {
+		py_b unix "$_RECIPE_MODE" "$_RECIPE_N"
+		expect "$_RECIPE_N"
+	}
+	lab_main
+}
+
+# hook_recipe: 3 UDP datagrams from A to B port 5555, for a program the scenario's setup()
+# hooked on vB to drop; 3 drops expected. xdp_recipe OBJ: setup() is OBJ
+# (tests/lab/bpf/OBJ.c) attached as generic XDP on vB.
+hook_recipe() {
+	trigger() {
+		send 3 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555)'
+		expect 3
+	}
+	lab_main
+}
+xdp_recipe() {
+	_RECIPE_OBJ=$1
+	setup() {
+		bpf_obj "$_RECIPE_OBJ"
+		in_b ip link set dev vB xdpgeneric obj "$T/$_RECIPE_OBJ.o" sec xdp
+	}
+	hook_recipe
 }
 
 # lab_cause_check: the cause whydrop gives the rows names $CAUSE; else prints why, fails

@@ -50,6 +50,36 @@ stop() {
 	wait "$1"
 }
 
+# stop_ok PID WHAT: stop PID (SIGINT) and check that WHAT exits 0.
+stop_ok() {
+	stop "$1"
+	check "$2 exits 0" test $? -eq 0
+}
+
+# start_receiver CGROUP NS COMM ADDR: a UDP socket on ADDR:9999 in namespace NS that
+# never reads, with a 1-byte SO_RCVBUF (its drops are SOCKET_RCVBUFF), in cgroup
+# directory CGROUP (joined before the socket is made: a socket keeps the cgroup it
+# was made in), named COMM by prctl. RCVR is its pid (in PIDS; the exec'd python
+# keeps the shell's pid); returns once the socket is bound (10 s at most).
+start_receiver() {
+	sh -c "echo \$\$ > '$1/cgroup.procs' && exec ip netns exec '$2' $PY -c '
+import ctypes, socket, time
+ctypes.CDLL(None).prctl(15, b\"$3\", 0, 0, 0)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
+s.bind((\"$4\", 9999))
+print(s.fileno(), flush=True)
+time.sleep(60)'" >"$TMP/rcvr.out" &
+	RCVR=$!
+	PIDS+=("$RCVR")
+	poll_until 10 test -s "$TMP/rcvr.out"
+}
+
+# free_port: a TCP port of 127.0.0.1 free now.
+free_port() {
+	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 harness_begin() {
 	local n
 	HARNESS_NAME=$1

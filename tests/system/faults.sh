@@ -7,11 +7,7 @@
 # Prints "N passed, N failed".
 #   tests/system/faults.sh [BINARY]      WHYDROP_FAULTS_SEED=N repeats a run's
 #                                        random signals (the seed is printed)
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdflt-$$
 NS2=wdflt2-$$
 NS3=wdflt3-$$

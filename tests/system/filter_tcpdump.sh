@@ -9,11 +9,7 @@
 # classic instructions (the kernel's limit), one over it is refused.
 # Prints "N passed, N failed".
 #   tests/system/filter_tcpdump.sh [WHYDROP]   (WHYDROP_FILTER_SEED=N repeats a run)
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NA=wdtcpd-$$-a
 NB=wdtcpd-$$-b
 N_PACKETS=500

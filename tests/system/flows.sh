@@ -8,11 +8,7 @@
 # per-flow program is loaded and the drop program is the same size.
 #   tests/system/flows.sh [WHYDROP]
 # Prints "N passed, N failed[, N skipped]".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdflows-$$
 harness_begin tests/system/flows "$NS"
 for a in 1 2 3 10; do ip -n "$NS" addr add "192.0.2.$a/24" dev lo; done

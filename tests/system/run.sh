@@ -3,11 +3,7 @@
 # lost-record accounting, the overflow bucket, filters, raw_tp fallback,
 # clean detach on signals. Drops are made on loopback inside namespaces
 # this script creates and always removes. Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdsys-$$-a
 NS2=wdsys-$$-b
 harness_begin tests/system "$NS" "$NS2"

@@ -5,11 +5,7 @@
 # stacks and its summary, a NOT_SPECIFIED drop (generic XDP_DROP, as in the
 # lab) explained by its call site, and drops hidden and counted by the noise
 # list. Prints "N passed, N failed[, N skipped]".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=stacks-$$-a
 NSX=stacks-$$-x
 harness_begin tests/system/stacks "$NS" "$NSX"

@@ -9,11 +9,7 @@
 # with --source dropmon; nothing of it loaded without --tcp.
 #   tests/system/tcp.sh [WHYDROP]
 # Prints "N passed, N failed[, N skipped]".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 A=wdtcpwa-$$
 B=wdtcpwb-$$
 VA=wwa$$

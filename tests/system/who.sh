@@ -12,11 +12,7 @@
 # 30 namespaces made and deleted one after another (the kernel reuses their
 # inodes) get a row each, keyed by cookie, equal to their own NoPorts.
 # Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
 NS=wdwho-$$
 harness_begin tests/system/who "$NS"
 
@@ -51,20 +47,9 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 print(struct.unpack("Q", s.getsockopt(socket.SOL_SOCKET, 71, 8))[0])')
 
 SENT=60
-# The receiver joins the cgroup before it makes its socket (a socket keeps
-# the cgroup it was made in), names itself, and never reads.
-sh -c "echo \$\$ > '$CG_ROOT$CG_REL/cgroup.procs' && exec ip netns exec '$NS' $PY -c '
-import ctypes, socket, sys, time
-ctypes.CDLL(None).prctl(15, b\"wd-rcvr\", 0, 0, 0)
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
-s.bind((\"127.0.0.1\", 9999))
-print(s.fileno(), flush=True)
-time.sleep(60)'" >"$TMP/rcvr.out" &
-RCVR=$!
-PIDS+=("$RCVR")
-for _ in $(seq 50); do [ -s "$TMP/rcvr.out" ] && break; sleep 0.1; done
-# the exec'd python keeps the shell's pid
+# The receiver joins the cgroup before it makes its socket, names itself, and
+# never reads.
+start_receiver "$CG_ROOT$CG_REL" "$NS" wd-rcvr 127.0.0.1
 check "receiver runs in its cgroup" grep -qx "$RCVR" "$CG_ROOT$CG_REL/cgroup.procs"
 # A second ip netns name for the receiver's namespace; it sorts after $NS.
 NSA=$NS-a

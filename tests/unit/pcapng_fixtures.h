@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "drop_view.h"
 #include "drop_comment.h"
 #include "pcapng_read.h"
 #include "pcapng_write.h"
@@ -92,13 +93,7 @@ static inline struct tally read_to_end(const uint8_t *buf, size_t len, struct wd
 
 static inline void udp4_view(struct wd_drop_view *v)
 {
-	memset(v, 0, sizeof(*v));
-	v->ts_realtime_ns = TS_NS;
-	v->reason = "NO_SOCKET";
-	v->code = 3;
-	v->function = "tcp_v4_rcv";
-	v->location = "tcp_v4_rcv+0x99";
-	v->l3proto = WD_ETH_P_IP;
+	unit_no_socket_view(v, TS_NS);
 	wd_decode(udp4, sizeof(udp4), WD_ETH_P_IP, &v->flow);
 	v->skb_len = 9;		/* skb->len after the IP header was pulled */
 	v->ifindex = 2;

@@ -11,6 +11,7 @@
 #include "json.h"
 #include "reasons.h"
 #include "unit.h"
+#include "entry_text.h"
 
 #define FMT_DIR "tests/unit/fixtures/kfree_skb-format/"
 
@@ -104,26 +105,30 @@ static bool has(const char *const *v, const char *s)
 	return false;
 }
 
+/* A reason's entry names the counter or sysctl that goes with it. */
 static void test_known_mappings(void)
 {
+	static const struct {
+		const char *reason;
+		bool sysctl;
+		const char *name;
+	} m[] = {
+		{ "TCP_ZEROWINDOW", false, "TcpExtTCPZeroWindowDrop" },
+		{ "SOCKET_BACKLOG", false, "TcpExtTCPBacklogDrop" },
+		{ "TCP_MD5NOTFOUND", false, "TcpExtTCPMD5NotFound" },
+		{ "TCP_MD5UNEXPECTED", false, "TcpExtTCPMD5Unexpected" },
+		{ "TCP_MD5FAILURE", false, "TcpExtTCPMD5Failure" },
+		{ "CPU_BACKLOG", true, "net.core.netdev_max_backlog" },
+		{ "IP_RPFILTER", true, "net.ipv4.conf.all.rp_filter" },
+		{ "PROTO_MEM", true, "net.ipv4.tcp_mem" },
+	};
 	const struct wd_cat_entry *e;
 
-	e = wd_catalogue_find("TCP_ZEROWINDOW");
-	CHECK(e && has(e->counters, "TcpExtTCPZeroWindowDrop"));
-	e = wd_catalogue_find("SOCKET_BACKLOG");
-	CHECK(e && has(e->counters, "TcpExtTCPBacklogDrop"));
-	e = wd_catalogue_find("TCP_MD5NOTFOUND");
-	CHECK(e && has(e->counters, "TcpExtTCPMD5NotFound"));
-	e = wd_catalogue_find("TCP_MD5UNEXPECTED");
-	CHECK(e && has(e->counters, "TcpExtTCPMD5Unexpected"));
-	e = wd_catalogue_find("TCP_MD5FAILURE");
-	CHECK(e && has(e->counters, "TcpExtTCPMD5Failure"));
-	e = wd_catalogue_find("CPU_BACKLOG");
-	CHECK(e && has(e->sysctls, "net.core.netdev_max_backlog"));
-	e = wd_catalogue_find("IP_RPFILTER");
-	CHECK(e && has(e->sysctls, "net.ipv4.conf.all.rp_filter"));
-	e = wd_catalogue_find("PROTO_MEM");
-	CHECK(e && has(e->sysctls, "net.ipv4.tcp_mem"));
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		e = wd_catalogue_find(m[i].reason);
+		UNIT_RECORD(e && has(m[i].sysctl ? e->sysctls : e->counters, m[i].name),
+			    "%s lacks %s", m[i].reason, m[i].name);
+	}
 	e = wd_catalogue_find("NO_SOCKET");
 	CHECK(e && e->severity == WD_SEV_BENIGN);
 	/* a stable backport first seen on 6.18.44 (code 99 there) */
@@ -174,17 +179,10 @@ static void test_sentinels_and_suggest(void)
 
 static void test_print(void)
 {
-	struct unit_stream s;
-	FILE *f = unit_stream_open(&s);
-	struct wd_json j;
-	char *buf;
+	char *buf = ENTRY_TEXT(wd_catalogue_print, wd_catalogue_json_fields,
+			       wd_catalogue_find("TCP_ZEROWINDOW"),
+			       wd_catalogue_find("SOCKET_FILTER"));
 
-	wd_catalogue_print(f, wd_catalogue_find("TCP_ZEROWINDOW"));
-	wd_json_init(&j, f);
-	wd_json_open(&j, NULL, '{');
-	wd_catalogue_json_fields(&j, wd_catalogue_find("SOCKET_FILTER"));
-	wd_json_close(&j, '}');
-	buf = unit_stream_text(&s);
 	CHECK(strstr(buf, "TCP_ZEROWINDOW: ") == buf);
 	CHECK(strstr(buf, "TcpExtTCPZeroWindowDrop") != NULL);
 	CHECK(strstr(buf, "{\"name\": \"SOCKET_FILTER\"") != NULL);

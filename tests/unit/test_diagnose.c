@@ -60,6 +60,11 @@ static bool has(const char *s, const char *part)
 
 #define CHECK_HAS(s, part) \
 	UNIT_RECORD(has(s, part), "\"%s\" lacks \"%s\"", (s) ? (s) : "(null)", part)
+/* The diagnosis names the cause @want with confidence @conf. */
+#define CHECK_CAUSE(d, want, conf) do {						\
+	CHECK_HAS((d).text, want);						\
+	CHECK_INT((d).confidence, conf);					\
+} while (0)
 
 /* The case: 6 packets with TTL 1 on a router. */
 static void test_ttl_expired(void)
@@ -73,8 +78,7 @@ static void test_ttl_expired(void)
 	moved(&s, "IcmpOutTimeExcds", 6);
 	sysctl(&s, "net.ipv4.ip_forward", 1);
 	diag("IP_INHDR", "ip_forward", 6, &s, t, 1, &d);
-	CHECK_HAS(d.text, "TTL expired");
-	CHECK_INT(d.confidence, WD_CONF_HIGH);
+	CHECK_CAUSE(d, "TTL expired", WD_CONF_HIGH);
 	CHECK_HAS(d.evidence, "IpInHdrErrors +6, the same as these drops");
 	CHECK_HAS(d.evidence, "net.ipv4.ip_forward=1 here");
 	CHECK_HAS(d.remedy, "loop");
@@ -84,8 +88,7 @@ static void test_ttl_expired(void)
 	CHECK_HAS(d.text, "TTL expired");
 	/* without counters: the place alone, one cause there */
 	diag("IP_INHDR", "ip_forward", 6, NULL, NULL, 0, &d);
-	CHECK_HAS(d.text, "TTL expired");
-	CHECK_INT(d.confidence, WD_CONF_MEDIUM);
+	CHECK_CAUSE(d, "TTL expired", WD_CONF_MEDIUM);
 	CHECK_HAS(d.evidence, "by place: IP_INHDR at ip_forward");
 	/* the same reason on input is a broken header */
 	diag("IP_INHDR", "ip_rcv_core", 3, NULL, NULL, 0, &d);
@@ -108,13 +111,11 @@ static void test_shared_counter(void)
 	sample_init(&s);
 	moved(&s, "IpInHdrErrors", 9);
 	diag("IP_INHDR", "ip_forward", 6, &s, t, 2, &d);
-	CHECK_HAS(d.text, "TTL expired");
-	CHECK_INT(d.confidence, WD_CONF_HIGH);
+	CHECK_CAUSE(d, "TTL expired", WD_CONF_HIGH);
 	CHECK_HAS(d.evidence, "IpInHdrErrors +9, the same as the drops of every place it goes "
 		  "with (6 here)");
 	diag("IP_INHDR", "ip_rcv_core", 3, &s, t, 2, &d);
-	CHECK_HAS(d.text, "invalid IPv4 header");
-	CHECK_INT(d.confidence, WD_CONF_HIGH);
+	CHECK_CAUSE(d, "invalid IPv4 header", WD_CONF_HIGH);
 	sample_free(&s);
 }
 
@@ -127,16 +128,14 @@ static void test_counters_disagree(void)
 	sample_init(&s);
 	moved(&s, "IpInHdrErrors", 10);		/* other drops moved it too */
 	diag("IP_INHDR", "ip_forward", 6, &s, t, 1, &d);
-	CHECK_HAS(d.text, "TTL expired");
-	CHECK_INT(d.confidence, WD_CONF_MEDIUM);
+	CHECK_CAUSE(d, "TTL expired", WD_CONF_MEDIUM);
 	CHECK_HAS(d.evidence, "IpInHdrErrors +10 for 6 drops here");
 	sample_free(&s);
 
 	sample_init(&s);
 	moved(&s, "IpInHdrErrors", 0);		/* read, and still */
 	diag("IP_INHDR", "ip_forward", 6, &s, t, 1, &d);
-	CHECK_HAS(d.text, "TTL expired");
-	CHECK_INT(d.confidence, WD_CONF_LOW);
+	CHECK_CAUSE(d, "TTL expired", WD_CONF_LOW);
 	CHECK_HAS(d.evidence, "IpInHdrErrors did not move");
 	sample_free(&s);
 
@@ -148,8 +147,7 @@ static void test_counters_disagree(void)
 
 		diag("IP_INHDR", "ip_forward", 6, &s, e, 1, &d);
 	}
-	CHECK_HAS(d.text, "TTL expired");
-	CHECK_INT(d.confidence, WD_CONF_MEDIUM);
+	CHECK_CAUSE(d, "TTL expired", WD_CONF_MEDIUM);
 	CHECK_HAS(d.evidence, "another namespace");
 	sample_free(&s);
 }
@@ -166,8 +164,7 @@ static void test_netfilter(void)
 	moved(&s, "conntrack:insert_failed", 0);
 	sysctl(&s, "net.netfilter.nf_conntrack_max", 262144);
 	diag("NETFILTER_DROP", "nf_hook_slow", 4, &s, t, 1, &d);
-	CHECK_HAS(d.text, "conntrack refused it");
-	CHECK_INT(d.confidence, WD_CONF_HIGH);
+	CHECK_CAUSE(d, "conntrack refused it", WD_CONF_HIGH);
 	CHECK_HAS(d.evidence, "conntrack:drop +4");
 	CHECK_HAS(d.evidence, "nf_conntrack_max=262144 here");
 	sample_free(&s);
@@ -175,15 +172,13 @@ static void test_netfilter(void)
 	sample_init(&s);
 	moved(&s, "conntrack:drop", 0);
 	diag("NETFILTER_DROP", "nf_hook_slow", 4, &s, t, 1, &d);
-	CHECK_HAS(d.text, "legacy iptables rule");
-	CHECK_INT(d.confidence, WD_CONF_MEDIUM);
+	CHECK_CAUSE(d, "legacy iptables rule", WD_CONF_MEDIUM);
 	CHECK_HAS(d.evidence, "conntrack:drop did not move");
 	sample_free(&s);
 
 	/* no counters: the first cause of two, and said so */
 	diag("NETFILTER_DROP", "nf_hook_slow", 4, NULL, NULL, 0, &d);
-	CHECK_HAS(d.text, "legacy iptables rule");
-	CHECK_INT(d.confidence, WD_CONF_LOW);
+	CHECK_CAUSE(d, "legacy iptables rule", WD_CONF_LOW);
 	CHECK_HAS(d.evidence, "one of 2 causes");
 	diag("NETFILTER_DROP", "nft_do_chain", 4, NULL, NULL, 0, &d);
 	CHECK_HAS(d.text, "an nftables rule or chain policy");
@@ -201,8 +196,7 @@ static void test_qdisc_kind(void)
 	moved(&s, "qdisc:drops@vA tbf 8001:", 267);
 	moved(&s, "qdisc:drops@lo noqueue 0:", 0);
 	diag("QDISC_DROP", "__dev_queue_xmit", 267, &s, t, 1, &d);
-	CHECK_HAS(d.text, "tbf");
-	CHECK_INT(d.confidence, WD_CONF_HIGH);
+	CHECK_CAUSE(d, "tbf", WD_CONF_HIGH);
 	CHECK_HAS(d.evidence, "qdisc:drops on vA (tbf 8001:) +267");
 	sample_free(&s);
 
@@ -231,8 +225,7 @@ static void test_sysctl_required(void)
 	moved(&s, "IcmpInErrors", 3);
 	sysctl(&s, "net.ipv4.icmp_echo_ignore_broadcasts", 1);
 	diag("INVALID_PROTO", "icmp_rcv", 3, &s, t, 1, &d);
-	CHECK_HAS(d.text, "broadcast ping ignored");
-	CHECK_INT(d.confidence, WD_CONF_HIGH);
+	CHECK_CAUSE(d, "broadcast ping ignored", WD_CONF_HIGH);
 	sample_free(&s);
 
 	sample_init(&s);
@@ -287,8 +280,7 @@ static void test_callsite_counter(void)
 	sample_init(&s);
 	moved(&s, "Ip6OutNoRoutes", 6);
 	diag("NOT_SPECIFIED", "inet6_csk_xmit", 6, &s, t, 1, &d);
-	CHECK_HAS(d.text, "no route");
-	CHECK_INT(d.confidence, WD_CONF_HIGH);
+	CHECK_CAUSE(d, "no route", WD_CONF_HIGH);
 	sample_free(&s);
 }
 
@@ -375,8 +367,7 @@ static void test_families(void)
 	moved(&s, "UdpNoPorts", 5);		/* v4's moved, v6's did not */
 	moved(&s, "Udp6NoPorts", 0);
 	diag("NO_SOCKET", "__udp6_lib_rcv", 5, &s, t, 2, &d);
-	CHECK_HAS(d.text, "no UDP socket");
-	CHECK_INT(d.confidence, WD_CONF_LOW);
+	CHECK_CAUSE(d, "no UDP socket", WD_CONF_LOW);
 	CHECK_HAS(d.evidence, "Udp6NoPorts did not move");
 	diag("NO_SOCKET", "__udp4_lib_rcv", 5, &s, t, 2, &d);
 	CHECK_INT(d.confidence, WD_CONF_HIGH);

@@ -8,23 +8,8 @@
 #define MS	1000000ULL
 #define S	(1000 * MS)
 
-static void accepted(const char *s, uint64_t want)
-{
-	uint64_t ns = 0;
-	int err = wd_duration_parse(s, &ns);
-
-	UNIT_RECORD(!err && ns == want, "'%s': err %d, %" PRIu64 " ns, want %" PRIu64,
-		    s, err, ns, want);
-}
-
-static void refused(const char *s, int want)
-{
-	uint64_t ns = 12345;
-	int err = wd_duration_parse(s, &ns);
-
-	UNIT_RECORD(err == want && ns == 12345, "'%s': err %d (want %d), ns %" PRIu64,
-		    s, err, want, ns);
-}
+#define accepted(s, want)	unit_accepts(wd_duration_parse, s, want)
+#define refused(s, want)	unit_refuses(wd_duration_parse, s, want)
 
 /* What systemd.time(7) and sleep(1) users write. */
 static void test_spans(void)

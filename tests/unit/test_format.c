@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* JSON and text output against documents written by hand from DESIGN.md. */
 #include "unit.h"
+#include "drop_view.h"
 #include "format.h"
 #include "json.h"
 
@@ -22,13 +23,7 @@ static void count_table(FILE *f, const void *d) { wd_print_count_table(f, d); }
 
 static void design_drop(struct wd_drop_view *d)
 {
-	memset(d, 0, sizeof(*d));
-	d->ts_realtime_ns = TS_NS;
-	d->reason = "NO_SOCKET";
-	d->code = 3;
-	d->function = "tcp_v4_rcv";
-	d->location = "tcp_v4_rcv+0x99";
-	d->l3proto = WD_ETH_P_IP;
+	unit_no_socket_view(d, TS_NS);
 	d->flow.family = 4;
 	d->flow.has_l4 = true;
 	d->flow.l4 = IPPROTO_TCP;

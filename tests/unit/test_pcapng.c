@@ -60,32 +60,32 @@ static void test_exact_bytes(void)
 
 /* ---- drops: lengths ---- */
 
+/* The lengths a drop of @v with @len bytes of @pkt is written with, -s @snap. */
+#define lengths_are(v, pkt, len, snap, want_cap, want_orig) do {		\
+	uint32_t _cap, _orig;							\
+										\
+	wd_pcapng_drop_lengths(v, pkt, len, snap, &_cap, &_orig);		\
+	CHECK_INT(_cap, want_cap);						\
+	CHECK_INT(_orig, want_orig);						\
+} while (0)
+
 static void test_drop_lengths(void)
 {
 	struct wd_drop_view v;
-	uint32_t cap, orig;
 
 	udp4_view(&v);
 	/* 46 bytes copied, the IP packet is 29: the padding is not written */
-	wd_pcapng_drop_lengths(&v, udp4, sizeof(udp4), 128, &cap, &orig);
-	CHECK_INT(cap, 29);
-	CHECK_INT(orig, 29);
-	wd_pcapng_drop_lengths(&v, udp4, sizeof(udp4), 20, &cap, &orig);
-	CHECK_INT(cap, 20);
-	CHECK_INT(orig, 29);
+	lengths_are(&v, udp4, sizeof(udp4), 128, 29, 29);
+	lengths_are(&v, udp4, sizeof(udp4), 20, 20, 29);
 	/* no header bytes: nothing captured, the original length stays */
-	wd_pcapng_drop_lengths(&v, udp4, 0, 128, &cap, &orig);
-	CHECK_INT(cap, 0);
-	CHECK_INT(orig, 29);
+	lengths_are(&v, udp4, 0, 128, 0, 29);
 
 	/* IPv6: 40 + payload length */
 	memset(&v, 0, sizeof(v));
 	v.l3proto = WD_ETH_P_IPV6;
 	wd_decode(udp6, sizeof(udp6), WD_ETH_P_IPV6, &v.flow);
 	v.skb_len = 10;
-	wd_pcapng_drop_lengths(&v, udp6, sizeof(udp6), 128, &cap, &orig);
-	CHECK_INT(cap, 50);
-	CHECK_INT(orig, 50);
+	lengths_are(&v, udp6, sizeof(udp6), 128, 50, 50);
 
 	/* GSO-sized IPv4 (tot_len 0): the IP length is not believed */
 	memset(&v, 0, sizeof(v));
@@ -93,25 +93,19 @@ static void test_drop_lengths(void)
 	v.flow.family = 4;
 	v.flow.ip_len = 0;
 	v.skb_len = 65000;
-	wd_pcapng_drop_lengths(&v, udp4, 29, 128, &cap, &orig);
-	CHECK_INT(cap, 29);
-	CHECK_INT(orig, 65000);
+	lengths_are(&v, udp4, 29, 128, 29, 65000);
 
 	/* ARP: LINKTYPE_RAW cannot hold it; the drop is kept, without bytes */
 	memset(&v, 0, sizeof(v));
 	v.l3proto = WD_ETH_P_ARP;
 	v.skb_len = 28;
-	wd_pcapng_drop_lengths(&v, udp4, 28, 128, &cap, &orig);
-	CHECK_INT(cap, 0);
-	CHECK_INT(orig, 28);
+	lengths_are(&v, udp4, 28, 128, 0, 28);
 
 	/* says IPv4, bytes are not: not written as IP */
 	memset(&v, 0, sizeof(v));
 	v.l3proto = WD_ETH_P_IP;
 	v.skb_len = 40;
-	wd_pcapng_drop_lengths(&v, udp6, sizeof(udp6), 128, &cap, &orig);
-	CHECK_INT(cap, 0);
-	CHECK_INT(orig, 40);
+	lengths_are(&v, udp6, sizeof(udp6), 128, 0, 40);
 }
 
 /* record -s beyond 128: the whole packet, -s, or what was linear. */
@@ -119,22 +113,15 @@ static void test_drop_lengths_long(void)
 {
 	uint8_t pkt[3028] = { 0x45, 0x00, 0x0b, 0xd4, [9] = 17 };	/* tot_len 3028 */
 	struct wd_drop_view v;
-	uint32_t cap, orig;
 
 	memset(&v, 0, sizeof(v));
 	v.l3proto = WD_ETH_P_IP;
 	wd_decode(pkt, sizeof(pkt), WD_ETH_P_IP, &v.flow);
 	v.skb_len = 3008;
-	wd_pcapng_drop_lengths(&v, pkt, sizeof(pkt), 262144, &cap, &orig);
-	CHECK_INT(cap, 3028);
-	CHECK_INT(orig, 3028);
-	wd_pcapng_drop_lengths(&v, pkt, sizeof(pkt), 300, &cap, &orig);
-	CHECK_INT(cap, 300);
-	CHECK_INT(orig, 3028);
+	lengths_are(&v, pkt, sizeof(pkt), 262144, 3028, 3028);
+	lengths_are(&v, pkt, sizeof(pkt), 300, 300, 3028);
 	/* only the headers were linear (TCP's paged payload) */
-	wd_pcapng_drop_lengths(&v, pkt, 52, 262144, &cap, &orig);
-	CHECK_INT(cap, 52);
-	CHECK_INT(orig, 3028);
+	lengths_are(&v, pkt, 52, 262144, 52, 3028);
 }
 
 /* ---- rotated recordings: names as tcpdump makes them, -C sizes ---- */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "unit_btf.h"
 #include "reasons.h"
 
 #define FMT_DIR "tests/unit/fixtures/kfree_skb-format/"
@@ -158,48 +159,29 @@ enum { SUBSYS_MAC80211_UNUSABLE = 1, SUBSYS_MAC80211_MONITOR, SUBSYS_OPENVSWITCH
 static int write_btf(const char *dir, const char *name, const struct btf *btf)
 {
 	char path[256];
-	const void *data;
-	__u32 size;
-	FILE *f;
-	int ok;
 
-	data = btf__raw_data(btf, &size);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!data || !f) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	ok = fwrite(data, 1, size, f) == size;
-	return fclose(f) || !ok ? -1 : 0;
+	return unit_write_btf(path, btf);
 }
 
 static struct btf *fake_vmlinux(void)
 {
 	struct btf *btf = btf__new_empty();
-	int u32, e;
 
-	u32 = btf__add_int(btf, "unsigned int", 4, 0);
-	btf__add_struct(btf, "trace_event_raw_kfree_skb", 4);
-	btf__add_field(btf, "reason", u32, 0, 0);
-	btf__add_enum(btf, "skb_drop_reason", 4);
-	btf__add_enum_value(btf, "SKB_NOT_DROPPED_YET", 0);
-	btf__add_enum_value(btf, "SKB_CONSUMED", 1);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_NOT_SPECIFIED", 2);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_NO_SOCKET", 3);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_MAX", 4);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_MASK", 0xffff0000);
-	e = btf__add_enum(btf, "skb_drop_reason_subsys", 4);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_CORE", 0);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_MAC80211_UNUSABLE",
-			    SUBSYS_MAC80211_UNUSABLE);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_MAC80211_MONITOR",
-			    SUBSYS_MAC80211_MONITOR);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_OPENVSWITCH",
-			    SUBSYS_OPENVSWITCH);
-	btf__add_enum_value(btf, "SKB_DROP_REASON_SUBSYS_NUM", 4);
-	return e > 0 ? btf : NULL;
+	unit_btf_reason_event(btf, "trace_event_raw_kfree_skb",
+			      btf__add_int(btf, "unsigned int", 4, 0));
+	UNIT_BTF_ENUM(btf, "skb_drop_reason",
+		      { "SKB_NOT_DROPPED_YET", 0 }, { "SKB_CONSUMED", 1 },
+		      { "SKB_DROP_REASON_NOT_SPECIFIED", 2 }, { "SKB_DROP_REASON_NO_SOCKET", 3 },
+		      { "SKB_DROP_REASON_MAX", 4 }, { "SKB_DROP_REASON_SUBSYS_MASK", 0xffff0000 });
+	if (UNIT_BTF_ENUM(btf, "skb_drop_reason_subsys",
+			  { "SKB_DROP_REASON_SUBSYS_CORE", 0 },
+			  { "SKB_DROP_REASON_SUBSYS_MAC80211_UNUSABLE", SUBSYS_MAC80211_UNUSABLE },
+			  { "SKB_DROP_REASON_SUBSYS_MAC80211_MONITOR", SUBSYS_MAC80211_MONITOR },
+			  { "SKB_DROP_REASON_SUBSYS_OPENVSWITCH", SUBSYS_OPENVSWITCH },
+			  { "SKB_DROP_REASON_SUBSYS_NUM", 4 }) <= 0)
+		return NULL;
+	return btf;
 }
 
 /*
@@ -216,12 +198,9 @@ static int fake_module(const char *dir, const char *name, struct btf *base,
 	char buf[96];
 	int err;
 
-	btf__add_enum(btf, "unrelated", 4);
-	btf__add_enum_value(btf, "UNRELATED_ONE", 1);
-	btf__add_enum(btf, "unrelated_flags", 4);
-	btf__add_enum_value(btf, "UNRELATED_BIT16", 1 << 16);
-	btf__add_enum_value(btf, "UNRELATED_BIT17", 1 << 17);
-	btf__add_enum_value(btf, "UNRELATED_BITS16_17", 3 << 16);
+	UNIT_BTF_ENUM(btf, "unrelated", { "UNRELATED_ONE", 1 });
+	UNIT_BTF_ENUM(btf, "unrelated_flags", { "UNRELATED_BIT16", 1 << 16 },
+		      { "UNRELATED_BIT17", 1 << 17 }, { "UNRELATED_BITS16_17", 3 << 16 });
 	if (internal) {
 		snprintf(buf, sizeof(buf), "___%s", enum_name);
 		btf__add_enum(btf, buf, 4);
@@ -247,6 +226,14 @@ static void expect_code(struct wd_reasons *r, const char *word, uint32_t want)
 
 	UNIT_RECORD(want ? !ret && code == want : ret == -1, "%s: %d, %#x (want %#x)", word,
 		    ret, code, want);
+}
+
+/* wd_reason_name of @code is @want. */
+static void expect_name(struct wd_reasons *r, uint32_t code, const char *want)
+{
+	char buf[96];
+
+	CHECK_STR(wd_reason_name(r, code, buf, sizeof(buf)), want);
 }
 
 static void test_btf_modules(void)
@@ -276,32 +263,23 @@ static void test_btf_modules(void)
 	expect(&r, "NO_SOCKET", 3);
 	CHECK_INT(r.n_subsys, 3);
 	CHECK_STR(r.btf_dir, dir);
-	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16 | 1, buf, sizeof(buf)),
-		  "OPENVSWITCH:OVS_DROP_LAST_ACTION");
-	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16 | 2, buf, sizeof(buf)),
-		  "OPENVSWITCH:OVS_DROP_ACTION_ERROR");
+	expect_name(&r, SUBSYS_OPENVSWITCH << 16 | 1, "OPENVSWITCH:OVS_DROP_LAST_ACTION");
+	expect_name(&r, SUBSYS_OPENVSWITCH << 16 | 2, "OPENVSWITCH:OVS_DROP_ACTION_ERROR");
 	CHECK_STR(wd_reason_subsys(&r, SUBSYS_OPENVSWITCH << 16 | 1, buf, sizeof(buf)),
 		  "openvswitch");
-	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_UNUSABLE << 16 | 2, buf, sizeof(buf)),
-		  "MAC80211_UNUSABLE:RX_DROP_U_REPLAY");
+	expect_name(&r, SUBSYS_MAC80211_UNUSABLE << 16 | 2, "MAC80211_UNUSABLE:RX_DROP_U_REPLAY");
 	/* Same module, other subsystem id: none of its enumerators carry it. */
-	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_MONITOR << 16 | 1, buf, sizeof(buf)),
-		  "MAC80211_MONITOR:0x1");
-	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16 | 9, buf, sizeof(buf)),
-		  "OPENVSWITCH:0x9");
+	expect_name(&r, SUBSYS_MAC80211_MONITOR << 16 | 1, "MAC80211_MONITOR:0x1");
+	expect_name(&r, SUBSYS_OPENVSWITCH << 16 | 9, "OPENVSWITCH:0x9");
 	/*
 	 * The bases come from the drop-reason enum, never from a flag that
 	 * happens to have the same value (seen with the real mac80211 BTF of
 	 * 6.12); the public spelling wins over the internal "___" one.
 	 */
-	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16, buf, sizeof(buf)),
-		  "OPENVSWITCH:__OVS_DROP_REASON");
-	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_UNUSABLE << 16, buf, sizeof(buf)),
-		  "MAC80211_UNUSABLE:___RX_DROP_UNUSABLE");
-	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_MONITOR << 16, buf, sizeof(buf)),
-		  "MAC80211_MONITOR:0x0");
-	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_UNUSABLE << 16 | 1, buf, sizeof(buf)),
-		  "MAC80211_UNUSABLE:RX_DROP_U_MIC_FAIL");
+	expect_name(&r, SUBSYS_OPENVSWITCH << 16, "OPENVSWITCH:__OVS_DROP_REASON");
+	expect_name(&r, SUBSYS_MAC80211_UNUSABLE << 16, "MAC80211_UNUSABLE:___RX_DROP_UNUSABLE");
+	expect_name(&r, SUBSYS_MAC80211_MONITOR << 16, "MAC80211_MONITOR:0x0");
+	expect_name(&r, SUBSYS_MAC80211_UNUSABLE << 16 | 1, "MAC80211_UNUSABLE:RX_DROP_U_MIC_FAIL");
 	for (size_t i = 0; i < r.n_subsys; i++)
 		for (size_t k = 0; k < r.subsys[i].n_codes; k++)
 			UNIT_RECORD(!strstr(r.subsys[i].codes[k].name, "UNRELATED"),
@@ -328,8 +306,7 @@ static void test_btf_modules(void)
 	CHECK_INT(unlink(path), 0);
 	snprintf(path, sizeof(path), "%s/vmlinux", dir);
 	CHECK_INT(wd_reasons_from_btf(&r, path), 0);
-	CHECK_STR(wd_reason_name(&r, SUBSYS_OPENVSWITCH << 16 | 1, buf, sizeof(buf)),
-		  "OPENVSWITCH:0x1");
+	expect_name(&r, SUBSYS_OPENVSWITCH << 16 | 1, "OPENVSWITCH:0x1");
 	expect_code(&r, "OPENVSWITCH:OVS_DROP_LAST_ACTION", 0);
 	expect_code(&r, "0x30001", 0);
 	wd_reasons_free(&r);
@@ -339,8 +316,7 @@ static void test_btf_modules(void)
 	CHECK_INT(write_btf(dir, "stripped.btf", base), 0);
 	CHECK_INT(wd_reasons_from_btf(&r, path), 0);
 	CHECK(r.btf_dir == NULL);
-	CHECK_STR(wd_reason_name(&r, SUBSYS_MAC80211_UNUSABLE << 16 | 1, buf, sizeof(buf)),
-		  "MAC80211_UNUSABLE:0x1");
+	expect_name(&r, SUBSYS_MAC80211_UNUSABLE << 16 | 1, "MAC80211_UNUSABLE:0x1");
 	wd_reasons_free(&r);
 
 	for (const char *f = "vmlinux\0mac80211\0stripped.btf\0"; *f; f += strlen(f) + 1) {

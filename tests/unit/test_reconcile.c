@@ -61,6 +61,14 @@ static void set(struct wd_counters *c, const char *name, uint64_t v)
 	CHECK_INT(wd_counters_set(c, name, v), 0);
 }
 
+/* @name read @from in the first sample @a, @to in the second @b. */
+static void read_twice(struct wd_counters *a, struct wd_counters *b, const char *name,
+		  uint64_t from, uint64_t to)
+{
+	set(a, name, from);
+	set(b, name, to);
+}
+
 static const struct wd_recon_row *row(const struct wd_recon_row *r, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
@@ -213,8 +221,7 @@ static void test_invisible_rule(void)
 
 	wd_counters_init(&a);
 	wd_counters_init(&b);
-	set(&a, "TcpExtTCPReqQFullDrop", 0);
-	set(&b, "TcpExtTCPReqQFullDrop", 12);
+	read_twice(&a, &b, "TcpExtTCPReqQFullDrop", 0, 12);
 	CHECK_INT(wd_reconcile(&a, &b, traced, N_TRACED, &o, &v, &n), 0);
 	CHECK_INT(n, 1);
 	CHECK(n == 1 && v[0].compared && v[0].traced == 0 && v[0].unexplained == 12);
@@ -249,12 +256,9 @@ static void test_no_function_names(void)
 
 	wd_counters_init(&a);
 	wd_counters_init(&b);
-	set(&a, "UdpNoPorts", 0);
-	set(&b, "UdpNoPorts", 10);
-	set(&a, "TcpInCsumErrors", 0);
-	set(&b, "TcpInCsumErrors", 3);
-	set(&a, "IcmpInCsumErrors", 0);
-	set(&b, "IcmpInCsumErrors", 2);
+	read_twice(&a, &b, "UdpNoPorts", 0, 10);
+	read_twice(&a, &b, "TcpInCsumErrors", 0, 3);
+	read_twice(&a, &b, "IcmpInCsumErrors", 0, 2);
 	CHECK_INT(wd_reconcile(&a, &b, t, 3, &o, &r, &n), 0);
 	x = row(r, n, "UdpNoPorts");
 	CHECK(x && x->compared);
@@ -306,14 +310,10 @@ static void test_qdisc_devices(void)
 
 	wd_counters_init(&a);
 	wd_counters_init(&b);
-	set(&a, "qdisc:drops", 10);
-	set(&b, "qdisc:drops", 27);
-	set(&a, "qdisc:drops@eth0 fq_codel 0:", 10);
-	set(&b, "qdisc:drops@eth0 fq_codel 0:", 12);
-	set(&a, "qdisc:drops@wdq1a tbf 8001:", 0);
-	set(&b, "qdisc:drops@wdq1a tbf 8001:", 15);
-	set(&a, "qdisc:drops@lo noqueue 0:", 0);	/* did not move */
-	set(&b, "qdisc:drops@lo noqueue 0:", 0);
+	read_twice(&a, &b, "qdisc:drops", 10, 27);
+	read_twice(&a, &b, "qdisc:drops@eth0 fq_codel 0:", 10, 12);
+	read_twice(&a, &b, "qdisc:drops@wdq1a tbf 8001:", 0, 15);
+	read_twice(&a, &b, "qdisc:drops@lo noqueue 0:", 0, 0);	/* did not move */
 	set(&b, "qdisc:drops@new0 tbf 1:", 3);		/* not in the first sample */
 	CHECK_INT(wd_reconcile(&a, &b, t, 1, &o, &v, &n), 0);
 	CHECK_INT(n, 1);	/* the parts are no rows of their own */
@@ -351,14 +351,10 @@ static void test_untraced(void)
 
 	wd_counters_init(&a);
 	wd_counters_init(&b);
-	set(&a, "TcpExtListenOverflows", 0);
-	set(&b, "TcpExtListenOverflows", 20);		/* 18 never traced */
-	set(&a, "IpInHdrErrors", 0);
-	set(&b, "IpInHdrErrors", 5);			/* 5 bad checksums, untraced */
-	set(&a, "IpExtInCsumErrors", 0);
-	set(&b, "IpExtInCsumErrors", 5);		/* the same 5: within IpInHdrErrors */
-	set(&a, "TcpOutRsts", 0);
-	set(&b, "TcpOutRsts", 100);			/* context: never counted */
+	read_twice(&a, &b, "TcpExtListenOverflows", 0, 20);		/* 18 never traced */
+	read_twice(&a, &b, "IpInHdrErrors", 0, 5);			/* 5 bad checksums, untraced */
+	read_twice(&a, &b, "IpExtInCsumErrors", 0, 5);		/* the same 5: within IpInHdrErrors */
+	read_twice(&a, &b, "TcpOutRsts", 0, 100);			/* context: never counted */
 	CHECK_INT(wd_reconcile(&a, &b, t, 1, &o, &v, &n), 0);
 	CHECK_INT(wd_recon_untraced(v, n), 18 + 5);
 	wd_recon_free(v, n);
@@ -443,18 +439,12 @@ static void test_paired(void)
 
 	wd_counters_init(&a);
 	wd_counters_init(&b);
-	set(&a, "Ip6InHdrErrors", 10);
-	set(&b, "Ip6InHdrErrors", 16);
-	set(&a, "TcpExtTCPMinTTLDrop", 0);
-	set(&b, "TcpExtTCPMinTTLDrop", 3);
-	set(&a, "UdpInCsumErrors", 0);
-	set(&b, "UdpInCsumErrors", 2);
-	set(&a, "Udp6InCsumErrors", 0);
-	set(&b, "Udp6InCsumErrors", 2);
-	set(&a, "Ip6OutNoRoutes", 0);
-	set(&b, "Ip6OutNoRoutes", 4);
-	set(&a, "Ip6InDiscards", 0);		/* paired, no such drop traced */
-	set(&b, "Ip6InDiscards", 5);
+	read_twice(&a, &b, "Ip6InHdrErrors", 10, 16);
+	read_twice(&a, &b, "TcpExtTCPMinTTLDrop", 0, 3);
+	read_twice(&a, &b, "UdpInCsumErrors", 0, 2);
+	read_twice(&a, &b, "Udp6InCsumErrors", 0, 2);
+	read_twice(&a, &b, "Ip6OutNoRoutes", 0, 4);
+	read_twice(&a, &b, "Ip6InDiscards", 0, 5);		/* paired, no such drop traced */
 	CHECK_INT(wd_reconcile(&a, &b, t, 6, &o, &r, &n), 0);
 	x = row(r, n, "Ip6InHdrErrors");
 	CHECK(x && !x->rule && x->compared && x->traced == 6 && !x->unexplained);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "unit.h"
+#include "entry_text.h"
 #include "json.h"
 #include "rst_catalogue.h"
 #include "tcp_names.h"
@@ -68,17 +69,10 @@ static void test_find_and_suggest(void)
 
 static void test_print(void)
 {
-	struct unit_stream s;
-	FILE *f = unit_stream_open(&s);
-	struct wd_json j;
-	char *buf;
+	char *buf = ENTRY_TEXT(wd_rst_catalogue_print, wd_rst_catalogue_json_fields,
+			       wd_rst_catalogue_find("TCP_STATE"),
+			       wd_rst_catalogue_find("INVALID_SYN"));
 
-	wd_rst_catalogue_print(f, wd_rst_catalogue_find("TCP_STATE"));
-	wd_json_init(&j, f);
-	wd_json_open(&j, NULL, '{');
-	wd_rst_catalogue_json_fields(&j, wd_rst_catalogue_find("INVALID_SYN"));
-	wd_json_close(&j, '}');
-	buf = unit_stream_text(&s);
 	CHECK(strstr(buf, "rst:TCP_STATE: ") == buf);
 	CHECK(strstr(buf, "tcp_disconnect") != NULL);
 	CHECK(strstr(buf, "{\"name\": \"INVALID_SYN\", \"kind\": \"rst\"") != NULL);

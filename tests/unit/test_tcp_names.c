@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "unit_btf.h"
 #include "reasons.h"
 #include "tcp_names.h"
 
@@ -118,42 +119,23 @@ static void test_generic_reader_agrees(void)
 	free(text);
 }
 
-static int write_btf(const char *path, const struct btf *btf)
-{
-	__u32 size;
-	const void *data = btf__raw_data(btf, &size);
-	FILE *f = fopen(path, "w");
-	bool ok;
-
-	if (!f || !data)
-		return -1;
-	ok = fwrite(data, 1, size, f) == size;
-	return fclose(f) || !ok ? -1 : 0;
-}
-
 /* A vmlinux BTF with the TCP states, and with or without the reset reasons. */
 static struct btf *make_btf(bool reasons)
 {
 	struct btf *btf = btf__new_empty();
 	int u32 = btf__add_int(btf, "unsigned int", 4, 0);
 
-	btf__add_enum(btf, "", 4);	/* an unrelated anonymous enum first */
-	btf__add_enum_value(btf, "CSD_FLAG_LOCK", 1);
-	btf__add_enum(btf, "", 4);
-	btf__add_enum_value(btf, "TCP_ESTABLISHED", 1);
-	btf__add_enum_value(btf, "TCP_SYN_SENT", 2);
-	btf__add_enum_value(btf, "TCP_NEW_SYN_RECV", 12);
-	btf__add_enum_value(btf, "TCP_BOUND_INACTIVE", 13);
-	btf__add_enum_value(btf, "TCP_MAX_STATES", 14);
+	/* an unrelated anonymous enum first */
+	UNIT_BTF_ENUM(btf, "", { "CSD_FLAG_LOCK", 1 });
+	UNIT_BTF_ENUM(btf, "", { "TCP_ESTABLISHED", 1 }, { "TCP_SYN_SENT", 2 },
+		      { "TCP_NEW_SYN_RECV", 12 }, { "TCP_BOUND_INACTIVE", 13 },
+		      { "TCP_MAX_STATES", 14 });
 	if (!reasons)
 		return btf;
-	btf__add_struct(btf, "trace_event_raw_tcp_send_reset", 4);
-	btf__add_field(btf, "reason", u32, 0, 0);
-	btf__add_enum(btf, "sk_rst_reason", 4);
-	btf__add_enum_value(btf, "SK_RST_REASON_NOT_SPECIFIED", 0);
-	btf__add_enum_value(btf, "SK_RST_REASON_NO_SOCKET", 1);
-	btf__add_enum_value(btf, "SK_RST_REASON_TCP_ABORT_ON_CLOSE", 11);
-	btf__add_enum_value(btf, "SK_RST_REASON_MAX", 12);
+	unit_btf_reason_event(btf, "trace_event_raw_tcp_send_reset", u32);
+	UNIT_BTF_ENUM(btf, "sk_rst_reason", { "SK_RST_REASON_NOT_SPECIFIED", 0 },
+		      { "SK_RST_REASON_NO_SOCKET", 1 }, { "SK_RST_REASON_TCP_ABORT_ON_CLOSE", 11 },
+		      { "SK_RST_REASON_MAX", 12 });
 	return btf;
 }
 
@@ -168,7 +150,7 @@ static void test_btf(void)
 	CHECK(fd >= 0);
 	close(fd);
 	btf = make_btf(true);
-	CHECK_INT(write_btf(path, btf), 0);
+	CHECK_INT(unit_write_btf(path, btf), 0);
 	btf__free(btf);
 	CHECK_INT(wd_tcp_names_from_btf(&t, path), 0);
 	CHECK(t.has_rst_reason);
@@ -187,7 +169,7 @@ static void test_btf(void)
 
 	/* before 6.10: states, no reasons, no error */
 	btf = make_btf(false);
-	CHECK_INT(write_btf(path, btf), 0);
+	CHECK_INT(unit_write_btf(path, btf), 0);
 	btf__free(btf);
 	CHECK_INT(wd_tcp_names_from_btf(&t, path), 0);
 	CHECK(!t.has_rst_reason);

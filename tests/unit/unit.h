@@ -88,4 +88,29 @@ static inline char *unit_slurp(const char *path)
 	return buf;
 }
 
+/*
+ * A parser of text into nanoseconds (or any u64), checked both ways:
+ * unit_accepts() wants 0 and @want, unit_refuses() wants error @want and
+ * the output untouched.
+ */
+typedef int (*unit_u64_parse)(const char *s, uint64_t *out);
+
+static inline void unit_accepts(unit_u64_parse parse, const char *s, uint64_t want)
+{
+	uint64_t v = 0;
+	int err = parse(s, &v);
+
+	UNIT_RECORD(!err && v == want, "'%s': err %d, %" PRIu64 ", want %" PRIu64,
+		    s, err, v, want);
+}
+
+static inline void unit_refuses(unit_u64_parse parse, const char *s, int want)
+{
+	uint64_t v = 12345;
+	int err = parse(s, &v);
+
+	UNIT_RECORD(err == want && v == 12345, "'%s': err %d (want %d), %" PRIu64,
+		    s, err, want, v);
+}
+
 #endif /* WD_UNIT_H */

@@ -5,9 +5,4 @@ REASON=DEV_READY FAMILY=l2 FUNCTION=tun_get_user
 CAUSE="not up"
 NO_IPV6=1
 source "$(dirname "$0")/../lib.sh"
-trigger() {
-	bg_py tap b tap-drop down tap0 5
-	[ "$(cat "$T/tap.stats")" = 5 ] || fail "$(cat "$T/tap.stats") writes failed, not 5"
-	expect 5
-}
-lab_main
+tap_recipe down

@@ -5,12 +5,4 @@ REASON=NOT_SPECIFIED FAMILY=xdp FUNCTION=do_xdp_generic
 CAUSE="XDP_DROP"
 NO_IPV6=1	# no IPv6 link-up chatter (MLD) through the same hook
 source "$(dirname "$0")/../lib.sh"
-setup() {
-	bpf_obj xdp_drop
-	in_b ip link set dev vB xdpgeneric obj "$T/xdp_drop.o" sec xdp
-}
-trigger() {
-	send 3 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555)'
-	expect 3
-}
-lab_main
+xdp_recipe xdp_drop

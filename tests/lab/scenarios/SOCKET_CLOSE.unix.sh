@@ -4,8 +4,4 @@
 REASON=SOCKET_CLOSE FAMILY=unix FUNCTION=unix_release_sock
 CAUSE="closed with unread"
 source "$(dirname "$0")/../lib.sh"
-trigger() {
-	py_b unix close 4
-	expect 4
-}
-lab_main
+unix_recipe close 4

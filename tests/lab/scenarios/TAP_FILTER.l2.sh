@@ -5,9 +5,4 @@ REASON=TAP_FILTER FAMILY=l2 FUNCTION=tun_net_xmit
 CAUSE="eBPF filter"
 NO_IPV6=1
 source "$(dirname "$0")/../lib.sh"
-trigger() {
-	bg_py tap b tap-drop ebpf tap0 5
-	[ "$(cat "$T/tap.stats")" = 5 ] || fail "tx_dropped moved by $(cat "$T/tap.stats"), not 5"
-	expect 5
-}
-lab_main
+tap_recipe ebpf

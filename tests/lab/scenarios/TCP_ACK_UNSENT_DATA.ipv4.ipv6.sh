@@ -3,10 +3,4 @@
 REASON=TCP_ACK_UNSENT_DATA FUNCTION_ipv4=tcp_v4_do_rcv FUNCTION_ipv6=tcp_v6_do_rcv
 CAUSE="ACK for data never sent"
 source "$(dirname "$0")/../lib.sh"
-setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
-trigger() {
-	bg_py srv b tcp-server $V 8080
-	bg_py cli a forge $V 8080 --count 3 'seg(ack=ACK+50000)'
-	expect 3
-}
-lab_main
+forge_recipe 3 --count 3 'seg(ack=ACK+50000)'

@@ -4,10 +4,4 @@
 REASON=TCP_INVALID_END_SEQUENCE FUNCTION=tcp_validate_incoming
 CAUSE="overruns the receive window"
 source "$(dirname "$0")/../lib.sh"
-setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
-trigger() {
-	bg_py srv b tcp-server $V 8080
-	bg_py cli a forge $V 8080 --send 1000 --count 3 'seg(seq=SEQ+WIN-100, data=b"x"*1000)'
-	expect 3
-}
-lab_main
+forge_recipe 3 --send 1000 --count 3 'seg(seq=SEQ+WIN-100, data=b"x"*1000)'

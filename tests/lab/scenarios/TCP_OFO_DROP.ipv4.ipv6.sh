@@ -6,11 +6,5 @@
 REASON=TCP_OFO_DROP FUNCTION=tcp_data_queue
 CAUSE="already covered"
 source "$(dirname "$0")/../lib.sh"
-setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
-trigger() {
-	bg_py srv b tcp-server $V 8080
-	bg_py cli a forge $V 8080 '[seg(seq=SEQ+o, data=b"o"*5) for o in (10, 30, 50)]' \
-		'seg(data=b"i"*100)'
-	expect 3
-}
-lab_main
+forge_recipe 3 '[seg(seq=SEQ+o, data=b"o"*5) for o in (10, 30, 50)]' \
+	'seg(data=b"i"*100)'

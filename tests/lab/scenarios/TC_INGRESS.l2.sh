@@ -9,8 +9,4 @@ setup() {
 	in_b tc qdisc add dev vB clsact
 	in_b tc filter add dev vB ingress bpf da obj "$T/shot.o" sec tc
 }
-trigger() {
-	send 3 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555)'
-	expect 3
-}
-lab_main
+hook_recipe

@@ -5,8 +5,4 @@
 REASON=UNIX_DISCONNECT FAMILY=unix FUNCTION=skb_queue_purge_reason
 CAUSE="reconnect"
 source "$(dirname "$0")/../lib.sh"
-trigger() {
-	py_b unix disconnect 4
-	expect 4
-}
-lab_main
+unix_recipe disconnect 4

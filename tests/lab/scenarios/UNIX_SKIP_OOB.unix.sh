@@ -4,8 +4,4 @@
 REASON=UNIX_SKIP_OOB FAMILY=unix FUNCTION=unix_stream_read_generic
 CAUSE="out-of-band"
 source "$(dirname "$0")/../lib.sh"
-trigger() {
-	py_b unix oob 3
-	expect 3
-}
-lab_main
+unix_recipe oob 3

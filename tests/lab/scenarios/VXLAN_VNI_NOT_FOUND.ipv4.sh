@@ -3,11 +3,4 @@
 REASON=VXLAN_VNI_NOT_FOUND FAMILY=ipv4 FUNCTION=vxlan_rcv
 CAUSE="VNI"
 source "$(dirname "$0")/../lib.sh"
-setup() {
-	vxlan_b
-}
-trigger() {
-	send 3 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=4789)/Raw(b"\x08\0\0\0\0\x03\xe7\0")/Ether(src="02:00:00:00:0d:01", dst="02:00:00:00:0d:02")/IP(src="203.0.113.1", dst="203.0.113.2")/UDP()'
-	expect 3
-}
-lab_main
+vxlan_recipe '\x08\0\0\0\0\x03\xe7\0' 02:00:00:00:0d:01
