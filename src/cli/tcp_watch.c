@@ -191,13 +191,14 @@ static bool sent_by_closer(const struct wd_tcp_event *ev, const char *reason)
 	       (!strcmp(reason, "TCP_ABORT_ON_CLOSE") || !strcmp(reason, "TCP_ABORT_ON_LINGER"));
 }
 
-/* A reset's socket, named as a drop's is (wd_who_view), by a struct wd_sock. */
-static void reset_who(struct wd_session *s, const struct wd_tcp_event *ev, struct line *l)
+void wd_tcp_event_who(struct wd_session *s, const struct wd_tcp_event *ev, const char *reason,
+		      struct wd_sock_view *sock, char *comm, size_t len)
 {
 	struct wd_netns_id ns = { .inode = ev->flow.netns_ino, .cookie = ev->flow.netns_cookie };
 	struct wd_sock sk = { .flags = WD_SOCK_TP_RX_SK };
 	struct wd_drop_view v = {};
 
+	*sock = v.sock;
 	if (ev->type > WD_TCP_EV_RST_RECEIVED)
 		return;
 	if (ev->state) {
@@ -214,12 +215,12 @@ static void reset_who(struct wd_session *s, const struct wd_tcp_event *ev, struc
 		sk.uid = ev->uid;
 	}
 	wd_who_view(&s->who, &ns, &sk, &v);
-	l->sock = v.sock;
-	if (l->sock.kind != WD_SOCK_SEEN || l->sock.pid || !sent_by_closer(ev, l->reason))
+	*sock = v.sock;
+	if (sock->kind != WD_SOCK_SEEN || sock->pid || !sent_by_closer(ev, reason))
 		return;
-	snprintf(l->comm, sizeof(l->comm), "%.*s", WD_COMM_LEN, ev->comm);
-	l->sock.pid = (int)ev->pid;
-	l->sock.comm = l->comm;
+	snprintf(comm, len, "%.*s", WD_COMM_LEN, ev->comm);
+	sock->pid = (int)ev->pid;
+	sock->comm = comm;
 }
 
 void wd_tcp_watch_print(struct wd_tcp_watch *w, struct wd_session *s,
@@ -236,7 +237,7 @@ void wd_tcp_watch_print(struct wd_tcp_watch *w, struct wd_session *s,
 	l.state = nm ? wd_tcp_state_name(nm, ev->state) : "?";
 	if (nm)
 		wd_tcp_rst_name(nm, ev->reason, l.reason, sizeof(l.reason));
-	reset_who(s, ev, &l);
+	wd_tcp_event_who(s, ev, l.reason, &l.sock, l.comm, sizeof(l.comm));
 	if (ev->type >= WD_TCP_EV_RETRANS && w->last) {
 		const struct wd_tcp_watch_last *c;
 
