@@ -62,6 +62,9 @@ part "TCP resets and retransmissions under ASan/UBSan" \
 	tests/system/tcp_events.sh build/asan/system/tcp_events_driver
 part "--tcp: resets and retransmissions through whydrop (real kernel)" tests/system/tcp.sh build/whydrop
 part "--tcp under ASan/UBSan" tests/system/tcp.sh build/asan/whydrop
+part "record --tcp: resets and retransmissions in the pcapng file, read apart from drops (real kernel)" \
+	tests/system/tcp_record.sh build/whydrop
+part "record --tcp under ASan/UBSan" tests/system/tcp_record.sh build/asan/whydrop
 part "drop storm, 5 s per command (make stress: 60 s)" tests/stress/run.sh 5 build/whydrop
 part "faults: closed pipe, random signals, SIGKILL, vanished interface, bpftrace" \
 	tests/system/faults.sh build/whydrop
