@@ -348,7 +348,7 @@ bool wd_record_period_check(struct record *r, uint64_t now)
 /* -C: a new file before this packet block would take the file past the size. */
 bool wd_record_size_check(struct record *r, size_t block)
 {
-	if (!r->file_size || !r->w.packets ||
+	if (!r->file_size || !(r->w.packets + r->w.other_packets) ||
 	    r->w.bytes + block + ISB_RESERVE <= r->file_size)
 		return true;
 	return !next_file(r, false);
