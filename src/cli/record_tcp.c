@@ -106,7 +106,27 @@ size_t wd_record_tcp_packet(const struct wd_tcp_event *ev, uint8_t *buf)
 	return ip_len + 20;
 }
 
-/* "event=tcp_reset_sent reason=R state=S netns=N netns_cookie=C sock=..." */
+/* " netns_name=blue" as a drop's comment has it: read --netns blue keeps both. */
+static void netns_name_word(struct record *r, const struct wd_tcp_event *ev, char *buf,
+			    size_t len)
+{
+	struct wd_netns_id ns = { .inode = ev->flow.netns_ino, .cookie = ev->flow.netns_cookie };
+	const char *name = wd_netns_name(&r->s->who.owners, &ns);
+	size_t n = strnlen(buf, len);
+
+	if (!name || n >= len)
+		return;
+	snprintf(buf + n, len - n, " netns_name=");
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		n = strnlen(buf, len);
+		if (*c > 0x20 && *c < 0x7f && *c != '%')
+			snprintf(buf + n, len - n, "%c", *c);
+		else
+			snprintf(buf + n, len - n, "%%%02X", *c);
+	}
+}
+
+/* "event=tcp_reset_sent reason=R state=S netns=N netns_cookie=C netns_name=X sock=..." */
 static void make_comment(struct record *r, const struct wd_tcp_event *ev, char *buf,
 			 size_t len)
 {
@@ -127,6 +147,7 @@ static void make_comment(struct record *r, const struct wd_tcp_event *ev, char *
 	n = strnlen(buf, len);
 	if (ev->flow.netns_cookie)
 		snprintf(buf + n, len - n, " netns_cookie=%" PRIu64, (uint64_t)ev->flow.netns_cookie);
+	netns_name_word(r, ev, buf, len);
 	n = strnlen(buf, len);
 	if (ev->type >= WD_TCP_EV_RETRANS)
 		snprintf(buf + n, len - n, " segs=%u", ev->segs);

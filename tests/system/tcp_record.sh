@@ -181,6 +181,10 @@ rd no_socket.B "tcp src port 5001"
 check "read 'tcp src port 5001': the expression applies to the synthesized headers: the $(q "$TMP/no_socket.B.json" "rows('sent')") resets, no drop" \
 	test "$(q "$TMP/no_socket.B.json" "rows('sent')")" = $((2 * N)) -a \
 	"$(q "$TMP/no_socket.B.json" "drops()")" = 0
+rd no_socket.B --netns "$B"
+check "read --netns $B (by its recorded name): the resets ($(q "$TMP/no_socket.B.json" "rows()")) and the NO_SOCKET drops ($(q "$TMP/no_socket.B.json" "drops('NO_SOCKET')")) stay" \
+	test "$(q "$TMP/no_socket.B.json" "rows()")" = $((2 * N)) -a \
+	"$(q "$TMP/no_socket.B.json" "drops('NO_SOCKET')")" = $((2 * N))
 rd no_socket.B --netns 1
 check "read --netns of another namespace: no reset, no drop" \
 	test "$(q "$TMP/no_socket.B.json" "rows() + drops()")" = 0
