@@ -200,6 +200,22 @@ check "the exit summary counts the TCP events written" \
 check "the statistics block says them (tcp_written=$((2 * N)))" \
 	grep -aq "tcp_written=$((2 * N)) tcp_rate_limited=0 tcp_ring_full=0" "$TMP/no_socket.B.pcapng"
 
+echo "-- records over --rate are counted, never silently missing"
+rec rate.B record --tcp --rate 5 --netns "$B" -w "$TMP/rate.B.pcapng"
+snap 0
+ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 40 >/dev/null 2>&1
+sleep 0.3
+snap 1
+rec_stop rate.B
+rd rate.B
+w=$(sed -n 's/^whydrop: \([0-9]*\) TCP events\? (resets, retransmissions) written, \([0-9]*\) over --rate, \([0-9]*\) lost.*/\1 \2 \3/p' "$TMP/rate.B.err")
+read -r tw trl trf <<<"${w:-x x x}"
+check "--rate 5: $(q "$TMP/rate.B.json" "rows('sent')") resets in the file = $tw written; + $trl over --rate + $trf lost = B's TcpOutRsts (+$(dB TcpOutRsts))" \
+	test "$(q "$TMP/rate.B.json" "rows('sent')")" = "$tw" -a "$trl" -gt 0 -a \
+	"$((tw + trl + trf))" = "$(dB TcpOutRsts)"
+check "--rate 5: the statistics block says them too" \
+	grep -aq "tcp_written=$tw tcp_rate_limited=$trl tcp_ring_full=$trf" "$TMP/rate.B.pcapng"
+
 echo "-- retransmissions: an nftables rule in B drops a tenth of B's input"
 ip netns exec "$B" nft -f - <<NFT
 table inet wdtcpr$$ {
