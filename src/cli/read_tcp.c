@@ -11,6 +11,8 @@
 #include "read_lines.h"
 #include "read_tcp.h"
 
+#define FLOW_REASONS	8	/* drop reasons named per flow, as count's */
+
 struct wd_read_tcp_rst {
 	bool sent;
 	char reason[128], state[24];
@@ -272,8 +274,14 @@ static int join_flow(struct wd_read_tcp *t, struct wd_tcp_flow_out *o)
 	for (size_t i = 0; i < t->n_drops; i++) {
 		if (strcmp(t->drops[i].conn, conn))
 			continue;
-		r[n++] = (struct wd_tcp_flow_reason){ t->drops[i].reason, t->drops[i].count };
 		o->dropped_here += t->drops[i].count;
+		/* as count: FLOW_REASONS named, the rest in the last, "other" */
+		if (n == FLOW_REASONS) {
+			r[n - 1].reason = "other";
+			r[n - 1].count += t->drops[i].count;
+			continue;
+		}
+		r[n++] = (struct wd_tcp_flow_reason){ t->drops[i].reason, t->drops[i].count };
 	}
 	o->reasons = r;
 	o->n_reasons = n;
