@@ -63,6 +63,7 @@ tests/system/who.sh;whydrop;who a drop hurts: process, cgroup, netns, socket (re
 tests/system/flows.sh;whydrop;count/top --group-by flow|src|dst: per-flow drops (real kernel);count/top --group-by flow|src|dst under ASan/UBSan
 tests/system/tcp_events.sh;system/tcp_events_driver;TCP resets and retransmissions against the kernel's counters (real kernel);TCP resets and retransmissions under ASan/UBSan
 tests/system/tcp.sh;whydrop;--tcp: resets and retransmissions through whydrop (real kernel);--tcp under ASan/UBSan
+tests/system/tcp_record.sh;whydrop;record --tcp: resets and retransmissions in the pcapng file, read apart from drops (real kernel);record --tcp under ASan/UBSan
 EOF
 part "drop storm, 5 s per command (make stress: 60 s)" tests/stress/run.sh 5 build/whydrop
 part "faults: closed pipe, random signals, SIGKILL, vanished interface, bpftrace" \

@@ -19,6 +19,7 @@
 #include "read_filter.h"
 #include "read_lines.h"
 #include "read_stacks.h"
+#include "read_tcp.h"
 #include "reasons.h"
 #include "report.h"
 
@@ -55,6 +56,7 @@ struct summary {
 	const char *section;		/* the file's section comment (--group-by host) */
 	struct wd_read_stacks stacks;	/* with --stacks */
 	struct wd_flame_out *flame;	/* --svg FILE, else NULL */
+	struct wd_read_tcp tcp;		/* record --tcp's events, not drops */
 	uint64_t kept;			/* packets summarised or printed */
 	bool any_reason;
 	bool any_window;
@@ -94,11 +96,30 @@ static int count_packet(struct summary *s, const struct wd_pcapng_rec *rec,
 				 m->has_reason ? m->reason : NULL, m->code, 1))
 			return -ENOMEM;
 	}
-	if (wd_read_add_drop(&s->drops, m))
+	if (wd_read_add_drop(&s->drops, m) || wd_read_tcp_drop(&s->tcp, rec, m))
 		return -ENOMEM;
 	if (s->ro->stacks && wd_read_stacks_add(&s->stacks, m, rec->comment))
 		return -ENOMEM;
 	s->any_reason |= m->has_reason;
+	return 0;
+}
+
+/*
+ * A TCP event of record --tcp: never a drop. The expression and --netns
+ * apply to it; -r and -i are of drops only.
+ */
+static int on_tcp_event(struct summary *s, const struct wd_pcapng_rec *rec,
+			const struct wd_pcapng_meta *m, const char *type)
+{
+	if (!wd_read_filter_tcp(s->flt, m))
+		return 0;
+	s->flt->matched++;
+	s->fs.packets++;
+	if (!s->ro->lines)
+		return wd_read_tcp_add(&s->tcp, rec, m, type);
+	if (wd_read_tcp_line(stdout, rec, m, type, s->ro->json))
+		return -ENOMEM;
+	s->out_errno = wd_output_errno(stdout);
 	return 0;
 }
 
@@ -107,11 +128,14 @@ static int on_packet(struct summary *s, const struct wd_pcapng_reader *r,
 		     const struct wd_pcapng_rec *rec)
 {
 	struct wd_pcapng_meta m;
+	const char *tcp;
+	char type[32];
 	bool commented;
 	int kept;
 
 	commented = wd_pcapng_parse_comment(rec->comment, &m);
-	s->fs.commented += commented;
+	tcp = wd_read_tcp_event(rec->comment, type, sizeof(type));
+	s->fs.commented += commented || tcp;
 	kept = wd_read_filter_packet(s->flt, rec, r->ifs[rec->if_id].linktype, s->path);
 	if (kept < 0)
 		return -EINVAL;
@@ -120,6 +144,8 @@ static int on_packet(struct summary *s, const struct wd_pcapng_reader *r,
 		seen_ts(&s->fs, rec);
 	if (!kept)
 		return 0;
+	if (tcp)
+		return on_tcp_event(s, rec, &m, tcp);
 	if (!wd_read_filter_meta(s->flt, commented ? &m : NULL))
 		return 0;
 	s->flt->matched++;
@@ -351,6 +377,13 @@ static int print_summary(struct summary *s)
 	if (status)
 		return status;
 	status = 1;
+	if (s->tcp.any) {
+		if (wd_read_tcp_doc(&s->tcp)) {
+			fprintf(stderr, "whydrop read: out of memory\n");
+			goto out;
+		}
+		doc.tcp = &s->tcp.doc;
+	}
 	if (doc_rows(s, &doc, &rows) || (s->ro->group_by &&
 	     wd_groups_doc_make(&s->groups, s->ro->group_by, s->ro->max_groups, &doc, &gd))) {
 		fprintf(stderr, "whydrop read: out of memory\n");
@@ -567,6 +600,7 @@ out:
 	wd_table_free(&s.drops);
 	wd_keyset_free(&s.groups);
 	wd_read_stacks_free(&s.stacks);
+	wd_read_tcp_free(&s.tcp);
 	wd_cli_free(&cli);
 	return status;
 }

@@ -14,6 +14,7 @@
 #include "options.h"
 #include "output.h"
 #include "record.h"
+#include "source_tcp.h"
 
 #define RECORD_RATE	0	/* records/s when --rate is not given: no limit */
 
@@ -112,9 +113,27 @@ static void summary(struct record *r, const struct wd_stats *st)
 	wd_output_summary_end(st);
 }
 
+/*
+ * --tcp: the TCP events as the drops' line says them. Records delivered but
+ * not written (a write error, after -W's files) are "failed to write".
+ */
+static void tcp_summary(const struct record *r, const struct wd_tcp_stats *t)
+{
+	uint64_t written = tcp_written(r);
+
+	fprintf(stderr, "whydrop: %" PRIu64 " TCP %s (resets, retransmissions) written, %"
+		PRIu64 " over --rate, %" PRIu64 " lost: ring buffer full", written,
+		wd_plural(written, "event", "events"), t->v[WD_TCP_STAT_RATE_LIMITED],
+		t->v[WD_TCP_STAT_RING_FULL]);
+	if (r->tcp_received > written)
+		fprintf(stderr, ", %" PRIu64 " not written", r->tcp_received - written);
+	fputc('\n', stderr);
+}
+
 /* Detach, drain, end the file; then say what was counted. */
 static int finish(struct record *r)
 {
+	struct wd_tcp_stats tcp = { 0 };
 	struct wd_snapshot snap;
 	struct wd_stats st;
 	int err;
@@ -124,10 +143,12 @@ static int finish(struct record *r)
 	err = wd_session_snapshot(r->s, &snap);
 	if (!err) {
 		st = snap.stats;
+		if (snap.tcp)
+			tcp = snap.tcp->stats;
 		wd_snapshot_free(&snap);
 	}
 	if (!err && r->fd >= 0 && !r->w.err)
-		wd_record_file_stats(r, &st);
+		wd_record_file_stats(r, &st, r->tcp ? &tcp : NULL);
 	if (r->fd >= 0 && r->fd != STDOUT_FILENO && close(r->fd) && !r->w.err) {
 		r->w.err = errno;
 		wd_record_write_error(r);
@@ -138,6 +159,8 @@ static int finish(struct record *r)
 		return 1;
 	}
 	summary(r, &st);
+	if (r->tcp)
+		tcp_summary(r, &tcp);
 	return r->w.err || r->broken ? 1 : 0;
 }
 
@@ -173,6 +196,7 @@ int cmd_record(int argc, char **argv)
 	r.file_size = cli.file_size;
 	r.rotate_s = cli.rotate_s;
 	r.filecount = cli.filecount;
+	r.tcp = o->tcp;
 	status = check_opts(&r);
 	if (status)
 		goto out;
@@ -191,6 +215,8 @@ int cmd_record(int argc, char **argv)
 		wd_record_discard_output(&r);
 		goto out;
 	}
+	if (r.tcp)
+		s.on_tcp = wd_record_tcp_event;
 	r.start_ns = wd_realtime_ns();
 	r.period_end = wd_monotonic_ns() + (uint64_t)r.rotate_s * NSEC_PER_SEC;
 	if (wd_record_prepare_output(&r)) {

@@ -146,19 +146,21 @@ const struct wd_option wd_options[] = {
 	  "comma-separated",
 	  .help_for = { { C_READ, "only these reasons, as recorded: names (any case, with or "
 				  "without SKB_DROP_REASON_, old names too) or the recording "
-				  "kernel's numbers, comma-separated" } },
+				  "kernel's numbers, comma-separated (drops only: record --tcp's "
+				  "TCP events are kept)" } },
 	  .why = TRACING, .complete = "@reasons",
 	  .man = "An unknown name is refused with the closest known one." },
 	{ "netns", 0, "NS", C_LIVE | C_READ,
 	  "only drops in this network namespace: an ip netns name or a path such as "
 	  "/proc/PID/ns/net",
-	  .help_for = { { C_READ, "only drops in this network namespace, as recorded: its "
-				  "name (netns_name), cookie or inode" } },
+	  .help_for = { { C_READ, "only drops (and TCP events) in this network namespace, as "
+				  "recorded: its name (netns_name), cookie or inode" } },
 	  .why = TRACING, .complete = "@netns",
 	  .man = "Kernel counters are then read in that namespace." },
 	{ "interface", 'i', "IF", C_LIVE | C_READ,
 	  "only drops on this interface (looked up in --netns when given)",
-	  .help_for = { { C_READ, "only drops on this interface, by its recorded name" } },
+	  .help_for = { { C_READ, "only drops on this interface, by its recorded name (TCP "
+				  "events have none: kept)" } },
 	  .why = TRACING, .complete = "@ifaces",
 	  .hint_for = { { C_EXPLAIN, "explain's sampling interval is --interval SECS" } } },
 	/* read: which recorded packets, and how they are printed */
@@ -316,7 +318,10 @@ const struct wd_option wd_options[] = {
 		{ C_COUNT, "also TCP resets by reason and direction, and the most retransmitting "
 			   "flows with the drops of this host that explain them (--json: \"resets\", "
 			   "\"flows\")" },
-		{ C_SERVE, "also whydrop_tcp_resets_total{reason,direction}" } },
+		{ C_SERVE, "also whydrop_tcp_resets_total{reason,direction}" },
+		{ C_RECORD, "also TCP resets and retransmissions, as packets of a second "
+			    "interface (whydrop-tcp) whose headers are synthesized from the event, "
+			    "comment event=tcp_... (docs/pcapng.md); read counts them apart" } },
 	  .why = TRACING,
 	  .man = "Programs of their own on tcp:tcp_send_reset, tcp:tcp_receive_reset and "
 		 "tcp:tcp_retransmit_skb, loaded only with --tcp. Resets sent are counted with "
@@ -328,7 +333,12 @@ const struct wd_option wd_options[] = {
 		 "addresses and ports in either direction, with the TCP drops the drop "
 		 "program counts (a program of its own beside it): each flow is placed "
 		 "\"here\", \"beyond\" or \"here and beyond\" the view (this host, or "
-		 "--netns). Needs the BPF source: it does not go with --source dropmon." },
+		 "--netns). record writes each reset and retransmission as a packet of a "
+		 "second interface, whydrop-tcp: the flow's IP and TCP headers synthesized "
+		 "from the event (RST for resets), comment event=tcp_reset_sent, "
+		 "tcp_reset_received, tcp_retransmit or tcp_synack_retransmit; read counts "
+		 "them apart from drops. Needs the BPF source: it does not go with --source "
+		 "dropmon." },
 	/* noise */
 	{ "hide", 0, "R[@F]", C_TOP | C_COUNT | C_SERVE,
 	  "hide drops of reason R (at function F) as expected; repeatable, comma-separated, "

@@ -276,3 +276,8 @@ bool wd_read_filter_meta(const struct wd_read_filter *f, const struct wd_pcapng_
 	return reason_kept(f, m) && netns_kept(f, m) &&
 	       (!f->ifname || (m->has_ifname && !strcmp(f->ifname, m->ifname)));
 }
+
+bool wd_read_filter_tcp(const struct wd_read_filter *f, const struct wd_pcapng_meta *m)
+{
+	return netns_kept(f, m);
+}

@@ -52,5 +52,7 @@ int wd_read_filter_packet(struct wd_read_filter *f, const struct wd_pcapng_rec *
 bool wd_read_filter_in_range(const struct wd_read_filter *f, const struct wd_pcapng_rec *rec);
 /* Whether the comment's fields m (NULL: not a whydrop comment) are kept. */
 bool wd_read_filter_meta(const struct wd_read_filter *f, const struct wd_pcapng_meta *m);
+/* A TCP event of record --tcp: --netns only (-r and -i are of drops). */
+bool wd_read_filter_tcp(const struct wd_read_filter *f, const struct wd_pcapng_meta *m);
 
 #endif /* WD_READ_FILTER_H */

@@ -55,7 +55,7 @@ static uint8_t state_of(const char *name)
 	return 0;
 }
 
-static void sock_of(const struct wd_pcapng_meta *m, struct wd_sock_view *k)
+void wd_read_sock_of(const struct wd_pcapng_meta *m, struct wd_sock_view *k)
 {
 	if (m->sock_unknown) {
 		k->kind = WD_SOCK_UNKNOWN;
@@ -141,7 +141,7 @@ int wd_read_print_line(FILE *f, const struct wd_pcapng_rec *rec, const struct wd
 			v.hw_group = hw;
 		}
 	}
-	sock_of(m, &v.sock);
+	wd_read_sock_of(m, &v.sock);
 	if (strstr(comment, "stack=")) {
 		stackbuf = malloc(2 * (strlen(comment) + MAX_FRAMES * 2));
 		if (!stackbuf)

@@ -17,4 +17,7 @@
 int wd_read_print_line(FILE *f, const struct wd_pcapng_rec *rec, const struct wd_pcapng_meta *m,
 		       bool json);
 
+/* Who a recorded comment says the socket is (sock=, lport=, pid=, ...). */
+void wd_read_sock_of(const struct wd_pcapng_meta *m, struct wd_sock_view *k);
+
 #endif /* WD_READ_LINES_H */

@@ -20,6 +20,8 @@
 /* Room kept in each -C file for the statistics block that ends it. */
 #define ISB_RESERVE	512
 #define NSEC_PER_SEC	1000000000ULL
+/* record --tcp: the interface of the TCP events' packets (record_tcp.c) */
+#define WD_RECORD_TCP_IF	1
 
 struct record {
 	struct wd_session *s;
@@ -44,6 +46,10 @@ struct record {
 	uint64_t after_limit;	/* received once -c was reached */
 	uint64_t after_files;	/* received once -G's -W files were done */
 	uint64_t cut_paged;	/* written shorter than wanted: paged data */
+	/* --tcp: resets and retransmissions, on interface WD_RECORD_TCP_IF */
+	bool tcp;
+	uint64_t tcp_received;	/* records delivered by the TCP source's ring buffer */
+	uint64_t tcp_packets, tcp_written;	/* of files closed before this one */
 	uint64_t start_ns, end_ns;
 	struct stat st;		/* of fd, once opened */
 	bool created;		/* the first file did not exist before */
@@ -67,6 +73,11 @@ static inline uint64_t total_written(const struct record *r)
 	return r->written + r->w.written;
 }
 
+static inline uint64_t tcp_written(const struct record *r)
+{
+	return r->tcp_written + r->w.other_written;
+}
+
 /* The first write error, once: said, the recording stops (exit 1). */
 void wd_record_write_error(struct record *r);
 /*
@@ -84,11 +95,19 @@ int wd_record_prepare_output(struct record *r);
  * The statistics block that ends a file; st is NULL for a file closed by a
  * rotation.
  */
-void wd_record_file_stats(struct record *r, const struct wd_stats *st);
+struct wd_tcp_stats;
+void wd_record_file_stats(struct record *r, const struct wd_stats *st,
+			  const struct wd_tcp_stats *tcp);
 /* -G: the next file once the current file's time is over; false: nothing more. */
 bool wd_record_period_check(struct record *r, uint64_t now);
 /* -C: the next file before a block of this size would take it past -C. */
 bool wd_record_size_check(struct record *r, size_t block);
+
+struct wd_tcp_event;
+/* --tcp: a TCP event's packet (60 bytes at least in buf); its length. */
+size_t wd_record_tcp_packet(const struct wd_tcp_event *ev, uint8_t *buf);
+/* --tcp: the session's callback for a TCP event, ctx a struct record. */
+void wd_record_tcp_event(void *ctx, const struct wd_tcp_event *ev);
 
 /* The clocks, in nanoseconds. */
 uint64_t wd_realtime_ns(void);

@@ -16,6 +16,7 @@
 #include "record.h"
 #include "cli_open.h"
 #include "safe_open.h"
+#include "source_tcp.h"
 
 void wd_record_write_error(struct record *r)
 {
@@ -41,6 +42,13 @@ static int write_header(struct record *r)
 	char os[sizeof(u.sysname) + sizeof(u.release)];
 	char host[sizeof(u.nodename) + 16];
 
+	/* --tcp: a second interface, so that no reader takes its packets for drops */
+	if (r->tcp) {
+		h.if2_name = "whydrop-tcp";
+		h.if2_description = "whydrop: TCP resets and retransmissions (tcp: tracepoints), "
+				    "headers synthesized from the event, no payload";
+		h.if2_snaplen = 60;
+	}
 	if (!uname(&u)) {
 		snprintf(os, sizeof(os), "%s %s", u.sysname, u.release);
 		h.os = os;
@@ -193,14 +201,15 @@ int wd_record_prepare_output(struct record *r)
  * isb_usrdeliv: its packets), and the comment of the last one has the
  * totals of the recording.
  */
-void wd_record_file_stats(struct record *r, const struct wd_stats *st)
+void wd_record_file_stats(struct record *r, const struct wd_stats *st,
+			  const struct wd_tcp_stats *tcp)
 {
 	struct wd_pcapng_stats isb = {
 		.has_start = true, .start_ns = r->file_start_ns,
 		.has_end = true, .end_ns = st ? r->end_ns : wd_realtime_ns(),
 		.has_usrdeliv = true,
 	};
-	char comment[320];
+	char comment[512];
 	int n;
 
 	/* Written means on disk: flush first. */
@@ -210,9 +219,12 @@ void wd_record_file_stats(struct record *r, const struct wd_stats *st)
 	}
 	isb.usrdeliv = r->w.written;
 	if (!st) {
-		snprintf(comment, sizeof(comment), "whydrop: file %" PRIu64 " of a rotated "
-			 "recording, written=%" PRIu64 "; the totals are in its last file",
-			 r->files, r->w.written);
+		n = snprintf(comment, sizeof(comment), "whydrop: file %" PRIu64 " of a rotated "
+			     "recording, written=%" PRIu64 "; the totals are in its last file",
+			     r->files, r->w.written);
+		if (r->tcp && n > 0 && (size_t)n < sizeof(comment))
+			snprintf(comment + n, sizeof(comment) - (size_t)n, " tcp_written=%"
+				 PRIu64, r->w.other_written);
 	} else {
 		n = snprintf(comment, sizeof(comment), "whydrop: counted=%" PRIu64
 			     " written=%" PRIu64 " rate_limited=%" PRIu64 " ring_full=%" PRIu64
@@ -221,8 +233,13 @@ void wd_record_file_stats(struct record *r, const struct wd_stats *st)
 			     st->rate_limited, st->v[WD_STAT_RING_FULL], r->after_limit,
 			     st->recursion_misses, r->cut_paged);
 		if (rotating(r) && n > 0 && (size_t)n < sizeof(comment))
-			snprintf(comment + n, sizeof(comment) - (size_t)n, " after_files=%" PRIu64
-				 " files=%" PRIu64, r->after_files, r->files);
+			n += snprintf(comment + n, sizeof(comment) - (size_t)n, " after_files=%"
+				      PRIu64 " files=%" PRIu64, r->after_files, r->files);
+		if (tcp && n > 0 && (size_t)n < sizeof(comment))
+			snprintf(comment + n, sizeof(comment) - (size_t)n, " tcp_records=%" PRIu64
+				 " tcp_written=%" PRIu64 " tcp_rate_limited=%" PRIu64
+				 " tcp_ring_full=%" PRIu64, r->tcp_received, tcp_written(r),
+				 tcp->v[WD_TCP_STAT_RATE_LIMITED], tcp->v[WD_TCP_STAT_RING_FULL]);
 	}
 	if (st && r->files == 1) {
 		isb.has_ifrecv = isb.has_osdrop = true;
@@ -240,7 +257,7 @@ static void close_file(struct record *r, const struct wd_stats *st)
 	if (r->fd < 0)
 		return;
 	if (!r->w.err)
-		wd_record_file_stats(r, st);
+		wd_record_file_stats(r, st, NULL);
 	if (r->fd != STDOUT_FILENO && close(r->fd) && !r->w.err) {
 		r->w.err = errno;
 		wd_record_write_error(r);
@@ -248,7 +265,10 @@ static void close_file(struct record *r, const struct wd_stats *st)
 	r->fd = -1;
 	r->packets += r->w.packets;
 	r->written += r->w.written;
+	r->tcp_packets += r->w.other_packets;
+	r->tcp_written += r->w.other_written;
 	r->w.packets = r->w.written = 0;
+	r->w.other_packets = r->w.other_written = 0;
 	wd_pcapng_writer_free(&r->w);
 }
 
@@ -328,7 +348,7 @@ bool wd_record_period_check(struct record *r, uint64_t now)
 /* -C: a new file before this packet block would take the file past the size. */
 bool wd_record_size_check(struct record *r, size_t block)
 {
-	if (!r->file_size || !r->w.packets ||
+	if (!r->file_size || !(r->w.packets + r->w.other_packets) ||
 	    r->w.bytes + block + ISB_RESERVE <= r->file_size)
 		return true;
 	return !next_file(r, false);

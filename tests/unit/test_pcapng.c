@@ -256,6 +256,46 @@ static void test_round_trip(void)
 	fclose(f);
 }
 
+/* ---- a second interface (record --tcp): its packets counted apart ---- */
+
+static void test_second_interface(void)
+{
+	struct wd_pcapng_header h = { .linktype = 101, .snaplen = 128, .if2_name = "whydrop-tcp",
+				      .if2_description = "tcp", .if2_snaplen = 60 };
+	struct wd_pcapng_packet p = { .data = udp4, .caplen = 29, .origlen = 29,
+				      .comment = "location=x+0x1" };
+	struct wd_pcapng_packet q = { .data = udp4, .caplen = 20, .origlen = 20,
+				      .comment = "event=tcp_reset_sent", .if_id = 1 };
+	struct wd_pcapng_reader r;
+	struct wd_pcapng_rec rec;
+	struct wd_pcapng_writer w;
+	FILE *f = tmpfile();
+
+	CHECK_INT(wd_pcapng_writer_init(&w, fileno(f), false), 0);
+	CHECK_INT(wd_pcapng_write_header(&w, &h), 0);
+	CHECK_INT(wd_pcapng_write_packet(&w, &p), 0);
+	CHECK_INT(wd_pcapng_write_packet(&w, &q), 0);
+	CHECK_INT(wd_pcapng_write_packet(&w, &q), 0);
+	CHECK_INT(wd_pcapng_flush(&w), 0);
+	CHECK_INT(w.packets, 1);
+	CHECK_INT(w.written, 1);
+	CHECK_INT(w.other_packets, 2);
+	CHECK_INT(w.other_written, 2);
+	wd_pcapng_writer_free(&w);
+	rewind(f);
+	wd_pcapng_reader_init(&r, f);
+	CHECK_INT(wd_pcapng_next(&r, &rec), WD_PCAPNG_PACKET);
+	CHECK_INT(rec.if_id, 0);
+	CHECK_INT(r.n_ifs, 2);
+	CHECK_INT(r.ifs[1].linktype, 101);
+	CHECK_INT(r.ifs[1].snaplen, 60);
+	CHECK_INT(wd_pcapng_next(&r, &rec), WD_PCAPNG_PACKET);
+	CHECK_INT(rec.if_id, 1);
+	CHECK_STR(rec.comment, "event=tcp_reset_sent");
+	wd_pcapng_reader_free(&r);
+	fclose(f);
+}
+
 /* ---- write errors: the count of packets really written stays exact ---- */
 
 static void test_write_errors(void)
@@ -319,5 +359,6 @@ static void test_write_errors(void)
 	close(pfd[1]);
 }
 
-UNIT_MAIN(test_exact_bytes, test_drop_lengths, test_round_trip, test_write_errors,
+UNIT_MAIN(test_exact_bytes, test_drop_lengths, test_round_trip, test_second_interface,
+	  test_write_errors,
 	  test_drop_lengths_long, test_file_names, test_file_size)

@@ -35,7 +35,8 @@ static void append_word(char *buf, size_t len, size_t *used, const char *key, co
 	}
 }
 
-static void append_sock(char *buf, size_t len, size_t *used, const struct wd_sock_view *k)
+static void append_sock(char *buf, size_t len, size_t *used, const struct wd_sock_view *k,
+			bool with_state)
 {
 	if (k->kind == WD_SOCK_UNKNOWN) {
 		append(buf, len, used, " sock=unknown");
@@ -45,8 +46,9 @@ static void append_sock(char *buf, size_t len, size_t *used, const struct wd_soc
 		return;
 	if (k->full)
 		append(buf, len, used, " sock=%" PRIu64, k->ino);
-	append(buf, len, used, " lport=%u rport=%u state=%s", k->lport, k->rport,
-	       wd_sock_state_name(k->state));
+	append(buf, len, used, " lport=%u rport=%u", k->lport, k->rport);
+	if (with_state)
+		append(buf, len, used, " state=%s", wd_sock_state_name(k->state));
 	if (k->pid) {
 		append(buf, len, used, " pid=%d", k->pid);
 		append_word(buf, len, used, "comm", k->comm);
@@ -61,6 +63,13 @@ static void append_sock(char *buf, size_t len, size_t *used, const struct wd_soc
 		append_word(buf, len, used, "pod", k->pod);
 	if (k->k8s_namespace)
 		append_word(buf, len, used, "k8s_namespace", k->k8s_namespace);
+}
+
+void wd_pcapng_sock_words(const struct wd_sock_view *k, char *buf, size_t len)
+{
+	size_t used = strnlen(buf, len);
+
+	append_sock(buf, len, &used, k, false);
 }
 
 /*
@@ -108,7 +117,7 @@ void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len)
 	if (v->hw_trap)
 		append(buf, len, &used, " hw_trap=%s%s%s", v->hw_group ? v->hw_group : "",
 		       v->hw_group ? "/" : "", v->hw_trap);
-	append_sock(buf, len, &used, &v->sock);
+	append_sock(buf, len, &used, &v->sock, true);
 	if (v->rule)
 		append_word(buf, len, &used, "rule", v->rule);
 	if (v->l3proto && v->l3proto != WD_ETH_P_IP && v->l3proto != WD_ETH_P_IPV6)

@@ -24,6 +24,13 @@
  */
 void wd_pcapng_drop_comment(const struct wd_drop_view *v, char *buf, size_t len);
 
+/*
+ * Append who a socket is, as a drop comment says it, to the string in buf,
+ * without state= (a TCP event's comment says it first): " sock=42569
+ * lport=9999 rport=0 pid=20898 comm=wd-rcvr cgroup=/who.slice ...".
+ */
+void wd_pcapng_sock_words(const struct wd_sock_view *k, char *buf, size_t len);
+
 /* A frame of a comment's stack= word as watch prints it: a pseudo-frame
  * ("[stack_lost:_stack_map_full]") gets its spaces back, in place. */
 void wd_pcapng_stack_frame(char *frame);

@@ -36,22 +36,25 @@ int wd_pcapng_writer_init(struct wd_pcapng_writer *w, int fd, bool flush_each)
 	return 0;
 }
 
-/* EPBs complete within the first n bytes of the buffer (our own blocks). */
-static uint64_t complete_epbs(const uint8_t *buf, size_t n)
+/*
+ * EPBs complete within the first n bytes of the buffer (our own blocks),
+ * those of interface 0 and of the others apart.
+ */
+static void complete_epbs(const uint8_t *buf, size_t n, uint64_t *epbs, uint64_t *other)
 {
-	uint64_t epbs = 0;
 	size_t off = 0;
-	uint32_t type, len;
+	uint32_t type, len, if_id;
 
-	while (off + 8 <= n) {
+	while (off + 12 <= n) {
 		memcpy(&type, buf + off, 4);
 		memcpy(&len, buf + off + 4, 4);
+		memcpy(&if_id, buf + off + 8, 4);
 		if (len < 12 || off + len > n)
 			break;
-		epbs += type == WD_PCAPNG_EPB;
+		if (type == WD_PCAPNG_EPB)
+			*(if_id ? other : epbs) += 1;
 		off += len;
 	}
-	return epbs;
 }
 
 static int flush_buf(struct wd_pcapng_writer *w)
@@ -65,15 +68,16 @@ static int flush_buf(struct wd_pcapng_writer *w)
 			continue;
 		if (n <= 0) {
 			w->err = n < 0 ? errno : EIO;
-			w->written += complete_epbs(w->buf, done);
-			w->pending = 0;
+			complete_epbs(w->buf, done, &w->written, &w->other_written);
+			w->pending = w->other_pending = 0;
 			w->len = 0;
 			return -w->err;
 		}
 		done += (size_t)n;
 	}
 	w->written += w->pending;
-	w->pending = 0;
+	w->other_written += w->other_pending;
+	w->pending = w->other_pending = 0;
 	w->len = 0;
 	return 0;
 }
@@ -224,20 +228,21 @@ static int write_shb(struct wd_pcapng_writer *w, const struct wd_pcapng_header *
 	return 0;
 }
 
-static int write_idb(struct wd_pcapng_writer *w, const struct wd_pcapng_header *h)
+static int write_idb(struct wd_pcapng_writer *w, uint16_t linktype, uint32_t snaplen,
+		     const char *name, const char *description)
 {
 	static const uint8_t tsresol = TSRESOL_NS;
-	size_t opts = str_opt_size(h->if_name) + str_opt_size(h->if_description) + 8;
+	size_t opts = str_opt_size(name) + str_opt_size(description) + 8;
 	size_t total = 20 + end_size(opts);
 	int err = begin_block(w, WD_PCAPNG_IDB, total);
 
 	if (err)
 		return err;
-	put16(w, h->linktype);
+	put16(w, linktype);
 	put16(w, 0);
-	put32(w, h->snaplen);
-	put_str_opt(w, IF_NAME, h->if_name);
-	put_str_opt(w, IF_DESCRIPTION, h->if_description);
+	put32(w, snaplen);
+	put_str_opt(w, IF_NAME, name);
+	put_str_opt(w, IF_DESCRIPTION, description);
 	put_opt(w, IF_TSRESOL, &tsresol, 1);
 	put_end(w, opts);
 	put32(w, (uint32_t)total);
@@ -249,7 +254,10 @@ int wd_pcapng_write_header(struct wd_pcapng_writer *w, const struct wd_pcapng_he
 	int err = write_shb(w, h);
 
 	if (!err)
-		err = write_idb(w, h);
+		err = write_idb(w, h->linktype, h->snaplen, h->if_name, h->if_description);
+	if (!err && h->if2_name)
+		err = write_idb(w, h->linktype, h->if2_snaplen, h->if2_name,
+				h->if2_description);
 	if (!err && w->flush_each)
 		err = flush_buf(w);
 	return err;
@@ -271,7 +279,7 @@ int wd_pcapng_write_packet(struct wd_pcapng_writer *w, const struct wd_pcapng_pa
 	err = begin_block(w, WD_PCAPNG_EPB, total);
 	if (err)
 		return err;
-	put32(w, 0);			/* interface id */
+	put32(w, p->if_id);
 	put_ts(w, p->ts_ns);
 	put32(w, p->caplen);
 	put32(w, p->origlen);
@@ -280,8 +288,13 @@ int wd_pcapng_write_packet(struct wd_pcapng_writer *w, const struct wd_pcapng_pa
 	put_str_opt(w, OPT_COMMENT, p->comment);
 	put_end(w, str_opt_size(p->comment));
 	put32(w, (uint32_t)total);
-	w->packets++;
-	w->pending++;
+	if (p->if_id) {
+		w->other_packets++;
+		w->other_pending++;
+	} else {
+		w->packets++;
+		w->pending++;
+	}
 	return w->flush_each ? flush_buf(w) : 0;
 }
 

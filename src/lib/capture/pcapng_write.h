@@ -23,9 +23,11 @@ struct wd_pcapng_writer {
 	int err;		/* errno of the first failed write, 0 if none */
 	uint8_t *buf;
 	size_t len, cap;
-	uint64_t packets;	/* EPBs accepted */
-	uint64_t written;	/* EPBs whose every byte reached fd */
-	uint64_t pending;	/* EPBs still in buf */
+	uint64_t packets;	/* EPBs of interface 0 (the drops) accepted */
+	uint64_t written;	/* ... whose every byte reached fd */
+	uint64_t pending;	/* ... still in buf */
+	/* The same of the EPBs of other interfaces (record --tcp's TCP events). */
+	uint64_t other_packets, other_written, other_pending;
 	uint64_t bytes;		/* of the blocks accepted: the file's size once flushed */
 };
 
@@ -38,6 +40,9 @@ struct wd_pcapng_header {
 	const char *if_description;	/* if_description */
 	uint16_t linktype;
 	uint32_t snaplen;
+	/* A second interface (id 1) of the same link type, when if2_name is set. */
+	const char *if2_name, *if2_description;
+	uint32_t if2_snaplen;
 };
 
 struct wd_pcapng_packet {
@@ -46,6 +51,7 @@ struct wd_pcapng_packet {
 	uint32_t caplen;
 	uint32_t origlen;
 	const char *comment;	/* NULL: none */
+	uint32_t if_id;		/* 0: the drops' interface */
 };
 
 /* The writer does not own fd. Returns 0 or -ENOMEM. */

@@ -1,0 +1,277 @@
+#!/usr/bin/env bash
+# record --tcp on the real kernel: resets (sent and received) and
+# retransmissions written into the pcapng file beside the drops, as
+# packets of a second interface that read never counts as drops. Per case
+# (two namespaces A and B, tests/system/tcp_events_peer.py making each
+# reset reason): read --json's resets sent by reason = the sender's
+# TcpOutRsts delta, received = the peer application's own resets (and
+# TcpEstabResets); a transfer through an nft rule dropping a tenth of B's
+# input: A's retransmitted segments = A's TcpRetransSegs delta, B's drops
+# with and without --tcp = the rule's counter; tshark reads the file and
+# counts its RST packets = the resets read counts; read --lines prints them.
+#   tests/system/tcp_record.sh [WHYDROP]
+# Prints "N passed, N failed[, N skipped]".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/assert.sh
+. tests/lib/harness.sh
+W=${1:-build/whydrop}
+A=wdtcpra-$$
+B=wdtcprb-$$
+VA=wra$$
+VB=wrb$$
+A4=198.51.100.1 B4=198.51.100.2 A6=2001:db8:27::1 B6=2001:db8:27::2
+harness_begin tests/system/tcp_record "$A" "$B"
+PEER=("$PY" tests/system/tcp_events_peer.py)
+N=3	# connections per family and case
+
+ip link add "$VA" netns "$A" type veth peer name "$VB" netns "$B"
+ip -n "$A" addr add "$A4/24" dev "$VA"
+ip -n "$B" addr add "$B4/24" dev "$VB"
+ip -n "$A" addr add "$A6/64" dev "$VA" nodad
+ip -n "$B" addr add "$B6/64" dev "$VB" nodad
+ip -n "$A" link set "$VA" up
+ip -n "$B" link set "$VB" up
+for ns in "$A" "$B"; do
+	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_fin_timeout=60 \
+		net.ipv4.tcp_abort_on_overflow=0 net.ipv4.tcp_syncookies=1
+done
+
+# mib NS FILE: the namespace's Tcp and TcpExt counters, "NAME VALUE" a line.
+mib() {
+	ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat |
+		awk '$1 ~ /^(Tcp|TcpExt):$/ { if (h[$1]) { for (i = 2; i <= NF; i++)
+			print substr($1, 1, length($1) - 1) h[$1, i], $i; h[$1] = 0 }
+			else { h[$1] = 1; for (i = 2; i <= NF; i++) h[$1, i] = $i } }' >"$2"
+}
+delta() {
+	awk -v k="$1" 'FNR == NR && $1 == k { a = $2 } FNR != NR && $1 == k { b = $2 }
+		END { print b - a }' "$2" "$3"
+}
+snap() { mib "$A" "$TMP/A.$1"; mib "$B" "$TMP/B.$1"; }
+dA() { delta "$1" "$TMP/A.0" "$TMP/A.1"; }
+dB() { delta "$1" "$TMP/B.0" "$TMP/B.1"; }
+
+# q FILE EXPR: a Python expression over a read --json document d.
+q() {
+	"$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+def rows(direction=None, reason=None, state=None):
+    return sum(r["count"] for r in d.get("resets", [])
+               if (direction is None or r["direction"] == direction)
+               and (reason is None or r["reason"] == reason)
+               and (state is None or r["state"] == state))
+def drops(reason=None):
+    return sum(r["count"] for r in d["drops"] if reason is None or r["reason"] == reason)
+print(eval("(" + sys.argv[2] + ")"))' "$1" "$2"
+}
+
+# rec NAME ARGS...: whydrop record in the background until rec_stop NAME,
+# which checks that it exited 0 (under ASan: no leak, no UBSan error).
+declare -A WPID
+rec() {
+	local name=$1
+	shift
+	"$W" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	WPID[$name]=$!
+	PIDS+=("${WPID[$name]}")
+	wait_attached "$TMP/$name.err" ||
+		{ fail "$name: attached" "$(head -c 600 "$TMP/$name.err")"; return 1; }
+}
+rec_stop() {
+	local rc
+	kill -INT "${WPID[$1]}" 2>/dev/null
+	wait "${WPID[$1]}"
+	rc=$?
+	[ "$rc" = 0 ] || fail "$1: exit 0 on SIGINT" "exit $rc: $(tail -n 5 "$TMP/$1.err")"
+}
+# rd NAME [ARGS...]: read --json of NAME's file into NAME.json
+rd() {
+	local name=$1
+	shift
+	"$W" read --json "$TMP/$name.pcapng" "$@" >"$TMP/$name.json" 2>"$TMP/$name.rerr" ||
+		fail "$name: read --json exits 0" "$(head -c 600 "$TMP/$name.rerr")"
+}
+
+serve() {
+	rm -f "$TMP/server.out"
+	ip netns exec "$1" "${PEER[@]}" server "$2" "$3" "$4" "$5" >"$TMP/server.out" 2>&1 &
+	SERVER=$!
+	PIDS+=("$SERVER")
+	for _ in $(seq 50); do grep -q ready "$TMP/server.out" && return 0; sleep 0.1; done
+	fail "server $2 on $3 ready" "$(cat "$TMP/server.out")"
+}
+app_resets() { awk '$1 == "resets" { print $2 }' "$1"; }
+
+# tshark_rst NAME: RST packets tshark reads in the file ("err" if it fails)
+tshark_rst() {
+	tshark -r "$TMP/$1.pcapng" -Y 'tcp.flags.reset == 1' -T fields -e frame.number \
+		2>"$TMP/$1.tshark" | wc -l
+	[ -s "$TMP/$1.tshark" ] && grep -qiv "running as user" "$TMP/$1.tshark" && echo err
+}
+
+# rst_case NAME SENDER REASON STATE PEER_STATE SMODE CMODE: the server in
+# B, the client in A, N connections on IPv4 then IPv6, each namespace
+# recorded with --tcp; SENDER sends REASON in STATE, the peer receives
+# them in PEER_STATE.
+rst_case() {
+	local name=$1 sl=$2 reason=$3 state=$4 pstate=$5 smode=$6 cmode=$7
+	local pl snd_d rcv_d want=$((2 * N)) fam addr app=0 r sj pj rst
+	if [ "$sl" = A ]; then pl=B snd_d=dA rcv_d=dB; else pl=A snd_d=dB rcv_d=dA; fi
+	rec "$name.A" record --tcp --netns "$A" -w "$TMP/$name.A.pcapng" || return
+	rec "$name.B" record --tcp --netns "$B" -w "$TMP/$name.B.pcapng" || return
+	snap 0
+	for fam in 4 6; do
+		if [ $fam = 4 ]; then addr=$B4; else addr=$B6; fi
+		[ "$smode" != none ] && { serve "$B" "$smode" "$addr" 5001 "$N" || return; }
+		ip netns exec "$A" "${PEER[@]}" client "$cmode" "$addr" 5001 "$N" >"$TMP/client.out" 2>&1
+		[ "$smode" != none ] && wait "$SERVER"
+		if [ "$pl" = A ]; then
+			r=$(app_resets "$TMP/client.out")
+		else
+			r=$(app_resets "$TMP/server.out")
+		fi
+		app=$((app + ${r:-0}))
+	done
+	sleep 0.3
+	snap 1
+	rec_stop "$name.A"
+	rec_stop "$name.B"
+	rd "$name.A"
+	rd "$name.B"
+	sj=$TMP/$name.$sl.json pj=$TMP/$name.$pl.json
+	rst=$($snd_d TcpOutRsts)
+	check "$name: read counts $(q "$sj" "rows('sent', '$reason', '$state')") resets $reason in $state = $want sent" \
+		test "$(q "$sj" "rows('sent', '$reason', '$state')")" = "$want"
+	check "$name: every reset sent in the file ($(q "$sj" "rows('sent')")) = the sender's TcpOutRsts (+$rst)" \
+		test "$(q "$sj" "rows('sent')")" = "$rst" -a "$rst" -gt 0
+	r=$(q "$pj" "rows('received', 'none', '$pstate')")
+	check "$name: the peer's file has $r received in $pstate = the peer application's own resets ($app)" \
+		test "$r" = "$app" -a "$r" = "$want"
+	case $pstate in ESTABLISHED | CLOSE_WAIT)
+		check "$name: = the peer's TcpEstabResets (+$($rcv_d TcpEstabResets))" \
+			test "$r" = "$($rcv_d TcpEstabResets)" ;;
+	esac
+	for ns in A B; do
+		local resets t
+		resets=$(q "$TMP/$name.$ns.json" "rows()")
+		t=$(tshark_rst "$name.$ns" | xargs)
+		check "$name.$ns: tshark reads the file, $t RST packets = the resets read counts ($resets)" \
+			test "$t" = "$resets"
+	done
+}
+
+echo "-- resets sent with their reasons, and received"
+rst_case no_socket B NO_SOCKET - SYN_SENT none refused
+rst_case abort_on_close B TCP_ABORT_ON_CLOSE CLOSE ESTABLISHED abort_on_close send_wait
+rst_case abort_on_linger A TCP_ABORT_ON_LINGER CLOSE CLOSE_WAIT hold linger2
+
+echo "-- the resets are not drops, and read's filters"
+# tshark's count of each interface's packets: the drops', and the TCP events'
+ifpk() { tshark -r "$TMP/$1.pcapng" -Y "frame.interface_id == $2" -T fields -e frame.number 2>/dev/null | wc -l; }
+# no_socket.B holds the NO_SOCKET drops of the SYNs and the resets answering them
+check "no_socket.B: read's drops ($(q "$TMP/no_socket.B.json" "drops()"), $(q "$TMP/no_socket.B.json" "drops('NO_SOCKET')") NO_SOCKET) = tshark's packets of the drops' interface ($(ifpk no_socket.B 0)); resets = of whydrop-tcp ($(ifpk no_socket.B 1))" \
+	test "$(q "$TMP/no_socket.B.json" "drops()")" = "$(ifpk no_socket.B 0)" -a \
+	"$(q "$TMP/no_socket.B.json" "drops('NO_SOCKET')")" = $((2 * N)) -a \
+	"$(ifpk no_socket.B 1)" = $((2 * N))
+rd no_socket.B -r NO_SOCKET
+check "read -r NO_SOCKET: -r is of drops, the resets stay ($(q "$TMP/no_socket.B.json" "rows()"))" \
+	test "$(q "$TMP/no_socket.B.json" "rows()")" = $((2 * N))
+rd no_socket.B "tcp src port 5001"
+check "read 'tcp src port 5001': the expression applies to the synthesized headers: the $(q "$TMP/no_socket.B.json" "rows('sent')") resets, no drop" \
+	test "$(q "$TMP/no_socket.B.json" "rows('sent')")" = $((2 * N)) -a \
+	"$(q "$TMP/no_socket.B.json" "drops()")" = 0
+rd no_socket.B --netns "$B"
+check "read --netns $B (by its recorded name): the resets ($(q "$TMP/no_socket.B.json" "rows()")) and the NO_SOCKET drops ($(q "$TMP/no_socket.B.json" "drops('NO_SOCKET')")) stay" \
+	test "$(q "$TMP/no_socket.B.json" "rows()")" = $((2 * N)) -a \
+	"$(q "$TMP/no_socket.B.json" "drops('NO_SOCKET')")" = $((2 * N))
+rd no_socket.B --netns 1
+check "read --netns of another namespace: no reset, no drop" \
+	test "$(q "$TMP/no_socket.B.json" "rows() + drops()")" = 0
+"$W" read --lines "$TMP/no_socket.B.pcapng" >"$TMP/lines" 2>&1
+check "read --lines: a 'TCP reset_sent NO_SOCKET' line per reset ($(grep -c ' TCP reset_sent NO_SOCKET ' "$TMP/lines"))" \
+	test "$(grep -c ' TCP reset_sent NO_SOCKET ' "$TMP/lines")" = $((2 * N))
+"$W" read --lines --json "$TMP/abort_on_close.A.pcapng" >"$TMP/lines.json" 2>&1
+check "read --lines --json: a reset_received object per reset received ($(grep -c '"type": "reset_received"' "$TMP/lines.json"))" \
+	test "$(grep -c '"type": "reset_received"' "$TMP/lines.json")" = $((2 * N))
+check "the exit summary counts the TCP events written" \
+	grep -q "^whydrop: $((2 * N)) TCP events (resets, retransmissions) written, 0 over --rate, 0 lost" \
+	"$TMP/no_socket.B.err"
+check "the statistics block says them (tcp_written=$((2 * N)))" \
+	grep -aq "tcp_written=$((2 * N)) tcp_rate_limited=0 tcp_ring_full=0" "$TMP/no_socket.B.pcapng"
+
+echo "-- records over --rate are counted, never silently missing"
+rec rate.B record --tcp --rate 5 --netns "$B" -w "$TMP/rate.B.pcapng"
+snap 0
+ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 40 >/dev/null 2>&1
+sleep 0.3
+snap 1
+rec_stop rate.B
+rd rate.B
+w=$(sed -n 's/^whydrop: \([0-9]*\) TCP events\? (resets, retransmissions) written, \([0-9]*\) over --rate, \([0-9]*\) lost.*/\1 \2 \3/p' "$TMP/rate.B.err")
+read -r tw trl trf <<<"${w:-0 0 0}"
+check "--rate 5: $(q "$TMP/rate.B.json" "rows('sent')") resets in the file = $tw written; + $trl over --rate + $trf lost = B's TcpOutRsts (+$(dB TcpOutRsts))" \
+	test -n "$w" -a "$(q "$TMP/rate.B.json" "rows('sent')")" = "$tw" -a "$trl" -gt 0 -a \
+	"$((tw + trl + trf))" = "$(dB TcpOutRsts)"
+check "--rate 5: the statistics block says them too" \
+	grep -aq "tcp_written=$tw tcp_rate_limited=$trl tcp_ring_full=$trf" "$TMP/rate.B.pcapng"
+
+echo "-- retransmissions: an nftables rule in B drops a tenth of B's input"
+ip netns exec "$B" nft -f - <<NFT
+table inet wdtcpr$$ {
+	chain in {
+		type filter hook input priority 0; policy accept;
+		tcp dport 5001 numgen random mod 10 == 0 counter drop
+	}
+}
+NFT
+rec loss.A record --tcp --netns "$A" -w "$TMP/loss.A.pcapng"
+rec loss.B record --tcp --netns "$B" -w "$TMP/loss.B.pcapng"
+rec plain.B record --netns "$B" -w "$TMP/plain.B.pcapng"
+snap 0
+serve "$B" sink "$B4" 5001 1
+ip netns exec "$A" "${PEER[@]}" client bulk "$B4" 5001 1 3000000 >"$TMP/client.out" 2>&1
+wait "$SERVER"
+serve "$B" sink "$B6" 5001 1
+ip netns exec "$A" "${PEER[@]}" client bulk "$B6" 5001 1 3000000 >"$TMP/client.out" 2>&1
+wait "$SERVER"
+sleep 0.5
+snap 1
+rec_stop loss.A
+rec_stop loss.B
+rec_stop plain.B
+dropped=$(ip netns exec "$B" nft list table inet "wdtcpr$$" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
+ip netns exec "$B" nft delete table inet "wdtcpr$$"
+rd loss.A
+rd loss.B
+rd plain.B
+rs=$(dA TcpRetransSegs)
+"$W" read --lines --json "$TMP/loss.A.pcapng" >"$TMP/loss.lines" 2>&1
+"$W" read --json "$TMP/loss.A.pcapng" "$TMP/loss.B.pcapng" >"$TMP/loss.AB.json" 2>"$TMP/loss.AB.err"
+got=$(q "$TMP/loss.A.json" "sum(f['retransmits'] for f in d['flows'])")
+check "loss: the rule dropped ($dropped) and A retransmitted (+$rs)" test "${dropped:-0}" -gt 0 -a "$rs" -gt 0
+check "loss: A's file, its flows' retransmitted segments $got = A's TcpRetransSegs (+$rs)" \
+	test "$got" = "$rs" -a "$(q "$TMP/loss.A.json" "d['tcp']['retransmits']")" = "$rs"
+check "loss: an IPv4 and an IPv6 flow, from A's addresses ($(q "$TMP/loss.A.json" "sorted((f['src'], f['dst']) for f in d['flows'])"))" \
+	test "$(q "$TMP/loss.A.json" "sorted(f['src'] for f in d['flows'] if f['dport'] == 5001)")" = "['$A4', '$A6']"
+check "loss: A's file alone joins none of the rule's drops (in B) to its flows: $(q "$TMP/loss.A.json" "[(f['where'], f['reasons']) for f in d['flows']]")" \
+	test "$(q "$TMP/loss.A.json" "all('NETFILTER_DROP' not in f['reasons'] for f in d['flows'])")" = True
+F="[f for f in d['flows'] if f['src'] in ('$A4', '$A6') and f['dport'] == 5001]"
+check "loss: A's and B's files read together, the flows' NETFILTER_DROP ($(q "$TMP/loss.AB.json" "sum(f['reasons'].get('NETFILTER_DROP', 0) for f in $F)")) = the rule's counter ($dropped)" \
+	test "$(q "$TMP/loss.AB.json" "sum(f['reasons'].get('NETFILTER_DROP', 0) for f in $F)")" = "$dropped"
+check "loss: B's NETFILTER_DROP with --tcp ($(q "$TMP/loss.B.json" "drops('NETFILTER_DROP')")) = without ($(q "$TMP/plain.B.json" "drops('NETFILTER_DROP')")) = the rule's counter ($dropped)" \
+	test "$(q "$TMP/loss.B.json" "drops('NETFILTER_DROP')")" = "$dropped" -a \
+	"$(q "$TMP/plain.B.json" "drops('NETFILTER_DROP')")" = "$dropped"
+ev=$("$PY" -c 'import json, sys
+L = [json.loads(x) for x in open(sys.argv[1]) if x.startswith("{")]
+print(sum(1 for x in L if "type" in x))' "$TMP/loss.lines")
+check "loss: A's file, read's drops ($(q "$TMP/loss.A.json" "drops()")) = tshark's packets of the drops' interface ($(ifpk loss.A 0)); TCP events ($ev) = of whydrop-tcp ($(ifpk loss.A 1))" \
+	test "$(q "$TMP/loss.A.json" "drops()")" = "$(ifpk loss.A 0)" -a "$ev" = "$(ifpk loss.A 1)" -a "$ev" -gt 0
+check "loss: read --lines, the retransmit lines add up to A's TcpRetransSegs (+$rs)" \
+	test "$("$PY" -c 'import json, sys
+L = [json.loads(x) for x in open(sys.argv[1]) if x.startswith("{")]
+print(sum(x["segs"] for x in L if "retransmit" in x.get("type", "")))' "$TMP/loss.lines")" = "$rs"
+t=$(tshark -r "$TMP/loss.A.pcapng" -q 2>&1 >/dev/null | grep -iv "running as user" | head -c 300)
+check "loss: tshark reads A's file without an error" test -z "$t"
+
+summary
