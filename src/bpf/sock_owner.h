@@ -6,31 +6,7 @@
 #ifndef WHYDROP_SOCK_OWNER_H
 #define WHYDROP_SOCK_OWNER_H
 
-#define TCP_TIME_WAIT		6
-#define TCP_NEW_SYN_RECV	12
-
-/*
- * skb->sk may be a timewait or request socket (early demux): those share
- * only sock_common with a full socket, so nothing past it is read.
- */
-static __always_inline bool full_socket(__u8 state)
-{
-	return state != TCP_TIME_WAIT && state != TCP_NEW_SYN_RECV;
-}
-
-/*
- * A full socket's inode and cgroup v2 id. In tp_btf, sk is the program's
- * own BTF pointer, read with direct loads (a NULL link included: the load
- * gives 0, as the helper would).
- */
-static __always_inline void sock_ids(const struct sock *sk, __u64 *ino, __u64 *cgroup_id,
-				     bool btf)
-{
-	*ino = RD(btf, sk, sk_socket, file, f_inode, i_ino);
-	if (bpf_core_field_exists(struct sock, sk_cgrp_data) &&
-	    bpf_core_field_exists(struct sock_cgroup_data, cgroup))
-		*cgroup_id = RD(btf, sk, sk_cgrp_data.cgroup, kn, id);
-}
+#include "sock_ids.h"
 
 static __always_inline void sock_fill(struct wd_sock *w, const struct sock *sk, bool rx_sk_tp,
 				      bool btf)

@@ -23,6 +23,7 @@
 #include "flavour.h"
 #include "keyed_count.h"
 #include "record_budget.h"
+#include "sock_ids.h"
 
 #define AF_INET			2
 #define AF_INET6		10
@@ -239,9 +240,31 @@ struct what {
 	__s32 err;
 	__u32 segs;
 	__u32 flags;
+	struct sock___wdtcp *sk;	/* resets: the socket whose owner to name */
 };
 
-static __always_inline void emit(const struct wd_tcp_flow *f, const struct what *w)
+/* A reset's socket owner (a full socket only) and the task it ran in. */
+static __always_inline void owner_fill(struct wd_tcp_event *ev, const struct what *w, bool btf)
+{
+	const struct sock *sk = (const struct sock *)w->sk;
+
+	ev->uid = 0;
+	ev->sock_ino = 0;
+	ev->cgroup_id = 0;
+	ev->pid = 0;
+	__builtin_memset(ev->comm, 0, sizeof(ev->comm));
+	if (w->type > WD_TCP_EV_RST_RECEIVED)
+		return;
+	ev->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	if (!sk || !full_socket(w->state))
+		return;
+	ev->flags |= WD_TCP_EVF_SOCK;
+	ev->uid = RD(btf, sk, sk_uid.val);
+	sock_ids(sk, &ev->sock_ino, &ev->cgroup_id, btf);
+}
+
+static __always_inline void emit(const struct wd_tcp_flow *f, const struct what *w, bool btf)
 {
 	struct wd_tcp_event *ev;
 
@@ -264,6 +287,7 @@ static __always_inline void emit(const struct wd_tcp_flow *f, const struct what 
 	ev->cpu = bpf_get_smp_processor_id();
 	ev->flags = w->flags;
 	ev->pad = 0;
+	owner_fill(ev, w, btf);
 	bpf_ringbuf_submit(ev, wakeup());
 	stat_add(WD_TCP_STAT_EMITTED, 1);
 }
@@ -302,7 +326,8 @@ static __always_inline int on_send_reset(__u64 *args, bool btf)
 	}
 	w.reason = k.reason;
 	w.state = k.state;
-	emit(&f, &w);
+	w.sk = sk;
+	emit(&f, &w, btf);
 	return 0;
 }
 
@@ -330,7 +355,8 @@ static __always_inline int on_receive_reset(__u64 *args, bool btf)
 		return 0;
 	flow_from_sock(&f, sk, btf);
 	w.state = k.state;
-	emit(&f, &w);
+	w.sk = sk;
+	emit(&f, &w, btf);
 	return 0;
 }
 
@@ -432,7 +458,7 @@ static __always_inline int on_retransmit(__u64 *args, bool btf)
 	if (!detail_budget)
 		return 0;
 	w.state = RD(btf, sk, __sk_common.skc_state);
-	emit(&f, &w);
+	emit(&f, &w, btf);
 	return 0;
 }
 
@@ -452,7 +478,7 @@ static __always_inline int on_synack(__u64 *args, bool btf)
 	if (!detail_budget)
 		return 0;
 	w.state = RD(btf, req, __sk_common.skc_state);
-	emit(&f, &w);
+	emit(&f, &w, btf);
 	return 0;
 }
 

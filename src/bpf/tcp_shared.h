@@ -55,6 +55,7 @@ struct wd_tcp_flow {
 #define WD_TCP_EVF_FROM_PACKET	1	/* no socket: the flow is the packet's, reversed */
 #define WD_TCP_EVF_NOT_COUNTED	2	/* a retransmission that ended before TcpRetransSegs */
 #define WD_TCP_EVF_UNSURE	4	/* ... and that may have been counted after all */
+#define WD_TCP_EVF_SOCK		8	/* resets: a full socket, sock_ino, cgroup_id and uid valid */
 
 /* One event, sent through the ring buffer (rate-limited, losses counted). */
 struct wd_tcp_event {
@@ -67,6 +68,12 @@ struct wd_tcp_event {
 	__u32 segs;		/* retransmissions: segments added to TcpRetransSegs */
 	__u32 cpu;
 	__u32 flags;		/* WD_TCP_EVF_* */
+	__u32 uid;		/* WD_TCP_EVF_SOCK: the socket's owner */
+	__u64 sock_ino;		/* ... its inode, as in ss -e and /proc/PID/fd */
+	__u64 cgroup_id;	/* ... its cgroup v2 id, 0 if none */
+	/* resets: the task the event ran in (the socket's process only on close) */
+	__u32 pid;		/* its tgid, 0: the idle task */
+	char comm[16];		/* TASK_COMM_LEN */
 	__u32 pad;
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * watch --tcp: a line per reset (sent: reason and state; received: state)
- * and per retransmission, the retransmission followed by the last drop of
+ * watch --tcp: a line per reset (sent: reason and state; received: state;
+ * both: who, the socket's owner as drop lines name it) and per retransmission, the retransmission followed by the last drop of
  * its connection that watch showed before it. The join is by connection
  * (addresses and ports, either direction), not by sequence number: the
  * drop named is the last one of the connection, which is the one the
@@ -124,6 +124,8 @@ struct line {
 	const char *type, *state;
 	const struct drop_seen *cause;	/* retransmissions: NULL if none */
 	double ago_ms;
+	struct wd_sock_view sock;	/* resets: who; kind WD_SOCK_NONE otherwise */
+	char comm[WD_COMM_LEN + 1];
 };
 
 static void print_text(const struct wd_tcp_event *ev, const struct line *l, FILE *f)
@@ -140,6 +142,7 @@ static void print_text(const struct wd_tcp_event *ev, const struct line *l, FILE
 			l->cause->function, l->cause->netns, l->ago_ms);
 	else if (ev->type >= WD_TCP_EV_RETRANS)
 		fprintf(f, " (no drop of it shown here)");
+	wd_print_sock_text(f, &l->sock);
 	fputc('\n', f);
 }
 
@@ -163,6 +166,7 @@ static void print_json(const struct wd_tcp_event *ev, const struct line *l, FILE
 	wd_json_uint(&j, "netns_cookie", ev->flow.netns_cookie);
 	if (ev->type >= WD_TCP_EV_RETRANS)
 		wd_json_uint(&j, "segs", ev->segs);
+	wd_print_sock_json(&j, &l->sock);
 	if (l->cause) {
 		wd_json_open(&j, "after_drop", '{');
 		wd_json_str(&j, "reason", l->cause->reason);
@@ -173,6 +177,49 @@ static void print_json(const struct wd_tcp_event *ev, const struct line *l, FILE
 	}
 	wd_json_close(&j, '}');
 	fputc('\n', f);
+}
+
+/*
+ * A close (TCP_ABORT_ON_CLOSE, TCP_ABORT_ON_LINGER) sends its reset in the
+ * closing task: that task is the socket's process, whose descriptor is
+ * already gone from /proc. Any other reset may run in whatever task the
+ * packet or timer interrupted: its process is looked up as a drop's is.
+ */
+static bool sent_by_closer(const struct wd_tcp_event *ev, const char *reason)
+{
+	return ev->type == WD_TCP_EV_RST_SENT && ev->pid &&
+	       (!strcmp(reason, "TCP_ABORT_ON_CLOSE") || !strcmp(reason, "TCP_ABORT_ON_LINGER"));
+}
+
+/* A reset's socket, named as a drop's is (wd_who_view), by a struct wd_sock. */
+static void reset_who(struct wd_session *s, const struct wd_tcp_event *ev, struct line *l)
+{
+	struct wd_netns_id ns = { .inode = ev->flow.netns_ino, .cookie = ev->flow.netns_cookie };
+	struct wd_sock sk = { .flags = WD_SOCK_TP_RX_SK };
+	struct wd_drop_view v = {};
+
+	if (ev->type > WD_TCP_EV_RST_RECEIVED)
+		return;
+	if (ev->state) {
+		sk.flags |= WD_SOCK_FOUND;
+		sk.family = ev->flow.family;
+		sk.state = ev->state;
+		sk.sport = ev->flow.sport;
+		sk.dport = ev->flow.dport;
+	}
+	if (ev->flags & WD_TCP_EVF_SOCK) {
+		sk.flags |= WD_SOCK_FULL;
+		sk.ino = ev->sock_ino;
+		sk.cgroup_id = ev->cgroup_id;
+		sk.uid = ev->uid;
+	}
+	wd_who_view(&s->who, &ns, &sk, &v);
+	l->sock = v.sock;
+	if (l->sock.kind != WD_SOCK_SEEN || l->sock.pid || !sent_by_closer(ev, l->reason))
+		return;
+	snprintf(l->comm, sizeof(l->comm), "%.*s", WD_COMM_LEN, ev->comm);
+	l->sock.pid = (int)ev->pid;
+	l->sock.comm = l->comm;
 }
 
 void wd_tcp_watch_print(struct wd_tcp_watch *w, struct wd_session *s,
@@ -189,6 +236,7 @@ void wd_tcp_watch_print(struct wd_tcp_watch *w, struct wd_session *s,
 	l.state = nm ? wd_tcp_state_name(nm, ev->state) : "?";
 	if (nm)
 		wd_tcp_rst_name(nm, ev->reason, l.reason, sizeof(l.reason));
+	reset_who(s, ev, &l);
 	if (ev->type >= WD_TCP_EV_RETRANS && w->last) {
 		const struct wd_tcp_watch_last *c;
 

@@ -405,4 +405,29 @@ check "watch: $(wq 'sum(1 for x in R if x.get("after_drop", {}).get("reason") ==
 	test "$(wq 'sum(1 for x in R if x.get("after_drop", {}).get("reason") == "NETFILTER_DROP") > 0 and all(x["after_drop"]["reason"] == "NETFILTER_DROP" for x in R if "after_drop" in x)')" = True
 check "watch: the summary counts its TCP records" grep -q "TCP records\? (resets, retransmissions) shown, 0 over --rate, 0 lost" "$TMP/watch.err"
 
+echo "-- watch --tcp names who: the process whose close() reset (TCP_ABORT_ON_CLOSE)"
+wd who watch --tcp --json --rate 0 --netns "$B"
+snap 0
+serve "$B" abort_on_close "$B4" 5001 "$N"
+server_comm=$(cat "/proc/$SERVER/comm")
+ip netns exec "$A" "${PEER[@]}" client send_wait "$B4" 5001 "$N" >"$TMP/client.out" 2>&1
+wait "$SERVER"
+sleep 0.3
+snap 1
+wd_stop who
+# whq EXPR: over watch's reset lines R (sent, TCP_ABORT_ON_CLOSE)
+whq() {
+	"$PY" -c 'import json, sys
+L = [json.loads(x) for x in open(sys.argv[1]) if x.startswith("{")]
+R = [x for x in L if x.get("type") == "reset_sent" and x.get("reason") == "TCP_ABORT_ON_CLOSE"]
+print(eval(sys.argv[2]))' "$TMP/who.json" "$1"
+}
+onclose=$(dB TcpExtTCPAbortOnClose)
+check "who: $(whq 'len(R)') TCP_ABORT_ON_CLOSE lines = B's TcpExtTCPAbortOnClose (+$onclose)" \
+	test "$(whq 'len(R)')" = "$onclose" -a "$onclose" = "$N"
+check "who: each names the server's process $server_comm[$SERVER] ($(whq '[(x.get("socket", {}).get("comm"), x.get("socket", {}).get("pid")) for x in R]'))" \
+	test "$(whq "all(x.get('socket', {}).get('pid') == $SERVER and x['socket'].get('comm') == '$server_comm' for x in R)")" = True
+check "who: and its socket (an inode, state CLOSE)" \
+	test "$(whq "all(x['socket'].get('ino', 0) > 0 and x['socket']['state'] == 'CLOSE' for x in R)")" = True
+
 summary

@@ -111,7 +111,7 @@ static void print_container_text(FILE *f, const struct wd_sock_view *k)
 	}
 }
 
-static void print_sock_text(FILE *f, const struct wd_sock_view *k)
+void wd_print_sock_text(FILE *f, const struct wd_sock_view *k)
 {
 	if (k->kind == WD_SOCK_UNKNOWN) {
 		fputs(" sock unknown", f);
@@ -165,7 +165,7 @@ void wd_print_drop_text(FILE *f, const struct wd_drop_view *d)
 	} else if (d->netns) {
 		fprintf(f, " netns %u", d->netns);
 	}
-	print_sock_text(f, &d->sock);
+	wd_print_sock_text(f, &d->sock);
 	if (!d->no_cpu)
 		fprintf(f, " cpu %u", d->cpu);
 	if (d->hw_trap) {
@@ -216,7 +216,7 @@ static void print_flow_json(struct wd_json *j, const struct wd_drop_view *d)
 		wd_json_bool(j, "fragment", true);
 }
 
-static void print_sock_json(struct wd_json *j, const struct wd_sock_view *k)
+void wd_print_sock_json(struct wd_json *j, const struct wd_sock_view *k)
 {
 	if (k->kind == WD_SOCK_UNKNOWN) {
 		wd_json_str(j, "socket", "unknown");
@@ -283,7 +283,7 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 		wd_json_uint(&j, "netns_cookie", d->netns_cookie);
 	if (d->netns_name)
 		wd_json_str(&j, "netns_name", d->netns_name);
-	print_sock_json(&j, &d->sock);
+	wd_print_sock_json(&j, &d->sock);
 	if (!d->no_cpu)
 		wd_json_uint(&j, "cpu", d->cpu);
 	if (d->hw_group)

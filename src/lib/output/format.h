@@ -218,6 +218,10 @@ struct wd_event;
 void wd_event_view(const struct wd_event *ev, uint64_t mono_to_real_ns, struct wd_drop_view *v);
 void wd_print_drop_text(FILE *f, const struct wd_drop_view *d);
 void wd_print_drop_json(FILE *f, const struct wd_drop_view *d);
+/* A socket's part of a drop line (" sock ..."), and its "socket" member. */
+struct wd_json;
+void wd_print_sock_text(FILE *f, const struct wd_sock_view *k);
+void wd_print_sock_json(struct wd_json *j, const struct wd_sock_view *k);
 void wd_print_count_json(FILE *f, const struct wd_count_doc *doc);
 void wd_print_count_table(FILE *f, const struct wd_count_doc *doc);
 /* The --stacks part of the table. */
