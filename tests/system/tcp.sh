@@ -228,13 +228,17 @@ read -r -t 5 line <&"${KA[0]}"
 ip netns exec "$B" nft -f - <<NFT
 table inet wdtcpw$$ {
 	chain in { type filter hook input priority 0; tcp dport 5001 drop; }
+	chain out { type filter hook output priority 0; tcp sport 5001 drop; }
 }
 NFT
 echo go >&"${KA[1]}"
 wait "$KA_PID" 2>/dev/null
+# B's end closes too: its FIN (and retransmissions, for seconds) would
+# each make A answer a reset, racing snap 1 and whydrop's exit. B's output
+# is dropped, so A's only reset is the keepalive's.
 kill "$SERVER" 2>/dev/null
 wait "$SERVER" 2>/dev/null
-sleep 1	# the server's end closes too, and A answers it: let that settle
+sleep 0.5
 snap 1
 wd_stop keepalive.A
 ip netns exec "$B" nft delete table inet "wdtcpw$$"
