@@ -6,7 +6,9 @@
 # sender's TcpOutRsts and the reason's own counter; the resets received on
 # the peer against the peer application's own errors (and TcpEstabResets);
 # serve --tcp's whydrop_tcp_resets_total against TcpOutRsts; --tcp refused
-# with --source dropmon; nothing of it loaded without --tcp.
+# with --source dropmon; nothing of it loaded without --tcp; who: resets by
+# the closing process (pid, comm) and the socket's cgroup in count's JSON and
+# table, top and serve --per-cgroup, against the kernel's counters.
 #   tests/system/tcp.sh [WHYDROP]
 # Prints "N passed, N failed[, N skipped]".
 set -u
@@ -433,5 +435,101 @@ check "who: each names the server's process $server_comm[$SERVER] ($(whq '[(x.ge
 	test "$(whq "all(x.get('socket', {}).get('pid') == $SERVER and x['socket'].get('comm') == '$server_comm' for x in R)")" = True
 check "who: and its socket (an inode, state CLOSE)" \
 	test "$(whq "all(x['socket'].get('ino', 0) > 0 and x['socket']['state'] == 'CLOSE' for x in R)")" = True
+
+
+echo "-- who: resets counted per process (in its own context) and per socket cgroup"
+CG_ROOT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+CG_S=/wdtcpwho-$$.slice/server.scope CG_C=/wdtcpwho-$$.slice/client.scope
+cleanup_cg() { rmdir "$CG_ROOT$CG_S" "$CG_ROOT$CG_C" "$CG_ROOT/wdtcpwho-$$.slice" 2>/dev/null; }
+trap 'harness_end; cleanup_cg' EXIT
+mkdir -p "$CG_ROOT$CG_S" "$CG_ROOT$CG_C"
+# in_cg CGROUP CMD... &: CMD in the cgroup, joined before it makes a socket;
+# it execs, so $! is CMD's pid (in the background only)
+in_cg() { exec sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG_ROOT$1" "${@:2}"; }
+# a server of ours, in CG_S: "ready" once it listens; its pid in $1
+serve_cg() {
+	rm -f "$TMP/$1.out"
+	in_cg "$CG_S" ip netns exec "$B" "${PEER[@]}" server "${@:2}" >"$TMP/$1.out" 2>&1 &
+	eval "$1=$!"
+	PIDS+=("$!")
+	for _ in $(seq 50); do grep -qs ready "$TMP/$1.out" && return 0; sleep 0.1; done
+	fail "server $2 ready" "$(cat "$TMP/$1.out")"
+}
+M=2
+wd who.A count --tcp --json --netns "$A"
+wd who.B count --tcp --json --netns "$B"
+wd who.table count --tcp --netns "$B"
+wd who.top top --tcp --netns "$B"
+wd who.serve serve --tcp --per-cgroup --netns "$B" --listen 127.0.0.1:0
+poll_until 10 grep -q "listening on" "$TMP/who.serve.err"
+port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$TMP/who.serve.err" | head -1)
+snap 0
+# N TCP_ABORT_ON_CLOSE from a server's close(); A's client receives them
+serve_cg S1 abort_on_close "$B4" 5003 "$N"
+in_cg "$CG_C" ip netns exec "$A" "${PEER[@]}" client send_wait "$B4" 5003 "$N" >"$TMP/c1.out" 2>&1 &
+C1=$!
+wait "$C1" "$S1"
+# M TCP_ABORT_ON_LINGER from a client's close(); B's server receives them
+serve_cg S2 hold "$B4" 5004 "$M"
+in_cg "$CG_C" ip netns exec "$A" "${PEER[@]}" client linger2 "$B4" 5004 "$M" >"$TMP/c2.out" 2>&1 &
+C2=$!
+wait "$C2" "$S2"
+# and one NO_SOCKET from B, which no socket and no task owns
+ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 1 >/dev/null 2>&1
+sleep 1.2	# top refreshes each second
+snap 1
+curl -s "http://127.0.0.1:$port/metrics" >"$TMP/who.metrics"
+for w in A B table top serve; do wd_stop "who.$w"; done
+# wq NS EXPR: over who.NS's reset rows R, with who(r) its "who" ({} if none)
+wq() {
+	"$PY" -c 'import json, sys
+R = json.load(open(sys.argv[1]))["resets"]
+who = lambda r: r.get("who", {})
+def n(direction, reason=None, f=lambda r: True):
+    return sum(r["count"] for r in R if r["direction"] == direction
+               and (reason is None or r["reason"] == reason) and f(r))
+print(eval(sys.argv[2]))' "$TMP/who.$1.json" "$2"
+}
+on_close=$(wq B "n('sent', 'TCP_ABORT_ON_CLOSE', lambda r: who(r).get('pid') == $S1 and who(r).get('comm') == 'python3')")
+check "who: $on_close TCP_ABORT_ON_CLOSE name the server python3[$S1] = B's TcpExtTCPAbortOnClose (+$(dB TcpExtTCPAbortOnClose)) = $N" \
+	test "$on_close" = "$(dB TcpExtTCPAbortOnClose)" -a "$on_close" = "$N"
+check "who: and its cgroup $CG_S ($(wq B "sorted(set(who(r).get('cgroup') for r in R if r['reason'] == 'TCP_ABORT_ON_CLOSE'))"))" \
+	test "$(wq B "n('sent', 'TCP_ABORT_ON_CLOSE', lambda r: who(r).get('cgroup') == '$CG_S')")" = "$N"
+on_linger=$(wq A "n('sent', 'TCP_ABORT_ON_LINGER', lambda r: who(r).get('pid') == $C2 and who(r).get('cgroup') == '$CG_C')")
+check "who: $on_linger TCP_ABORT_ON_LINGER name the client python3[$C2] in $CG_C = A's TcpExtTCPAbortOnLinger (+$(dA TcpExtTCPAbortOnLinger)) = $M" \
+	test "$on_linger" = "$(dA TcpExtTCPAbortOnLinger)" -a "$on_linger" = "$M"
+check "who: the NO_SOCKET reset names no one ($(wq B "[r.get('who') for r in R if r['reason'] == 'NO_SOCKET']"))" \
+	test "$(wq B "n('sent', 'NO_SOCKET', lambda r: 'who' not in r)")" = 1 \
+	-a "$(wq B "n('sent', 'NO_SOCKET')")" = 1
+for ns in A B; do
+	check "who: $ns's rows sent add up to its TcpOutRsts (+$(d$ns TcpOutRsts)) and resets_sent" \
+		test "$(wq $ns "n('sent')")" = "$(d$ns TcpOutRsts)" \
+		-a "$(wq $ns "n('sent')")" = "$(q "$TMP/who.$ns.json" "d['tcp']['resets_sent']")"
+done
+rcv=$(wq A "n('received', None, lambda r: r['state'] == 'ESTABLISHED' and who(r).get('cgroup') == '$CG_C' and who(r).get('pid', $C1) == $C1)")
+check "who: A received $rcv in ESTABLISHED in the client's cgroup, each the client's or no process = A's TcpEstabResets (+$(dA TcpEstabResets)) = $N" \
+	test "$rcv" = "$(dA TcpEstabResets)" -a "$rcv" = "$N"
+rcv=$(wq B "n('received', None, lambda r: who(r).get('cgroup') == '$CG_S' and who(r).get('pid', $S2) == $S2)")
+check "who: B received $rcv in the server's cgroup, each the server's or no process = the server's own resets ($(app_resets "$TMP/S2.out")) = $M" \
+	test "$rcv" = "$(wq B "n('received')")" -a "$rcv" = "$(app_resets "$TMP/S2.out")" -a "$rcv" = "$M"
+
+# the table and top: WHO as drop rows name it, comm[pid], else the cgroup
+check "who: count's table names python3[$S1] on its TCP_ABORT_ON_CLOSE row" \
+	grep -Eq "^ +$N  sent +TCP_ABORT_ON_CLOSE +CLOSE +[0-9]+ +python3\[$S1\]\$" "$TMP/who.table.json"
+check "who: and server.scope on the resets it received" \
+	grep -Eq "^ +$M  received +none +CLOSE_WAIT +[0-9]+ +server\.scope\$" "$TMP/who.table.json"
+check "who: top's section names python3[$S1]" \
+	grep -q "sent TCP_ABORT_ON_CLOSE $N (python3\[$S1\])" "$TMP/who.top.json"
+# serve --per-cgroup: a cgroup label, no pid
+met() { sed -n "s/^whydrop_tcp_resets_total{reason=\"$1\",direction=\"$2\",cgroup=\"$3\"} //p" "$TMP/who.metrics"; }
+got=$(met TCP_ABORT_ON_CLOSE sent server.scope)
+check "who: serve --per-cgroup: TCP_ABORT_ON_CLOSE sent in cgroup server.scope ${got:-none} = B's TcpExtTCPAbortOnClose" \
+	test "${got:-x}" = "$(dB TcpExtTCPAbortOnClose)"
+got=$(met NO_SOCKET sent none)
+check "who: serve: NO_SOCKET in cgroup \"none\" ${got:-none} = 1; received in server.scope $(met none received server.scope) = $M" \
+	test "${got:-x}" = 1 -a "$(met none received server.scope)" = "$M"
+all=$(awk '/^whydrop_tcp_resets_total\{.*direction="sent"/ { s += $2 } END { print s + 0 }' "$TMP/who.metrics")
+check "who: serve: every reset sent ($all) = B's TcpOutRsts (+$(dB TcpOutRsts)), no pid label" \
+	test "$all" = "$(dB TcpOutRsts)" -a "$(grep -c '^whydrop_tcp_resets_total{.*pid=' "$TMP/who.metrics")" = 0
 
 summary
