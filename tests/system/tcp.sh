@@ -15,6 +15,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
 . tests/lib/harness.sh
+. tests/lib/tcp_pair.sh
 W=${1:-build/whydrop}
 A=wdtcpwa-$$
 B=wdtcpwb-$$
@@ -25,32 +26,8 @@ harness_begin tests/system/tcp "$A" "$B"
 PEER=("$PY" tests/system/tcp_events_peer.py)
 N=3	# connections per family and scenario
 
-ip link add "$VA" netns "$A" type veth peer name "$VB" netns "$B"
-ip -n "$A" addr add "$A4/24" dev "$VA"
-ip -n "$B" addr add "$B4/24" dev "$VB"
-ip -n "$A" addr add "$A6/64" dev "$VA" nodad
-ip -n "$B" addr add "$B6/64" dev "$VB" nodad
-ip -n "$A" link set "$VA" up
-ip -n "$B" link set "$VB" up
-for ns in "$A" "$B"; do
-	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_fin_timeout=60 \
-		net.ipv4.tcp_abort_on_overflow=0 net.ipv4.tcp_syncookies=1
-done
-COOKIE_A=$(ip netns exec "$A" "${PEER[@]}" cookie)
-COOKIE_B=$(ip netns exec "$B" "${PEER[@]}" cookie)
-ns_cookie() { if [ "$1" = "$A" ]; then echo "$COOKIE_A"; else echo "$COOKIE_B"; fi; }
+tcp_pair_setup
 
-# mib NS FILE: the namespace's Tcp and TcpExt counters, "NAME VALUE" a line.
-mib() {
-	ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat |
-		awk '$1 ~ /^(Tcp|TcpExt):$/ { if (h[$1]) { for (i = 2; i <= NF; i++)
-			print substr($1, 1, length($1) - 1) h[$1, i], $i; h[$1] = 0 }
-			else { h[$1] = 1; for (i = 2; i <= NF; i++) h[$1, i] = $i } }' >"$2"
-}
-delta() {
-	awk -v k="$1" 'FNR == NR && $1 == k { a = $2 } FNR != NR && $1 == k { b = $2 }
-		END { print b - a }' "$2" "$3"
-}
 snap() { mib "$A" "$TMP/A.$1"; mib "$B" "$TMP/B.$1"; }
 dA() { delta "$1" "$TMP/A.0" "$TMP/A.1"; }
 dB() { delta "$1" "$TMP/B.0" "$TMP/B.1"; }
@@ -296,17 +273,30 @@ bulk() {	# bulk ADDR PORT BYTES: a transfer from A to a sink in B
 	wait "$SERVER"
 }
 
-echo "-- loss placed: an nftables rule in B drops a tenth of B's input (IPv4, IPv6)"
-ip netns exec "$B" nft -f - <<NFT
+# drop_tenth random|inc: an nftables table in B drops a tenth of the input
+# to port 5001 (at random, or every 10th), counted; drop_tenth_end prints
+# its counter and deletes the table.
+drop_tenth() {
+	ip netns exec "$B" nft -f - <<NFT
 table inet wdtcpw$$ {
 	chain in {
 		type filter hook input priority 0; policy accept;
-		tcp dport 5001 numgen random mod 10 == 0 counter drop
+		tcp dport 5001 numgen $1 mod 10 == 0 counter drop
 	}
 }
 NFT
+}
+drop_tenth_end() {
+	ip netns exec "$B" nft list table inet "wdtcpw$$" |
+		sed -n 's/.*counter packets \([0-9]*\).*/\1/p'
+	ip netns exec "$B" nft delete table inet "wdtcpw$$"
+}
+
+echo "-- loss placed: an nftables rule in B drops a tenth of B's input (IPv4, IPv6)"
+drop_tenth random
 wd nft.host count --tcp --json
 wd nft.A count --tcp --json --netns "$A"
+wd nft.flow count --tcp --group-by flow --max-groups 10000 --json
 snap 0
 bulk "$B4" 5001 3000000
 bulk "$B6" 5001 3000000
@@ -314,8 +304,8 @@ sleep 0.5
 snap 1
 wd_stop nft.A
 wd_stop nft.host
-dropped=$(ip netns exec "$B" nft list table inet "wdtcpw$$" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
-ip netns exec "$B" nft delete table inet "wdtcpw$$"
+wd_stop nft.flow
+dropped=$(drop_tenth_end)
 rs=$(dA TcpRetransSegs)
 # fs FILE EXPR: over F, A's flows to B's port 5001 (IPv4 and IPv6)
 fs() {
@@ -338,6 +328,16 @@ check "nft, seen from A: no NETFILTER_DROP inside A, placed $(fs "$TMP/nft.A.jso
 		f['where'] == ('beyond' if f['dropped_here'] == 0 else 'here and beyond') for f in F)")" = True
 check "nft, host-wide: the flows' retransmits $(fs "$TMP/nft.host.json" "sum(f['retransmits'] for f in F)") = A's TcpRetransSegs (+$rs)" \
 	test "$(fs "$TMP/nft.host.json" "sum(f['retransmits'] for f in F)")" = "$rs"
+# --tcp with --group-by flow: one per-flow map holds every IP drop, both count
+# (host-wide: every group kept, other tests' drops would fill the default 10)
+gf="sum(g['count'] for g in d['groups'] if g['reason'] == 'NETFILTER_DROP'
+	and g['group'].startswith('tcp ') and g['group'].endswith(('> $B4:5001', '> [$B6]:5001')))"
+check "nft, --tcp --group-by flow: the flows' retransmits $(fs "$TMP/nft.flow.json" "sum(f['retransmits'] for f in F)") = A's TcpRetransSegs (+$rs)" \
+	test "$(fs "$TMP/nft.flow.json" "sum(f['retransmits'] for f in F)")" = "$rs"
+check "nft, --tcp --group-by flow: their NETFILTER_DROP $(fs "$TMP/nft.flow.json" "sum(f['reasons'].get('NETFILTER_DROP', 0) for f in F)") and the flow groups' $(q "$TMP/nft.flow.json" "$gf") = the rule's counter ($dropped)" \
+	test "$(fs "$TMP/nft.flow.json" "sum(f['reasons'].get('NETFILTER_DROP', 0) for f in F)")" = "${dropped:-x}" \
+	-a "$(q "$TMP/nft.flow.json" "$gf")" = "${dropped:-x}" \
+	-a "$(q "$TMP/nft.flow.json" "d.get('groups_lost', 0)")" = 0
 # Other reasons are the kernel's own and shown, not asserted: A's (above), and
 # B dropping a segment it already had (TCP_OLD_SEQUENCE: a spurious
 # retransmission, as a loaded machine makes now and then).
@@ -376,22 +376,14 @@ check "tbf, seen from A: placed $(fl "$TMP/tbf.A.json" where)" \
 	test "$(fl "$TMP/tbf.A.json" where)" = "['here']"
 
 echo "-- watch --tcp: a line per retransmission, after the drop of its connection (every 10th packet to B dropped)"
-ip netns exec "$B" nft -f - <<NFT
-table inet wdtcpw$$ {
-	chain in {
-		type filter hook input priority 0; policy accept;
-		tcp dport 5001 numgen inc mod 10 == 0 counter drop
-	}
-}
-NFT
+drop_tenth inc
 wd watch watch --tcp --json --rate 0 "tcp port 5001 and host $B4"
 snap 0
 bulk "$B4" 5001 4000000
 sleep 0.5
 snap 1
 wd_stop watch
-dropped=$(ip netns exec "$B" nft list table inet "wdtcpw$$" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
-ip netns exec "$B" nft delete table inet "wdtcpw$$"
+dropped=$(drop_tenth_end)
 # wq EXPR: over the JSON lines of watch, L (list of objects)
 wq() {
 	"$PY" -c 'import json, sys
@@ -480,8 +472,8 @@ sleep 1.2	# top refreshes each second
 snap 1
 curl -s "http://127.0.0.1:$port/metrics" >"$TMP/who.metrics"
 for w in A B table top serve; do wd_stop "who.$w"; done
-# wq NS EXPR: over who.NS's reset rows R, with who(r) its "who" ({} if none)
-wq() {
+# rq NS EXPR: over who.NS's reset rows R, with who(r) its "who" ({} if none)
+rq() {
 	"$PY" -c 'import json, sys
 R = json.load(open(sys.argv[1]))["resets"]
 who = lambda r: r.get("who", {})
@@ -490,28 +482,28 @@ def n(direction, reason=None, f=lambda r: True):
                and (reason is None or r["reason"] == reason) and f(r))
 print(eval(sys.argv[2]))' "$TMP/who.$1.json" "$2"
 }
-on_close=$(wq B "n('sent', 'TCP_ABORT_ON_CLOSE', lambda r: who(r).get('pid') == $S1 and who(r).get('comm') == 'python3')")
+on_close=$(rq B "n('sent', 'TCP_ABORT_ON_CLOSE', lambda r: who(r).get('pid') == $S1 and who(r).get('comm') == 'python3')")
 check "who: $on_close TCP_ABORT_ON_CLOSE name the server python3[$S1] = B's TcpExtTCPAbortOnClose (+$(dB TcpExtTCPAbortOnClose)) = $N" \
 	test "$on_close" = "$(dB TcpExtTCPAbortOnClose)" -a "$on_close" = "$N"
-check "who: and its cgroup $CG_S ($(wq B "sorted(set(who(r).get('cgroup') for r in R if r['reason'] == 'TCP_ABORT_ON_CLOSE'))"))" \
-	test "$(wq B "n('sent', 'TCP_ABORT_ON_CLOSE', lambda r: who(r).get('cgroup') == '$CG_S')")" = "$N"
-on_linger=$(wq A "n('sent', 'TCP_ABORT_ON_LINGER', lambda r: who(r).get('pid') == $C2 and who(r).get('cgroup') == '$CG_C')")
+check "who: and its cgroup $CG_S ($(rq B "sorted(set(who(r).get('cgroup') for r in R if r['reason'] == 'TCP_ABORT_ON_CLOSE'))"))" \
+	test "$(rq B "n('sent', 'TCP_ABORT_ON_CLOSE', lambda r: who(r).get('cgroup') == '$CG_S')")" = "$N"
+on_linger=$(rq A "n('sent', 'TCP_ABORT_ON_LINGER', lambda r: who(r).get('pid') == $C2 and who(r).get('cgroup') == '$CG_C')")
 check "who: $on_linger TCP_ABORT_ON_LINGER name the client python3[$C2] in $CG_C = A's TcpExtTCPAbortOnLinger (+$(dA TcpExtTCPAbortOnLinger)) = $M" \
 	test "$on_linger" = "$(dA TcpExtTCPAbortOnLinger)" -a "$on_linger" = "$M"
-check "who: the NO_SOCKET reset names no one ($(wq B "[r.get('who') for r in R if r['reason'] == 'NO_SOCKET']"))" \
-	test "$(wq B "n('sent', 'NO_SOCKET', lambda r: 'who' not in r)")" = 1 \
-	-a "$(wq B "n('sent', 'NO_SOCKET')")" = 1
+check "who: the NO_SOCKET reset names no one ($(rq B "[r.get('who') for r in R if r['reason'] == 'NO_SOCKET']"))" \
+	test "$(rq B "n('sent', 'NO_SOCKET', lambda r: 'who' not in r)")" = 1 \
+	-a "$(rq B "n('sent', 'NO_SOCKET')")" = 1
 for ns in A B; do
 	check "who: $ns's rows sent add up to its TcpOutRsts (+$(d$ns TcpOutRsts)) and resets_sent" \
-		test "$(wq $ns "n('sent')")" = "$(d$ns TcpOutRsts)" \
-		-a "$(wq $ns "n('sent')")" = "$(q "$TMP/who.$ns.json" "d['tcp']['resets_sent']")"
+		test "$(rq $ns "n('sent')")" = "$(d$ns TcpOutRsts)" \
+		-a "$(rq $ns "n('sent')")" = "$(q "$TMP/who.$ns.json" "d['tcp']['resets_sent']")"
 done
-rcv=$(wq A "n('received', None, lambda r: r['state'] == 'ESTABLISHED' and who(r).get('cgroup') == '$CG_C' and who(r).get('pid', $C1) == $C1)")
+rcv=$(rq A "n('received', None, lambda r: r['state'] == 'ESTABLISHED' and who(r).get('cgroup') == '$CG_C' and who(r).get('pid', $C1) == $C1)")
 check "who: A received $rcv in ESTABLISHED in the client's cgroup, each the client's or no process = A's TcpEstabResets (+$(dA TcpEstabResets)) = $N" \
 	test "$rcv" = "$(dA TcpEstabResets)" -a "$rcv" = "$N"
-rcv=$(wq B "n('received', None, lambda r: who(r).get('cgroup') == '$CG_S' and who(r).get('pid', $S2) == $S2)")
+rcv=$(rq B "n('received', None, lambda r: who(r).get('cgroup') == '$CG_S' and who(r).get('pid', $S2) == $S2)")
 check "who: B received $rcv in the server's cgroup, each the server's or no process = the server's own resets ($(app_resets "$TMP/S2.out")) = $M" \
-	test "$rcv" = "$(wq B "n('received')")" -a "$rcv" = "$(app_resets "$TMP/S2.out")" -a "$rcv" = "$M"
+	test "$rcv" = "$(rq B "n('received')")" -a "$rcv" = "$(app_resets "$TMP/S2.out")" -a "$rcv" = "$M"
 
 # the table and top: WHO as drop rows name it, comm[pid], else the cgroup
 check "who: count's table names python3[$S1] on its TCP_ABORT_ON_CLOSE row" \
