@@ -272,7 +272,7 @@ struct what {
 	struct sock___wdtcp *sk;	/* resets: the socket whose owner to name */
 };
 
-/* A reset's socket owner (a full socket only) and the task it ran in. */
+/* A reset's socket owner (a full socket only) and the task holding it. */
 static __always_inline void owner_fill(struct wd_tcp_event *ev, const struct what *w, bool btf)
 {
 	const struct sock *sk = (const struct sock *)w->sk;
@@ -284,8 +284,10 @@ static __always_inline void owner_fill(struct wd_tcp_event *ev, const struct wha
 	__builtin_memset(ev->comm, 0, sizeof(ev->comm));
 	if (w->type > WD_TCP_EV_RST_RECEIVED)
 		return;
-	ev->pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	if (owner_running(w->sk, w->state, btf)) {
+		ev->pid = bpf_get_current_pid_tgid() >> 32;
+		bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	}
 	if (!sk || !full_socket(w->state))
 		return;
 	ev->flags |= WD_TCP_EVF_SOCK;

@@ -81,8 +81,8 @@ struct wd_tcp_event {
 	__u32 uid;		/* WD_TCP_EVF_SOCK: the socket's owner */
 	__u64 sock_ino;		/* ... its inode, as in ss -e and /proc/PID/fd */
 	__u64 cgroup_id;	/* ... its cgroup v2 id, 0 if none */
-	/* resets: the task the event ran in (the socket's process only on close) */
-	__u32 pid;		/* its tgid, 0: the idle task */
+	/* resets: the task holding the socket when it reset (as wd_tcp_rst_key's) */
+	__u32 pid;		/* its tgid, 0: none */
 	char comm[16];		/* TASK_COMM_LEN */
 	__u32 pad;
 };

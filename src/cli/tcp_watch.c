@@ -180,15 +180,15 @@ static void print_json(const struct wd_tcp_event *ev, const struct line *l, FILE
 }
 
 /*
- * A close (TCP_ABORT_ON_CLOSE, TCP_ABORT_ON_LINGER) sends its reset in the
- * closing task: that task is the socket's process, whose descriptor is
- * already gone from /proc. Any other reset may run in whatever task the
+ * A reset that ran in the task holding the socket (ev->pid: close(), as
+ * TCP_ABORT_ON_CLOSE and TCP_ABORT_ON_LINGER are sent, setsockopt(), its
+ * backlog) names that task: the socket's process, whose descriptor a close
+ * has already taken from /proc. Any other reset ran in whatever task the
  * packet or timer interrupted: its process is looked up as a drop's is.
  */
-static bool sent_by_closer(const struct wd_tcp_event *ev, const char *reason)
+static bool by_holder(const struct wd_tcp_event *ev)
 {
-	return ev->type == WD_TCP_EV_RST_SENT && ev->pid &&
-	       (!strcmp(reason, "TCP_ABORT_ON_CLOSE") || !strcmp(reason, "TCP_ABORT_ON_LINGER"));
+	return ev->type <= WD_TCP_EV_RST_RECEIVED && ev->pid;
 }
 
 /* A reset's socket, named as a drop's is (wd_who_view), by a struct wd_sock. */
@@ -215,7 +215,7 @@ static void reset_who(struct wd_session *s, const struct wd_tcp_event *ev, struc
 	}
 	wd_who_view(&s->who, &ns, &sk, &v);
 	l->sock = v.sock;
-	if (l->sock.kind != WD_SOCK_SEEN || l->sock.pid || !sent_by_closer(ev, l->reason))
+	if (l->sock.kind != WD_SOCK_SEEN || l->sock.pid || !by_holder(ev))
 		return;
 	snprintf(l->comm, sizeof(l->comm), "%.*s", WD_COMM_LEN, ev->comm);
 	l->sock.pid = (int)ev->pid;
