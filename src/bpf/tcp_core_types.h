@@ -38,8 +38,14 @@ struct sock_common___wdtcp {
 };
 
 /* Also a request_sock or an inet_timewait_sock: both begin with sock_common. */
+/* socket_lock_t: owned while a task holds the socket (lock_sock()) */
+struct socket_lock___wdtcp {
+	int owned;
+};
+
 struct sock___wdtcp {
 	struct sock_common___wdtcp __sk_common;
+	struct socket_lock___wdtcp sk_lock;
 };
 
 /* A full socket: its port stays here once TCP_CLOSE unhashed skc_num. */

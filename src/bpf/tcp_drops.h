@@ -10,7 +10,7 @@
  * --tcp or --group-by flow|src|dst neither it nor its maps are loaded
  * (autoload, autocreate), and the drop program is the same to the
  * instruction. A key the hash has no room for is counted in
- * tcp_drop_overflow: never lost.
+ * flow_drops_ovf: never lost.
  */
 #ifndef WHYDROP_TCP_DROPS_H
 #define WHYDROP_TCP_DROPS_H
@@ -22,19 +22,20 @@
 #define WD_IPPROTO_TCP	6
 #define WD_IPPROTO_UDP	17
 
+/* Drops by flow (of TCP packets, or of every IP packet: flows_all_ip). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);	/* this CPU's count: no atomics */
 	__uint(max_entries, WD_TCP_DROP_FLOWS);
 	__type(key, struct wd_tcp_drop_key);
 	__type(value, struct wd_tcp_drop_count);
-} tcp_drop_flows SEC(".maps");
+} flow_drops SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct wd_tcp_drop_count);
-} tcp_drop_overflow SEC(".maps");
+} flow_drops_ovf SEC(".maps");
 
 /* What only this file reads of the skb: its segments (CO-RE flavours). */
 struct sk_buff___tcp {
@@ -121,19 +122,19 @@ static __always_inline void tcp_flow_count(struct sk_buff *skb, const struct wd_
 	k.netns = dk->netns;
 	k.reason = dk->reason;
 	one.segs = head ? skb_segs(skb, head) : 1;
-	v = bpf_map_lookup_elem(&tcp_drop_flows, &k);
+	v = bpf_map_lookup_elem(&flow_drops, &k);
 	if (v) {
 		v->packets++;
 		v->segs += one.segs;
 		return;
 	}
 	/* this CPU's count, the others' 0 */
-	if (!bpf_map_update_elem(&tcp_drop_flows, &k, &one, BPF_NOEXIST))
+	if (!bpf_map_update_elem(&flow_drops, &k, &one, BPF_NOEXIST))
 		return;
 	/* another CPU made it meanwhile, or the hash is full */
-	v = bpf_map_lookup_elem(&tcp_drop_flows, &k);
+	v = bpf_map_lookup_elem(&flow_drops, &k);
 	if (!v)
-		v = bpf_map_lookup_elem(&tcp_drop_overflow, &zero);
+		v = bpf_map_lookup_elem(&flow_drops_ovf, &zero);
 	if (v) {
 		v->packets++;
 		v->segs += one.segs;

@@ -32,6 +32,7 @@
 #define SKB_DST_PTRMASK		~1UL
 #define NO_HEADER		0xffff	/* an unset skb header offset */
 #define TCP_CLOSE		7	/* include/net/tcp_states.h, as /proc/net/tcp shows it */
+#define TCP_LISTEN		10
 
 /* asm-generic errno values __tcp_retransmit_skb() returns */
 #define EAGAIN			11
@@ -207,6 +208,34 @@ static __always_inline void flow_from_skb(struct wd_tcp_flow *f, struct sk_buff_
 
 /* ------------------------------------------------------------- counting */
 
+/*
+ * The task the reset ran for: one holding the socket (lock_sock(): close(),
+ * setsockopt(), the processing of its backlog), whose socket no interrupt
+ * handles meanwhile (softirq input and timers defer to the owner). Not a
+ * listener's: its input is handled whoever holds it.
+ */
+static __always_inline bool owner_running(struct sock___wdtcp *sk, __u8 state, bool btf)
+{
+	if (!sk || !full_socket(state) || state == TCP_LISTEN)
+		return false;
+	if (!bpf_core_field_exists(sk->sk_lock.owned))
+		return false;
+	return RD(btf, sk, sk_lock.owned) == 1;
+}
+
+/* Who a reset counts for: a full socket's cgroup, the task holding the socket. */
+static __always_inline void rst_who(struct wd_tcp_rst_key *k, struct sock___wdtcp *sk, bool btf)
+{
+	__u64 ino = 0;
+
+	if (sk && full_socket(k->state))
+		sock_ids((const struct sock *)sk, &ino, &k->cgroup_id, btf);
+	if (!owner_running(sk, k->state, btf))
+		return;
+	k->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(k->comm, sizeof(k->comm));
+}
+
 /* The exact count: the hash, else the overflow slot of the reason. */
 static __always_inline void count_rst(const struct wd_tcp_rst_key *k)
 {
@@ -243,7 +272,7 @@ struct what {
 	struct sock___wdtcp *sk;	/* resets: the socket whose owner to name */
 };
 
-/* A reset's socket owner (a full socket only) and the task it ran in. */
+/* A reset's socket owner (a full socket only) and the task holding it. */
 static __always_inline void owner_fill(struct wd_tcp_event *ev, const struct what *w, bool btf)
 {
 	const struct sock *sk = (const struct sock *)w->sk;
@@ -255,8 +284,10 @@ static __always_inline void owner_fill(struct wd_tcp_event *ev, const struct wha
 	__builtin_memset(ev->comm, 0, sizeof(ev->comm));
 	if (w->type > WD_TCP_EV_RST_RECEIVED)
 		return;
-	ev->pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	if (owner_running(w->sk, w->state, btf)) {
+		ev->pid = bpf_get_current_pid_tgid() >> 32;
+		bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	}
 	if (!sk || !full_socket(w->state))
 		return;
 	ev->flags |= WD_TCP_EVF_SOCK;
@@ -313,6 +344,7 @@ static __always_inline int on_send_reset(__u64 *args, bool btf)
 	}
 	k.netns_cookie = f.netns_cookie;
 	k.netns_ino = f.netns_ino;
+	rst_who(&k, sk, btf);
 	count_rst(&k);
 	stat_add(WD_TCP_STAT_RST_SENT, 1);
 	if (!detail_budget)
@@ -349,6 +381,7 @@ static __always_inline int on_receive_reset(__u64 *args, bool btf)
 		return 0;
 	k.netns_cookie = f.netns_cookie;
 	k.netns_ino = f.netns_ino;
+	rst_who(&k, sk, btf);
 	count_rst(&k);
 	stat_add(WD_TCP_STAT_RST_RECEIVED, 1);
 	if (!detail_budget)

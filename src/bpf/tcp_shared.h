@@ -20,13 +20,23 @@
 #define WD_TCP_SENT		0
 #define WD_TCP_RECEIVED		1
 
-/* Key of the reset counts: direction, reason, state, namespace. */
+/*
+ * Key of the reset counts: direction, reason, state, namespace, and who:
+ * the socket's cgroup and the process the reset ran in, where exact.
+ */
 struct wd_tcp_rst_key {
 	__u64 netns_cookie;	/* net->net_cookie: never reused */
 	__u32 netns_ino;	/* the namespace's inode, to name it while it lives */
 	__u16 reason;		/* enum sk_rst_reason, or WD_TCP_REASON_NONE */
 	__u8 state;		/* TCP state of the socket, 0: no socket */
 	__u8 dir;		/* WD_TCP_SENT, WD_TCP_RECEIVED */
+	__u64 cgroup_id;	/* a full socket's cgroup v2 id; 0: none */
+	__u32 pid;		/* tgid of the task holding the socket (lock_sock())
+				 * when it reset: close(), setsockopt(), its backlog;
+				 * 0: none (softirq input, timers, a listener, no
+				 * full socket) */
+	char comm[16];		/* that task's comm (TASK_COMM_LEN), "" if no pid */
+	__u32 pad;
 };
 
 /*
@@ -71,8 +81,8 @@ struct wd_tcp_event {
 	__u32 uid;		/* WD_TCP_EVF_SOCK: the socket's owner */
 	__u64 sock_ino;		/* ... its inode, as in ss -e and /proc/PID/fd */
 	__u64 cgroup_id;	/* ... its cgroup v2 id, 0 if none */
-	/* resets: the task the event ran in (the socket's process only on close) */
-	__u32 pid;		/* its tgid, 0: the idle task */
+	/* resets: the task holding the socket when it reset (as wd_tcp_rst_key's) */
+	__u32 pid;		/* its tgid, 0: none */
 	char comm[16];		/* TASK_COMM_LEN */
 	__u32 pad;
 };

@@ -116,7 +116,7 @@ int cmd_serve(int argc, char **argv)
 	};
 	sv.verbose = o->verbose;
 	sv.cap_drops.max = sv.cap_hidden.max = sv.cap_if.max = sv.cap_ns.max =
-		sv.cap_cg.max = sv.cap_rules.max = sv.so.max_series;
+		sv.cap_cg.max = sv.cap_rules.max = sv.cap_tcp.max = sv.so.max_series;
 	sv.cgroups.grace = sv.netns.grace = sv.so.series_grace;
 	self = wd_netns_self();
 	sv.own_netns = wd_serve_ns_id_of(&self);
@@ -144,6 +144,7 @@ out:
 	wd_prom_cap_free(&sv.cap_ns);
 	wd_prom_cap_free(&sv.cap_cg);
 	wd_prom_cap_free(&sv.cap_rules);
+	wd_prom_cap_free(&sv.cap_tcp);
 	wd_objs_free(&sv.cgroups);
 	wd_objs_free(&sv.netns);
 	wd_noise_free(&nz);

@@ -151,7 +151,7 @@ static void make_comment(struct record *r, const struct wd_tcp_event *ev, char *
 	n = strnlen(buf, len);
 	if (ev->type >= WD_TCP_EV_RETRANS)
 		snprintf(buf + n, len - n, " segs=%u", ev->segs);
-	wd_tcp_event_who(r->s, ev, reason, &sock, comm, sizeof(comm));
+	wd_tcp_event_who(r->s, ev, &sock, comm, sizeof(comm));
 	wd_pcapng_sock_words(&sock, buf, len);
 }
 

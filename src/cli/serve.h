@@ -68,6 +68,7 @@ struct serve {
 	pthread_mutex_t lock;
 	struct wd_prom_cap cap_drops, cap_hidden, cap_if, cap_ns, cap_cg;
 	struct wd_prom_cap cap_rules;	/* --rules: whydrop_netfilter_drops_total */
+	struct wd_prom_cap cap_tcp;	/* --tcp --per-cgroup: whydrop_tcp_resets_total */
 	struct wd_noise *noise;		/* expected drops, as top and count hide them */
 	struct wd_objs cgroups;		/* --per-cgroup: the cgroups counted */
 	struct wd_objs netns;		/* --per-netns, --per-interface: the namespaces */

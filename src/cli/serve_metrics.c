@@ -390,7 +390,8 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 		if (sc.snap.rules)
 			wd_prom_render_family(b, &sc.rules);
 		if (sc.snap.tcp)
-			err = wd_tcp_render_prom(b, &sv->s, &sc.snap);
+			err = wd_tcp_render_prom(b, &sv->s, &sc.snap,
+						 sv->so.per_cgroup ? &sv->cap_tcp : NULL);
 		render_folded(sv, b, &sc);
 		render_info(sv, b, &sc);
 		/* after the page: what a swap moves is in the next scrape, once */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* --tcp: a snapshot's resets and flows named for the outputs (tcp_report.h). */
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,36 @@ static int cmp_reset(const void *x, const void *y)
 	if (c)
 		return c;
 	c = strcmp(a->reason, b->reason);
-	return c ? c : strcmp(a->state, b->state);
+	if (c)
+		return c;
+	c = strcmp(a->state, b->state);
+	if (c)
+		return c;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->cgroup_id < b->cgroup_id ? -1 : a->cgroup_id > b->cgroup_id;
+}
+
+/* Who a reset row counts for, named as drop rows name theirs (src/lib/who). */
+static void name_who(struct wd_session *s, const struct wd_tcp_rst_key *k,
+		     struct wd_tcp_reset_out *r)
+{
+	const struct wd_ctr_name *c = NULL;
+	const char *path;
+
+	r->pid = k->pid;
+	if (k->pid)
+		snprintf(r->comm, sizeof(r->comm), "%.*s", (int)sizeof(k->comm), k->comm);
+	r->cgroup_id = k->cgroup_id;
+	path = k->cgroup_id ? wd_cgroup_path(&s->who.cgroups, k->cgroup_id) : NULL;
+	if (!path)
+		return;
+	snprintf(r->cgroup, sizeof(r->cgroup), "%s", path);
+	wd_cgroup_label(path, r->cgroup_label, sizeof(r->cgroup_label));
+	if (wd_who_container(&s->who, path, &c) != WD_CTR_NAMED)
+		return;
+	snprintf(r->container, sizeof(r->container), "%s", c->name);
+	snprintf(r->pod, sizeof(r->pod), "%s", c->pod);
 }
 
 /* A reset row named: sent ones by their reason, received ones have none. */
@@ -43,7 +73,8 @@ static void name_reset(const struct wd_tcp_snap *t, const struct wd_tcp_rst_coun
 	};
 }
 
-static int build_resets(const struct wd_tcp_snap *t, struct wd_tcp_parts *p)
+static int build_resets(struct wd_session *s, const struct wd_tcp_snap *t,
+			struct wd_tcp_parts *p)
 {
 	size_t n = t->n_resets, m = 0;
 
@@ -55,6 +86,8 @@ static int build_resets(const struct wd_tcp_snap *t, struct wd_tcp_parts *p)
 		if (!t->resets[i].count)
 			continue;
 		name_reset(t, &t->resets[i], &p->resets[m], p->reason[m], sizeof(p->reason[m]));
+		if (!t->resets[i].overflow)
+			name_who(s, &t->resets[i].key, &p->resets[m]);
 		if (t->resets[i].key.dir == WD_TCP_SENT)
 			p->doc.resets_sent += t->resets[i].count;
 		else
@@ -292,7 +325,8 @@ int wd_tcp_parts_build(struct wd_session *s, const struct wd_snapshot *snap,
 		return 0;
 	p->doc.attach = t->caps->attach;
 	p->doc.reasons_known = t->caps->rst_reason;
-	err = build_resets(t, p);
+	wd_session_cgroups_read(s);
+	err = build_resets(s, t, p);
 	if (!err && t->has_drops)
 		err = build_flows(s, t, p);
 	return err;
@@ -308,30 +342,47 @@ void wd_tcp_parts_free(struct wd_tcp_parts *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* --per-cgroup: the socket's cgroup as the drop families label it. */
+static const char *cg_label(const struct wd_tcp_reset_out *r, char *buf, size_t len)
+{
+	if (r->cgroup_label[0])
+		return r->cgroup_label;
+	if (!r->cgroup_id)
+		return "none";
+	snprintf(buf, len, "cgroup %" PRIu64, r->cgroup_id);
+	return buf;
+}
+
 int wd_tcp_render_prom(struct wd_prom_buf *b, struct wd_session *s,
-		       const struct wd_snapshot *snap)
+		       const struct wd_snapshot *snap, struct wd_prom_cap *cap)
 {
 	struct wd_prom_family f = {
 		.name = "whydrop_tcp_resets_total", .type = "counter",
-		.help = "TCP resets (serve --tcp), by direction and reset reason: sent with the "
-			"kernel's enum sk_rst_reason (Linux 6.10 and later; reason=\"unknown\" "
-			"before), received with reason=\"none\" (a reset carries no reason); "
-			"exact. What a reason means: whydrop explain rst:REASON.",
-		.labels = { "reason", "direction" }, .nlabels = 2,
+		.help = "TCP resets (serve --tcp), by direction and reset reason (and with "
+			"--per-cgroup the socket's cgroup, \"none\" without a full socket): sent "
+			"with the kernel's enum sk_rst_reason (Linux 6.10 and later; "
+			"reason=\"unknown\" before), received with reason=\"none\" (a reset "
+			"carries no reason); exact. What a reason means: whydrop explain "
+			"rst:REASON.",
+		.labels = { "reason", "direction", "cgroup" }, .nlabels = cap ? 3 : 2,
 	};
 	struct wd_tcp_parts p;
 	int err = wd_tcp_parts_build(s, snap, &p);
 
 	for (size_t i = 0; !err && i < p.doc.n_resets; i++) {
 		const struct wd_tcp_reset_out *r = &p.doc.resets[i];
-		const char *v[] = { r->reason, r->direction };
+		char buf[32];
+		const char *v[] = { r->reason, r->direction, cg_label(r, buf, sizeof(buf)) };
 
 		err = wd_prom_add(&f, v, r->count);
 	}
 	if (!err) {
 		wd_prom_merge(&f);
-		wd_prom_render_family(b, &f);
+		if (cap)
+			err = wd_prom_cap_apply(cap, &f);
 	}
+	if (!err)
+		wd_prom_render_family(b, &f);
 	wd_prom_family_clear(&f);
 	wd_tcp_parts_free(&p);
 	return err;

@@ -25,8 +25,11 @@ struct wd_tcp_parts {
 int wd_tcp_parts_build(struct wd_session *s, const struct wd_snapshot *snap,
 		       struct wd_tcp_parts *p);
 void wd_tcp_parts_free(struct wd_tcp_parts *p);
-/* serve --tcp: whydrop_tcp_resets_total{reason,direction}. 0 or -ENOMEM. */
+/*
+ * serve --tcp: whydrop_tcp_resets_total{reason,direction}; with a cap
+ * (--per-cgroup) {reason,direction,cgroup}, bounded by it. 0 or -ENOMEM.
+ */
 int wd_tcp_render_prom(struct wd_prom_buf *b, struct wd_session *s,
-		       const struct wd_snapshot *snap);
+		       const struct wd_snapshot *snap, struct wd_prom_cap *cap);
 
 #endif /* WD_TCP_REPORT_H */

@@ -180,18 +180,18 @@ static void print_json(const struct wd_tcp_event *ev, const struct line *l, FILE
 }
 
 /*
- * A close (TCP_ABORT_ON_CLOSE, TCP_ABORT_ON_LINGER) sends its reset in the
- * closing task: that task is the socket's process, whose descriptor is
- * already gone from /proc. Any other reset may run in whatever task the
+ * A reset that ran in the task holding the socket (ev->pid: close(), as
+ * TCP_ABORT_ON_CLOSE and TCP_ABORT_ON_LINGER are sent, setsockopt(), its
+ * backlog) names that task: the socket's process, whose descriptor a close
+ * has already taken from /proc. Any other reset ran in whatever task the
  * packet or timer interrupted: its process is looked up as a drop's is.
  */
-static bool sent_by_closer(const struct wd_tcp_event *ev, const char *reason)
+static bool by_holder(const struct wd_tcp_event *ev)
 {
-	return ev->type == WD_TCP_EV_RST_SENT && ev->pid &&
-	       (!strcmp(reason, "TCP_ABORT_ON_CLOSE") || !strcmp(reason, "TCP_ABORT_ON_LINGER"));
+	return ev->type <= WD_TCP_EV_RST_RECEIVED && ev->pid;
 }
 
-void wd_tcp_event_who(struct wd_session *s, const struct wd_tcp_event *ev, const char *reason,
+void wd_tcp_event_who(struct wd_session *s, const struct wd_tcp_event *ev,
 		      struct wd_sock_view *sock, char *comm, size_t len)
 {
 	struct wd_netns_id ns = { .inode = ev->flow.netns_ino, .cookie = ev->flow.netns_cookie };
@@ -216,7 +216,7 @@ void wd_tcp_event_who(struct wd_session *s, const struct wd_tcp_event *ev, const
 	}
 	wd_who_view(&s->who, &ns, &sk, &v);
 	*sock = v.sock;
-	if (sock->kind != WD_SOCK_SEEN || sock->pid || !sent_by_closer(ev, reason))
+	if (sock->kind != WD_SOCK_SEEN || sock->pid || !by_holder(ev))
 		return;
 	snprintf(comm, len, "%.*s", WD_COMM_LEN, ev->comm);
 	sock->pid = (int)ev->pid;
@@ -237,7 +237,7 @@ void wd_tcp_watch_print(struct wd_tcp_watch *w, struct wd_session *s,
 	l.state = nm ? wd_tcp_state_name(nm, ev->state) : "?";
 	if (nm)
 		wd_tcp_rst_name(nm, ev->reason, l.reason, sizeof(l.reason));
-	wd_tcp_event_who(s, ev, l.reason, &l.sock, l.comm, sizeof(l.comm));
+	wd_tcp_event_who(s, ev, &l.sock, l.comm, sizeof(l.comm));
 	if (ev->type >= WD_TCP_EV_RETRANS && w->last) {
 		const struct wd_tcp_watch_last *c;
 

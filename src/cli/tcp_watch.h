@@ -29,11 +29,11 @@ void wd_tcp_watch_print(struct wd_tcp_watch *w, struct wd_session *s,
 			const struct wd_tcp_event *ev, bool json, FILE *f);
 
 /*
- * Who a reset's socket is, named as a drop's is (wd_who_view): the closing
- * task for TCP_ABORT_ON_CLOSE/LINGER (its comm kept in comm[len]). Kind
- * WD_SOCK_NONE for retransmissions.
+ * Who a reset's socket is, named as a drop's is (wd_who_view): the task that
+ * held the socket when it reset, where there was one (its comm kept in
+ * comm[len]). Kind WD_SOCK_NONE for retransmissions.
  */
-void wd_tcp_event_who(struct wd_session *s, const struct wd_tcp_event *ev, const char *reason,
+void wd_tcp_event_who(struct wd_session *s, const struct wd_tcp_event *ev,
 		      struct wd_sock_view *sock, char *comm, size_t len);
 
 #endif /* WD_TCP_WATCH_H */

@@ -129,8 +129,8 @@ static int configure(struct wd_bpf *s, const struct wd_opts *o, bool details,
 	 * (tcp_drops.h); without either, no program and no map
 	 */
 	skel->rodata->flows_all_ip = wd_group_by_flow(o->group_by);
-	bpf_map__set_autocreate(skel->maps.tcp_drop_flows, flows);
-	bpf_map__set_autocreate(skel->maps.tcp_drop_overflow, flows);
+	bpf_map__set_autocreate(skel->maps.flow_drops, flows);
+	bpf_map__set_autocreate(skel->maps.flow_drops_ovf, flows);
 	bpf_program__set_autoload(skel->progs.kfree_skb_tcp_btf, btf && flows);
 	bpf_program__set_autoload(skel->progs.kfree_skb_tcp_raw, !btf && flows);
 	bpf_program__set_autoload(skel->progs.kfree_skb_btf, btf && !o->rules);
@@ -240,8 +240,8 @@ static int load_attach(struct wd_bpf *s, const struct wd_opts *o, bool details,
 	s->stack_counts_fd = bpf_map__fd(skel->maps.stack_counts);
 	s->stack_overflow_fd = bpf_map__fd(skel->maps.stack_overflow);
 	s->attach_mode = btf ? "tp_btf" : "raw_tp";
-	s->tcp_flows_fd = wd_flows_wanted(o) ? bpf_map__fd(skel->maps.tcp_drop_flows) : -1;
-	s->tcp_overflow_fd = wd_flows_wanted(o) ? bpf_map__fd(skel->maps.tcp_drop_overflow) : -1;
+	s->flow_drops_fd = wd_flows_wanted(o) ? bpf_map__fd(skel->maps.flow_drops) : -1;
+	s->flow_drops_ovf_fd = wd_flows_wanted(o) ? bpf_map__fd(skel->maps.flow_drops_ovf) : -1;
 	return 0;
 fail:
 	status = errno ? -errno : -EINVAL;

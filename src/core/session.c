@@ -65,7 +65,8 @@ static void open_names(struct wd_session *s, const struct wd_opts *o, bool detai
 	unsigned int caps = s->src[0]->caps;
 
 	/* Before privileges go: /proc/PID/fd of every user is readable now, */
-	if (details || o->group_by || o->netns_names) {
+	/* (--tcp: resets are counted per socket cgroup) */
+	if (details || o->group_by || o->netns_names || o->tcp) {
 		wd_who_init(&s->who, o->processes, o->host_root, o->docker_root);
 		/* --netns: that namespace is called as the user gave it */
 		wd_who_netns_given(&s->who, &s->netns, o->netns);
@@ -74,8 +75,8 @@ static void open_names(struct wd_session *s, const struct wd_opts *o, bool detai
 	if ((caps & WD_SRC_NETNS) && (details || o->group_by == WD_GROUP_INTERFACE))
 		wd_ifnames_open(&s->ifnames, o->netns ? s->netns_path : NULL);
 	/* cgroups named at first sight, in the kernel, before they can vanish */
-	if ((caps & WD_SRC_SOCKETS) && o->group_by != WD_GROUP_PROCESS &&
-	    wd_group_by_socket(o->group_by))
+	if (((caps & WD_SRC_SOCKETS) && o->group_by != WD_GROUP_PROCESS &&
+	     wd_group_by_socket(o->group_by)) || o->tcp)
 		wd_session_cgroups_open(s);
 }
 

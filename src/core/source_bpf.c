@@ -114,7 +114,7 @@ static int bpf_open(struct wd_source *src, const struct wd_opts *o, bool quiet)
 	b->filter_fd = b->filter_ctx_fd = -1;
 	b->overflow_fd = b->runs_fd = b->stats_fd = b->prog_fd = -1;
 	b->stackmap_fd = b->stack_counts_fd = b->stack_overflow_fd = -1;
-	b->tcp_flows_fd = b->tcp_overflow_fd = -1;
+	b->flow_drops_fd = b->flow_drops_ovf_fd = -1;
 	wd_gen_init(&b->counts, sizeof(struct wd_key));
 	wd_gen_init(&b->socks, sizeof(struct wd_sock_key));
 	wd_keyset_init(&b->last, sizeof(struct wd_key));
@@ -342,7 +342,7 @@ static int bpf_snapshot(struct wd_source *src, struct wd_snapshot *snap)
 	}
 	if (!err && b->stacks)
 		err = wd_bpf_stack_totals(b, snap, ncpu);
-	if (!err && b->tcp_flows_fd >= 0)
+	if (!err && b->flow_drops_fd >= 0)
 		err = wd_bpf_tcp_drops(b, snap, ncpu);
 	return err;
 }

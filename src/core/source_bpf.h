@@ -37,7 +37,8 @@ struct wd_bpf {
 	int stackmap_fd, stack_counts_fd, stack_overflow_fd;
 	int filter_fd;			/* the translated pcap filter, -1 if none */
 	int filter_ctx_fd;		/* its per-CPU state (nonlinear drops), -1 if none */
-	int tcp_flows_fd, tcp_overflow_fd;	/* --tcp: drops per TCP flow, -1 if none */
+	/* --tcp: drops per TCP flow; --group-by flow|src|dst: per IP flow; -1 if none */
+	int flow_drops_fd, flow_drops_ovf_fd;
 	struct ring_buffer *rb;		/* records (watch, record) */
 	bool details;
 	const char *attach_mode;	/* "tp_btf", "raw_tp" or "raw_tp, no BTF" */

@@ -112,10 +112,10 @@ int wd_bpf_tcp_drops(struct wd_bpf *b, struct wd_snapshot *snap, int ncpu)
 	if (!o)
 		return -ENOMEM;
 	/* the overflow first: what a later read of the hash misses is in it */
-	err = bpf_map_lookup_elem(b->tcp_overflow_fd, &zero, o) ? -errno : 0;
+	err = bpf_map_lookup_elem(b->flow_drops_ovf_fd, &zero, o) ? -errno : 0;
 	if (!err) {
 		t->drops_overflow = cpu_sum(o, ncpu);
-		err = read_flows(b->tcp_flows_fd, t, ncpu);
+		err = read_flows(b->flow_drops_fd, t, ncpu);
 	}
 	free(o);
 	t->has_drops = !err;

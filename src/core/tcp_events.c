@@ -251,17 +251,27 @@ static void *vec_push(struct vec *a)
 	return memset((char *)a->v + a->n++ * a->sz, 0, a->sz);
 }
 
-static int push_rst(const void *key, uint64_t sum, void *arg)
+/* Rows of a map read: the key at the start of each, its sum at count_off. */
+struct keyed {
+	struct vec a;		/* first: the overflow pushes take it as a vec */
+	size_t key_size, count_off;
+};
+
+_Static_assert(offsetof(struct wd_tcp_rst_count, key) == 0, "push_keyed: the key first");
+_Static_assert(offsetof(struct wd_tcp_flow_count, flow) == 0, "push_keyed: the key first");
+
+static int push_keyed(const void *key, uint64_t sum, void *arg)
 {
-	struct wd_tcp_rst_count *c;
+	struct keyed *k = arg;
+	char *row;
 
 	if (!sum)
 		return 0;
-	c = vec_push(arg);
-	if (!c)
+	row = vec_push(&k->a);
+	if (!row)
 		return -ENOMEM;
-	memcpy(&c->key, key, sizeof(c->key));
-	c->count = sum;
+	memcpy(row, key, k->key_size);
+	memcpy(row + k->count_off, &sum, sizeof(sum));
 	return 0;
 }
 
@@ -284,34 +294,21 @@ static int push_rst_overflow(const void *key, uint64_t sum, void *arg)
 
 int wd_tcp_read_resets(struct wd_tcp *t, struct wd_tcp_rst_count **out, size_t *n)
 {
-	struct vec a = { .sz = sizeof(**out) };
+	struct keyed k = { .a.sz = sizeof(**out), .key_size = sizeof(struct wd_tcp_rst_key),
+			   .count_off = offsetof(struct wd_tcp_rst_count, count) };
 	int err;
 
-	err = read_percpu(bpf_map__fd(t->skel->maps.rst_counts), sizeof(struct wd_tcp_rst_key),
-			  t->ncpu, push_rst, &a);
+	err = read_percpu(bpf_map__fd(t->skel->maps.rst_counts), k.key_size, t->ncpu,
+			  push_keyed, &k);
 	if (!err)
 		err = read_percpu(bpf_map__fd(t->skel->maps.rst_overflow), sizeof(__u32),
-				  t->ncpu, push_rst_overflow, &a);
+				  t->ncpu, push_rst_overflow, &k.a);
 	if (err) {
-		free(a.v);
+		free(k.a.v);
 		return err;
 	}
-	*out = a.v;
-	*n = a.n;
-	return 0;
-}
-
-static int push_flow(const void *key, uint64_t sum, void *arg)
-{
-	struct wd_tcp_flow_count *c;
-
-	if (!sum)
-		return 0;
-	c = vec_push(arg);
-	if (!c)
-		return -ENOMEM;
-	memcpy(&c->flow, key, sizeof(c->flow));
-	c->segs = sum;
+	*out = k.a.v;
+	*n = k.a.n;
 	return 0;
 }
 
@@ -325,21 +322,22 @@ static int add_sum(const void *key, uint64_t sum, void *arg)
 int wd_tcp_read_flows(struct wd_tcp *t, struct wd_tcp_flow_count **out, size_t *n,
 		      uint64_t *overflow)
 {
-	struct vec a = { .sz = sizeof(**out) };
+	struct keyed k = { .a.sz = sizeof(**out), .key_size = sizeof(struct wd_tcp_flow),
+			   .count_off = offsetof(struct wd_tcp_flow_count, segs) };
 	int err;
 
 	*overflow = 0;
-	err = read_percpu(bpf_map__fd(t->skel->maps.flows), sizeof(struct wd_tcp_flow),
-			  t->ncpu, push_flow, &a);
+	err = read_percpu(bpf_map__fd(t->skel->maps.flows), k.key_size, t->ncpu, push_keyed,
+			  &k);
 	if (!err)
 		err = read_percpu(bpf_map__fd(t->skel->maps.flow_overflow), sizeof(__u32),
 				  t->ncpu, add_sum, overflow);
 	if (err) {
-		free(a.v);
+		free(k.a.v);
 		return err;
 	}
-	*out = a.v;
-	*n = a.n;
+	*out = k.a.v;
+	*n = k.a.n;
 	return 0;
 }
 

@@ -6,10 +6,13 @@
 # sender's TcpOutRsts and the reason's own counter; the resets received on
 # the peer against the peer application's own errors (and TcpEstabResets);
 # serve --tcp's whydrop_tcp_resets_total against TcpOutRsts; --tcp refused
-# with --source dropmon; nothing of it loaded without --tcp.
+# with --source dropmon; nothing of it loaded without --tcp; who: resets by
+# the closing process (pid, comm) and the socket's cgroup in count's JSON and
+# table, top and serve --per-cgroup, against the kernel's counters.
 #   tests/system/tcp.sh [WHYDROP]
 # Prints "N passed, N failed[, N skipped]".
 . "$(dirname "$0")/../lib/part.sh"
+. tests/lib/tcp_pair.sh
 A=wdtcpwa-$$
 B=wdtcpwb-$$
 VA=wwa$$
@@ -19,32 +22,8 @@ harness_begin tests/system/tcp "$A" "$B"
 PEER=("$PY" tests/system/tcp_events_peer.py)
 N=3	# connections per family and scenario
 
-ip link add "$VA" netns "$A" type veth peer name "$VB" netns "$B"
-ip -n "$A" addr add "$A4/24" dev "$VA"
-ip -n "$B" addr add "$B4/24" dev "$VB"
-ip -n "$A" addr add "$A6/64" dev "$VA" nodad
-ip -n "$B" addr add "$B6/64" dev "$VB" nodad
-ip -n "$A" link set "$VA" up
-ip -n "$B" link set "$VB" up
-for ns in "$A" "$B"; do
-	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_fin_timeout=60 \
-		net.ipv4.tcp_abort_on_overflow=0 net.ipv4.tcp_syncookies=1
-done
-COOKIE_A=$(ip netns exec "$A" "${PEER[@]}" cookie)
-COOKIE_B=$(ip netns exec "$B" "${PEER[@]}" cookie)
-ns_cookie() { if [ "$1" = "$A" ]; then echo "$COOKIE_A"; else echo "$COOKIE_B"; fi; }
+tcp_pair_setup
 
-# mib NS FILE: the namespace's Tcp and TcpExt counters, "NAME VALUE" a line.
-mib() {
-	ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat |
-		awk '$1 ~ /^(Tcp|TcpExt):$/ { if (h[$1]) { for (i = 2; i <= NF; i++)
-			print substr($1, 1, length($1) - 1) h[$1, i], $i; h[$1] = 0 }
-			else { h[$1] = 1; for (i = 2; i <= NF; i++) h[$1, i] = $i } }' >"$2"
-}
-delta() {
-	awk -v k="$1" 'FNR == NR && $1 == k { a = $2 } FNR != NR && $1 == k { b = $2 }
-		END { print b - a }' "$2" "$3"
-}
 snap() { mib "$A" "$TMP/A.$1"; mib "$B" "$TMP/B.$1"; }
 dA() { delta "$1" "$TMP/A.0" "$TMP/A.1"; }
 dB() { delta "$1" "$TMP/B.0" "$TMP/B.1"; }
@@ -224,13 +203,17 @@ read -r -t 5 line <&"${KA[0]}"
 ip netns exec "$B" nft -f - <<NFT
 table inet wdtcpw$$ {
 	chain in { type filter hook input priority 0; tcp dport 5001 drop; }
+	chain out { type filter hook output priority 0; tcp sport 5001 drop; }
 }
 NFT
 echo go >&"${KA[1]}"
 wait "$KA_PID" 2>/dev/null
+# B's end closes too: its FIN (and retransmissions, for seconds) would
+# each make A answer a reset, racing snap 1 and whydrop's exit. B's output
+# is dropped, so A's only reset is the keepalive's.
 kill "$SERVER" 2>/dev/null
 wait "$SERVER" 2>/dev/null
-sleep 1	# the server's end closes too, and A answers it: let that settle
+sleep 0.5
 snap 1
 wd_stop keepalive.A
 ip netns exec "$B" nft delete table inet "wdtcpw$$"
@@ -286,17 +269,30 @@ bulk() {	# bulk ADDR PORT BYTES: a transfer from A to a sink in B
 	wait "$SERVER"
 }
 
-echo "-- loss placed: an nftables rule in B drops a tenth of B's input (IPv4, IPv6)"
-ip netns exec "$B" nft -f - <<NFT
+# drop_tenth random|inc: an nftables table in B drops a tenth of the input
+# to port 5001 (at random, or every 10th), counted; drop_tenth_end prints
+# its counter and deletes the table.
+drop_tenth() {
+	ip netns exec "$B" nft -f - <<NFT
 table inet wdtcpw$$ {
 	chain in {
 		type filter hook input priority 0; policy accept;
-		tcp dport 5001 numgen random mod 10 == 0 counter drop
+		tcp dport 5001 numgen $1 mod 10 == 0 counter drop
 	}
 }
 NFT
+}
+drop_tenth_end() {
+	ip netns exec "$B" nft list table inet "wdtcpw$$" |
+		sed -n 's/.*counter packets \([0-9]*\).*/\1/p'
+	ip netns exec "$B" nft delete table inet "wdtcpw$$"
+}
+
+echo "-- loss placed: an nftables rule in B drops a tenth of B's input (IPv4, IPv6)"
+drop_tenth random
 wd nft.host count --tcp --json
 wd nft.A count --tcp --json --netns "$A"
+wd nft.flow count --tcp --group-by flow --max-groups 10000 --json
 snap 0
 bulk "$B4" 5001 3000000
 bulk "$B6" 5001 3000000
@@ -304,8 +300,8 @@ sleep 0.5
 snap 1
 wd_stop nft.A
 wd_stop nft.host
-dropped=$(ip netns exec "$B" nft list table inet "wdtcpw$$" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
-ip netns exec "$B" nft delete table inet "wdtcpw$$"
+wd_stop nft.flow
+dropped=$(drop_tenth_end)
 rs=$(dA TcpRetransSegs)
 # fs FILE EXPR: over F, A's flows to B's port 5001 (IPv4 and IPv6)
 fs() {
@@ -328,6 +324,16 @@ check "nft, seen from A: no NETFILTER_DROP inside A, placed $(fs "$TMP/nft.A.jso
 		f['where'] == ('beyond' if f['dropped_here'] == 0 else 'here and beyond') for f in F)")" = True
 check "nft, host-wide: the flows' retransmits $(fs "$TMP/nft.host.json" "sum(f['retransmits'] for f in F)") = A's TcpRetransSegs (+$rs)" \
 	test "$(fs "$TMP/nft.host.json" "sum(f['retransmits'] for f in F)")" = "$rs"
+# --tcp with --group-by flow: one per-flow map holds every IP drop, both count
+# (host-wide: every group kept, other tests' drops would fill the default 10)
+gf="sum(g['count'] for g in d['groups'] if g['reason'] == 'NETFILTER_DROP'
+	and g['group'].startswith('tcp ') and g['group'].endswith(('> $B4:5001', '> [$B6]:5001')))"
+check "nft, --tcp --group-by flow: the flows' retransmits $(fs "$TMP/nft.flow.json" "sum(f['retransmits'] for f in F)") = A's TcpRetransSegs (+$rs)" \
+	test "$(fs "$TMP/nft.flow.json" "sum(f['retransmits'] for f in F)")" = "$rs"
+check "nft, --tcp --group-by flow: their NETFILTER_DROP $(fs "$TMP/nft.flow.json" "sum(f['reasons'].get('NETFILTER_DROP', 0) for f in F)") and the flow groups' $(q "$TMP/nft.flow.json" "$gf") = the rule's counter ($dropped)" \
+	test "$(fs "$TMP/nft.flow.json" "sum(f['reasons'].get('NETFILTER_DROP', 0) for f in F)")" = "${dropped:-x}" \
+	-a "$(q "$TMP/nft.flow.json" "$gf")" = "${dropped:-x}" \
+	-a "$(q "$TMP/nft.flow.json" "d.get('groups_lost', 0)")" = 0
 # Other reasons are the kernel's own and shown, not asserted: A's (above), and
 # B dropping a segment it already had (TCP_OLD_SEQUENCE: a spurious
 # retransmission, as a loaded machine makes now and then).
@@ -366,22 +372,14 @@ check "tbf, seen from A: placed $(fl "$TMP/tbf.A.json" where)" \
 	test "$(fl "$TMP/tbf.A.json" where)" = "['here']"
 
 echo "-- watch --tcp: a line per retransmission, after the drop of its connection (every 10th packet to B dropped)"
-ip netns exec "$B" nft -f - <<NFT
-table inet wdtcpw$$ {
-	chain in {
-		type filter hook input priority 0; policy accept;
-		tcp dport 5001 numgen inc mod 10 == 0 counter drop
-	}
-}
-NFT
+drop_tenth inc
 wd watch watch --tcp --json --rate 0 "tcp port 5001 and host $B4"
 snap 0
 bulk "$B4" 5001 4000000
 sleep 0.5
 snap 1
 wd_stop watch
-dropped=$(ip netns exec "$B" nft list table inet "wdtcpw$$" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
-ip netns exec "$B" nft delete table inet "wdtcpw$$"
+dropped=$(drop_tenth_end)
 # wq EXPR: over the JSON lines of watch, L (list of objects)
 wq() {
 	"$PY" -c 'import json, sys
@@ -425,5 +423,101 @@ check "who: each names the server's process $server_comm[$SERVER] ($(whq '[(x.ge
 	test "$(whq "all(x.get('socket', {}).get('pid') == $SERVER and x['socket'].get('comm') == '$server_comm' for x in R)")" = True
 check "who: and its socket (an inode, state CLOSE)" \
 	test "$(whq "all(x['socket'].get('ino', 0) > 0 and x['socket']['state'] == 'CLOSE' for x in R)")" = True
+
+
+echo "-- who: resets counted per process (in its own context) and per socket cgroup"
+CG_ROOT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+CG_S=/wdtcpwho-$$.slice/server.scope CG_C=/wdtcpwho-$$.slice/client.scope
+cleanup_cg() { rmdir "$CG_ROOT$CG_S" "$CG_ROOT$CG_C" "$CG_ROOT/wdtcpwho-$$.slice" 2>/dev/null; }
+trap 'harness_end; cleanup_cg' EXIT
+mkdir -p "$CG_ROOT$CG_S" "$CG_ROOT$CG_C"
+# in_cg CGROUP CMD... &: CMD in the cgroup, joined before it makes a socket;
+# it execs, so $! is CMD's pid (in the background only)
+in_cg() { exec sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG_ROOT$1" "${@:2}"; }
+# a server of ours, in CG_S: "ready" once it listens; its pid in $1
+serve_cg() {
+	rm -f "$TMP/$1.out"
+	in_cg "$CG_S" ip netns exec "$B" "${PEER[@]}" server "${@:2}" >"$TMP/$1.out" 2>&1 &
+	eval "$1=$!"
+	PIDS+=("$!")
+	for _ in $(seq 50); do grep -qs ready "$TMP/$1.out" && return 0; sleep 0.1; done
+	fail "server $2 ready" "$(cat "$TMP/$1.out")"
+}
+M=2
+wd who.A count --tcp --json --netns "$A"
+wd who.B count --tcp --json --netns "$B"
+wd who.table count --tcp --netns "$B"
+wd who.top top --tcp --netns "$B"
+wd who.serve serve --tcp --per-cgroup --netns "$B" --listen 127.0.0.1:0
+poll_until 10 grep -q "listening on" "$TMP/who.serve.err"
+port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$TMP/who.serve.err" | head -1)
+snap 0
+# N TCP_ABORT_ON_CLOSE from a server's close(); A's client receives them
+serve_cg S1 abort_on_close "$B4" 5003 "$N"
+in_cg "$CG_C" ip netns exec "$A" "${PEER[@]}" client send_wait "$B4" 5003 "$N" >"$TMP/c1.out" 2>&1 &
+C1=$!
+wait "$C1" "$S1"
+# M TCP_ABORT_ON_LINGER from a client's close(); B's server receives them
+serve_cg S2 hold "$B4" 5004 "$M"
+in_cg "$CG_C" ip netns exec "$A" "${PEER[@]}" client linger2 "$B4" 5004 "$M" >"$TMP/c2.out" 2>&1 &
+C2=$!
+wait "$C2" "$S2"
+# and one NO_SOCKET from B, which no socket and no task owns
+ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 1 >/dev/null 2>&1
+sleep 1.2	# top refreshes each second
+snap 1
+curl -s "http://127.0.0.1:$port/metrics" >"$TMP/who.metrics"
+for w in A B table top serve; do wd_stop "who.$w"; done
+# rq NS EXPR: over who.NS's reset rows R, with who(r) its "who" ({} if none)
+rq() {
+	"$PY" -c 'import json, sys
+R = json.load(open(sys.argv[1]))["resets"]
+who = lambda r: r.get("who", {})
+def n(direction, reason=None, f=lambda r: True):
+    return sum(r["count"] for r in R if r["direction"] == direction
+               and (reason is None or r["reason"] == reason) and f(r))
+print(eval(sys.argv[2]))' "$TMP/who.$1.json" "$2"
+}
+on_close=$(rq B "n('sent', 'TCP_ABORT_ON_CLOSE', lambda r: who(r).get('pid') == $S1 and who(r).get('comm') == 'python3')")
+check "who: $on_close TCP_ABORT_ON_CLOSE name the server python3[$S1] = B's TcpExtTCPAbortOnClose (+$(dB TcpExtTCPAbortOnClose)) = $N" \
+	test "$on_close" = "$(dB TcpExtTCPAbortOnClose)" -a "$on_close" = "$N"
+check "who: and its cgroup $CG_S ($(rq B "sorted(set(who(r).get('cgroup') for r in R if r['reason'] == 'TCP_ABORT_ON_CLOSE'))"))" \
+	test "$(rq B "n('sent', 'TCP_ABORT_ON_CLOSE', lambda r: who(r).get('cgroup') == '$CG_S')")" = "$N"
+on_linger=$(rq A "n('sent', 'TCP_ABORT_ON_LINGER', lambda r: who(r).get('pid') == $C2 and who(r).get('cgroup') == '$CG_C')")
+check "who: $on_linger TCP_ABORT_ON_LINGER name the client python3[$C2] in $CG_C = A's TcpExtTCPAbortOnLinger (+$(dA TcpExtTCPAbortOnLinger)) = $M" \
+	test "$on_linger" = "$(dA TcpExtTCPAbortOnLinger)" -a "$on_linger" = "$M"
+check "who: the NO_SOCKET reset names no one ($(rq B "[r.get('who') for r in R if r['reason'] == 'NO_SOCKET']"))" \
+	test "$(rq B "n('sent', 'NO_SOCKET', lambda r: 'who' not in r)")" = 1 \
+	-a "$(rq B "n('sent', 'NO_SOCKET')")" = 1
+for ns in A B; do
+	check "who: $ns's rows sent add up to its TcpOutRsts (+$(d$ns TcpOutRsts)) and resets_sent" \
+		test "$(rq $ns "n('sent')")" = "$(d$ns TcpOutRsts)" \
+		-a "$(rq $ns "n('sent')")" = "$(q "$TMP/who.$ns.json" "d['tcp']['resets_sent']")"
+done
+rcv=$(rq A "n('received', None, lambda r: r['state'] == 'ESTABLISHED' and who(r).get('cgroup') == '$CG_C' and who(r).get('pid', $C1) == $C1)")
+check "who: A received $rcv in ESTABLISHED in the client's cgroup, each the client's or no process = A's TcpEstabResets (+$(dA TcpEstabResets)) = $N" \
+	test "$rcv" = "$(dA TcpEstabResets)" -a "$rcv" = "$N"
+rcv=$(rq B "n('received', None, lambda r: who(r).get('cgroup') == '$CG_S' and who(r).get('pid', $S2) == $S2)")
+check "who: B received $rcv in the server's cgroup, each the server's or no process = the server's own resets ($(app_resets "$TMP/S2.out")) = $M" \
+	test "$rcv" = "$(rq B "n('received')")" -a "$rcv" = "$(app_resets "$TMP/S2.out")" -a "$rcv" = "$M"
+
+# the table and top: WHO as drop rows name it, comm[pid], else the cgroup
+check "who: count's table names python3[$S1] on its TCP_ABORT_ON_CLOSE row" \
+	grep -Eq "^ +$N  sent +TCP_ABORT_ON_CLOSE +CLOSE +[0-9]+ +python3\[$S1\]\$" "$TMP/who.table.json"
+check "who: and server.scope on the resets it received" \
+	grep -Eq "^ +$M  received +none +CLOSE_WAIT +[0-9]+ +server\.scope\$" "$TMP/who.table.json"
+check "who: top's section names python3[$S1]" \
+	grep -q "sent TCP_ABORT_ON_CLOSE $N (python3\[$S1\])" "$TMP/who.top.json"
+# serve --per-cgroup: a cgroup label, no pid
+met() { sed -n "s/^whydrop_tcp_resets_total{reason=\"$1\",direction=\"$2\",cgroup=\"$3\"} //p" "$TMP/who.metrics"; }
+got=$(met TCP_ABORT_ON_CLOSE sent server.scope)
+check "who: serve --per-cgroup: TCP_ABORT_ON_CLOSE sent in cgroup server.scope ${got:-none} = B's TcpExtTCPAbortOnClose" \
+	test "${got:-x}" = "$(dB TcpExtTCPAbortOnClose)"
+got=$(met NO_SOCKET sent none)
+check "who: serve: NO_SOCKET in cgroup \"none\" ${got:-none} = 1; received in server.scope $(met none received server.scope) = $M" \
+	test "${got:-x}" = 1 -a "$(met none received server.scope)" = "$M"
+all=$(awk '/^whydrop_tcp_resets_total\{.*direction="sent"/ { s += $2 } END { print s + 0 }' "$TMP/who.metrics")
+check "who: serve: every reset sent ($all) = B's TcpOutRsts (+$(dB TcpOutRsts)), no pid label" \
+	test "$all" = "$(dB TcpOutRsts)" -a "$(grep -c '^whydrop_tcp_resets_total{.*pid=' "$TMP/who.metrics")" = 0
 
 summary

@@ -21,6 +21,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
 . tests/lib/harness.sh
+. tests/lib/tcp_pair.sh
 DRV=${1:-build/system/tcp_events_driver}
 A=wdtcpa-$$
 B=wdtcpb-$$
@@ -37,38 +38,9 @@ if [ ! -x "$DRV" ]; then
 	exit 1
 fi
 
-ip link add "$VA" netns "$A" type veth peer name "$VB" netns "$B"
-ip -n "$A" addr add "$A4/24" dev "$VA"
-ip -n "$B" addr add "$B4/24" dev "$VB"
-ip -n "$A" addr add "$A6/64" dev "$VA" nodad
-ip -n "$B" addr add "$B6/64" dev "$VB" nodad
-ip -n "$A" link set "$VA" up
-ip -n "$B" link set "$VB" up
-# what the scenarios rely on, inside their namespaces: a closed socket in
-# FIN_WAIT2 becomes a timewait socket at once (fin_timeout <= 60 s), no
-# reset on a full accept queue, SYN cookies never needed
-for ns in "$A" "$B"; do
-	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_fin_timeout=60 \
-		net.ipv4.tcp_abort_on_overflow=0 net.ipv4.tcp_syncookies=1
-done
-COOKIE_A=$(ip netns exec "$A" "${PEER[@]}" cookie)
-COOKIE_B=$(ip netns exec "$B" "${PEER[@]}" cookie)
-ns_cookie() { if [ "$1" = "$A" ]; then echo "$COOKIE_A"; else echo "$COOKIE_B"; fi; }
+tcp_pair_setup
 
 # ------------------------------------------------------------------ helpers
-
-# mib NS FILE: the namespace's Tcp and TcpExt counters, "NAME VALUE" a line.
-mib() {
-	ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat |
-		awk '$1 ~ /^(Tcp|TcpExt):$/ { if (h[$1]) { for (i = 2; i <= NF; i++)
-			print substr($1, 1, length($1) - 1) h[$1, i], $i; h[$1] = 0 }
-			else { h[$1] = 1; for (i = 2; i <= NF; i++) h[$1, i] = $i } }' >"$2"
-}
-# delta NAME: a counter's change between $TMP/NAME... snapshots FILE0 FILE1
-delta() {
-	awk -v k="$1" 'FNR == NR && $1 == k { a = $2 } FNR != NR && $1 == k { b = $2 }
-		END { print b - a }' "$2" "$3"
-}
 
 # q FILE EXPR: a Python expression over the driver's JSON document d.
 q() {

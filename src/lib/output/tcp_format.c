@@ -6,6 +6,41 @@
 #include "format.h"
 #include "tcp_format.h"
 
+/* "who": the process and the cgroup; nothing when there is neither. */
+static void who_json(struct wd_json *j, const struct wd_tcp_reset_out *r)
+{
+	if (!r->pid && !r->cgroup_id)
+		return;
+	wd_json_open(j, "who", '{');
+	if (r->pid) {
+		wd_json_uint(j, "pid", r->pid);
+		wd_json_str(j, "comm", r->comm);
+	}
+	if (r->cgroup[0])
+		wd_json_str(j, "cgroup", r->cgroup);
+	if (r->cgroup_id)
+		wd_json_uint(j, "cgroup_id", r->cgroup_id);
+	if (r->container[0])
+		wd_json_str(j, "container", r->container);
+	if (r->pod[0])
+		wd_json_str(j, "pod", r->pod);
+	wd_json_close(j, '}');
+}
+
+/* The WHO column, as drop rows name who: comm[pid], else the cgroup, else "-". */
+static const char *who_text(const struct wd_tcp_reset_out *r, char *buf, size_t len)
+{
+	if (r->pid)
+		snprintf(buf, len, "%s[%u]", r->comm, r->pid);
+	else if (r->cgroup_label[0])
+		snprintf(buf, len, "%s", r->cgroup_label);
+	else if (r->cgroup_id)
+		snprintf(buf, len, "cgroup %" PRIu64, r->cgroup_id);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 static void reset_json(struct wd_json *j, const struct wd_tcp_reset_out *r)
 {
 	wd_json_open(j, NULL, '{');
@@ -19,6 +54,7 @@ static void reset_json(struct wd_json *j, const struct wd_tcp_reset_out *r)
 		wd_json_uint(j, "netns_cookie", r->netns_cookie);
 	if (r->overflow)
 		wd_json_bool(j, "overflow", true);
+	who_json(j, r);
 	wd_json_close(j, '}');
 }
 
@@ -79,16 +115,17 @@ static void print_resets_table(FILE *f, const struct wd_tcp_doc *t)
 		" (this kernel's tcp_send_reset carries no reason before 6.10: \"unknown\")");
 	if (!t->n_resets)
 		return;
-	fprintf(f, "%10s  %-9s %-26s %-12s %s\n", "COUNT", "DIRECTION", "REASON", "STATE",
-		"NETNS");
+	fprintf(f, "%10s  %-9s %-26s %-12s %-11s %s\n", "COUNT", "DIRECTION", "REASON", "STATE",
+		"NETNS", "WHO");
 	for (size_t i = 0; i < t->n_resets; i++) {
 		const struct wd_tcp_reset_out *r = &t->resets[i];
-		char ns[24] = "?";
+		char ns[24] = "?", who[256];
 
 		if (r->netns)
 			snprintf(ns, sizeof(ns), "%u", r->netns);
-		fprintf(f, "%10" PRIu64 "  %-9s %-26s %-12s %s%s\n", r->count, r->direction,
-			r->reason, r->state, ns, r->overflow ? " (overflow: hash full)" : "");
+		fprintf(f, "%10" PRIu64 "  %-9s %-26s %-12s %-11s %s%s\n", r->count, r->direction,
+			r->reason, r->state, ns, who_text(r, who, sizeof(who)),
+			r->overflow ? " (overflow: hash full)" : "");
 	}
 }
 
@@ -128,9 +165,14 @@ void wd_print_tcp_live(FILE *f, const struct wd_tcp_doc *t, size_t max)
 {
 	fprintf(f, "TCP resets: %" PRIu64 " sent, %" PRIu64 " received", t->resets_sent,
 		t->resets_received);
-	for (size_t i = 0; i < t->n_resets && i < max; i++)
-		fprintf(f, "%s %s %s %" PRIu64, i ? "," : ":", t->resets[i].direction,
-			t->resets[i].reason, t->resets[i].count);
+	for (size_t i = 0; i < t->n_resets && i < max; i++) {
+		const struct wd_tcp_reset_out *r = &t->resets[i];
+		char who[256];
+
+		fprintf(f, "%s %s %s %" PRIu64, i ? "," : ":", r->direction, r->reason, r->count);
+		if (r->pid || r->cgroup_id)
+			fprintf(f, " (%s)", who_text(r, who, sizeof(who)));
+	}
 	fputc('\n', f);
 	if (!t->has_flows)
 		return;

@@ -25,6 +25,13 @@ struct wd_tcp_reset_out {
 	uint64_t netns_cookie;
 	bool overflow;		/* counted while the hash was full */
 	uint64_t count;
+	/* who: the task holding the socket when it reset, the socket's cgroup */
+	uint32_t pid;		/* 0: none (an interrupt's reset, no full socket) */
+	char comm[17];
+	uint64_t cgroup_id;	/* 0: none */
+	char cgroup[256];	/* its path, "" if unknown */
+	char cgroup_label[128];	/* its short name (wd_cgroup_label()), "" if unknown */
+	char container[256], pod[256];	/* what the runtime names it, "" if unknown */
 };
 
 /* Drops of a flow by reason, inside the view. */
