@@ -88,7 +88,8 @@ const char *wd_reason_name(struct wd_reasons *r, uint32_t code, char *buf, size_
 const char *wd_reason_subsys(struct wd_reasons *r, uint32_t code, char *buf, size_t len);
 
 /*
- * The readers above, for other enums the kernel names (TCP reset reasons):
+ * enum_names.c: the readers of a kernel enum's names, for the drop reasons
+ * above and for other enums the kernel names (TCP reset reasons):
  * whether a BTF struct has a member; the enumerators of the BTF enum of
  * type id whose names start with prefix (prefix dropped, MAX left out);
  * whether a tracefs format declares a field; the { N, "NAME" } list of its
@@ -101,6 +102,9 @@ int wd_btf_enum_names(const struct btf *btf, int id, const char *prefix,
 		      struct wd_reason **v, size_t *n);
 bool wd_format_has_field(const char *text, const char *field);
 int wd_format_symbols(const char *text, const char *field, struct wd_reason **v, size_t *n);
+/* A name appended to a list (not sorted); their order by code; the list freed. */
+int wd_reason_list_add(struct wd_reason **v, size_t *n, uint32_t code, const char *name);
+int wd_reason_cmp_code(const void *a, const void *b);
 void wd_reason_list_free(struct wd_reason *v, size_t n);
 
 #endif /* WD_REASONS_H */
