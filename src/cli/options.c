@@ -93,6 +93,15 @@ static int bad_value(const struct parse *p, const char *arg, const char *want)
 	return wd_opt_usage(p, "bad --%s '%s': %s", p->opt->name, arg, want);
 }
 
+/* A time span within l: 0, or -1 after saying what it must be. */
+static int parse_span(const struct parse *p, const char *arg, const struct wd_span_limits *l,
+		      double *out)
+{
+	const char *why = wd_parse_duration(arg, l, out);
+
+	return why ? bad_value(p, arg, why) : 0;
+}
+
 static void spell(const struct wd_option *o, bool as_short, char *buf, size_t len)
 {
 	if (as_short)
@@ -276,7 +285,7 @@ static int parse_own_opt(struct parse *p, const char *arg)
 {
 	struct wd_cli *c = p->c;
 	char letter = p->opt->letter;
-	const char *name = p->opt->name, *why;
+	const char *name = p->opt->name;
 	unsigned long v;
 	double secs;
 
@@ -302,9 +311,8 @@ static int parse_own_opt(struct parse *p, const char *arg)
 					 "with a k, m or g suffix (KiB, MiB, GiB)");
 		return 0;
 	case 'G':
-		why = wd_parse_duration(arg, &wd_rotate_limits, &secs);
-		if (why)
-			return bad_value(p, arg, why);
+		if (parse_span(p, arg, &wd_rotate_limits, &secs))
+			return -1;
 		c->rotate_s = (uint32_t)secs;
 		return 0;
 	case 'W':
@@ -318,9 +326,7 @@ static int parse_own_opt(struct parse *p, const char *arg)
 		if (parse_u32(arg, 1, 1000000, &c->max_series))
 			return bad_value(p, arg, "1 to 1000000 series");
 	} else if (!strcmp(name, "series-grace")) {
-		why = wd_parse_duration(arg, &wd_grace_limits, &c->series_grace);
-		if (why)
-			return bad_value(p, arg, why);
+		return parse_span(p, arg, &wd_grace_limits, &c->series_grace);
 	} else if (!strcmp(name, "user")) {
 		c->user = arg;
 	} else if (!strcmp(name, "svg")) {
@@ -334,9 +340,7 @@ static int parse_own_opt(struct parse *p, const char *arg)
 	} else if (!strcmp(name, "since") || !strcmp(name, "until")) {
 		return parse_when(p, arg);
 	} else if (!strcmp(name, "interval")) {
-		why = wd_parse_duration(arg, &wd_interval_limits, &c->interval);
-		if (why)
-			return bad_value(p, arg, why);
+		return parse_span(p, arg, &wd_interval_limits, &c->interval);
 	} else {
 		return 1;
 	}
