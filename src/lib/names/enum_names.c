@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 
 #include "reasons.h"
@@ -40,6 +41,16 @@ void wd_reason_list_free(struct wd_reason *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i].name);
 	free(v);
+}
+
+int wd_btf_asked(const char *btf, char *err, size_t errlen)
+{
+	if (!btf || !access(btf, R_OK))
+		return 0;
+	/* asked for: no quiet fallback to tracefs */
+	snprintf(err, errlen, "WHYDROP_BTF=%s: %s (unset it to use the kernel's BTF)", btf,
+		 strerror(errno));
+	return -1;
 }
 
 bool wd_btf_has_member(const struct btf *btf, const char *sname, const char *member)

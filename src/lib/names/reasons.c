@@ -165,20 +165,15 @@ int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen)
 	char *text;
 	int ret;
 
-	if (btf && access(btf, R_OK)) {	/* asked for: no quiet fallback to tracefs */
-		snprintf(err, errlen, "WHYDROP_BTF=%s: %s (unset it to use the kernel's BTF)",
-			 btf, strerror(errno));
+	if (wd_btf_asked(btf, err, errlen))
 		return -1;
-	}
 	if (!secure_getenv("WHYDROP_NO_BTF") && !wd_reasons_from_btf(r, btf))
 		return 0;
 	if (wd_tracefs_format_path(path, sizeof(path), err, errlen))
 		return -1;
-	text = wd_read_file(path, 1 << 20);
-	if (!text) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	text = wd_tracefs_read(path, err, errlen);
+	if (!text)
 		return -1;
-	}
 	ret = wd_reasons_from_format(r, text);
 	free(text);
 	if (ret)

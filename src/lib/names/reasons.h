@@ -97,6 +97,8 @@ const char *wd_reason_subsys(struct wd_reasons *r, uint32_t code, char *buf, siz
  * code. 0, -ENOENT (no such enum or list), -EINVAL (an empty list), -ENOMEM.
  */
 struct btf;
+/* The BTF file WHYDROP_BTF names (btf), readable or NULL: 0; else -1, why in err. */
+int wd_btf_asked(const char *btf, char *err, size_t errlen);
 bool wd_btf_has_member(const struct btf *btf, const char *sname, const char *member);
 int wd_btf_enum_names(const struct btf *btf, int id, const char *prefix,
 		      struct wd_reason **v, size_t *n);
