@@ -47,6 +47,31 @@ static int check_opts(const struct wd_cli *c)
 
 /* ----------------------------------------------------------------- all */
 
+/*
+ * The entries of a list (count(), at(i)) as text, a blank line before each
+ * but the first of all (first: this list comes first); as JSON, an array
+ * key of one object each. Macros: the lists' entries have types of their own.
+ */
+#define PRINT_ENTRIES(count, at, print, first)					\
+	do {									\
+		for (size_t i_ = 0; i_ < count(); i_++) {			\
+			if (i_ || !(first))					\
+				putchar('\n');					\
+			print(stdout, at(i_));					\
+		}								\
+	} while (0)
+
+#define JSON_ENTRIES(j, key, count, at, fields)					\
+	do {									\
+		wd_json_open(j, key, '[');					\
+		for (size_t i_ = 0; i_ < count(); i_++) {			\
+			wd_json_open(j, NULL, '{');				\
+			fields(j, at(i_));					\
+			wd_json_close(j, '}');					\
+		}								\
+		wd_json_close(j, ']');						\
+	} while (0)
+
 static int explain_all(const struct explain_opts *o)
 {
 	struct wd_json j;
@@ -60,33 +85,16 @@ static int explain_all(const struct explain_opts *o)
 		return 0;
 	}
 	if (!o->json) {
-		for (size_t i = 0; i < wd_catalogue_count(); i++) {
-			if (i)
-				putchar('\n');
-			wd_catalogue_print(stdout, wd_catalogue_at(i));
-		}
-		for (size_t i = 0; i < wd_rst_catalogue_count(); i++) {
-			putchar('\n');
-			wd_rst_catalogue_print(stdout, wd_rst_catalogue_at(i));
-		}
+		PRINT_ENTRIES(wd_catalogue_count, wd_catalogue_at, wd_catalogue_print, true);
+		PRINT_ENTRIES(wd_rst_catalogue_count, wd_rst_catalogue_at, wd_rst_catalogue_print,
+			      false);
 		return 0;
 	}
 	wd_json_init(&j, stdout);
 	wd_json_open(&j, NULL, '{');
-	wd_json_open(&j, "reasons", '[');
-	for (size_t i = 0; i < wd_catalogue_count(); i++) {
-		wd_json_open(&j, NULL, '{');
-		wd_catalogue_json_fields(&j, wd_catalogue_at(i));
-		wd_json_close(&j, '}');
-	}
-	wd_json_close(&j, ']');
-	wd_json_open(&j, "resets", '[');
-	for (size_t i = 0; i < wd_rst_catalogue_count(); i++) {
-		wd_json_open(&j, NULL, '{');
-		wd_rst_catalogue_json_fields(&j, wd_rst_catalogue_at(i));
-		wd_json_close(&j, '}');
-	}
-	wd_json_close(&j, ']');
+	JSON_ENTRIES(&j, "reasons", wd_catalogue_count, wd_catalogue_at, wd_catalogue_json_fields);
+	JSON_ENTRIES(&j, "resets", wd_rst_catalogue_count, wd_rst_catalogue_at,
+		     wd_rst_catalogue_json_fields);
 	wd_json_close(&j, '}');
 	putchar('\n');
 	return 0;
@@ -101,33 +109,14 @@ static int explain_callsites(const struct explain_opts *o)
 		return 0;
 	}
 	if (!o->json) {
-		for (size_t i = 0; i < wd_callsite_count(); i++) {
-			if (i)
-				putchar('\n');
-			wd_callsite_print(stdout, wd_callsite_at(i));
-		}
-		for (size_t i = 0; i < wd_cause_count(); i++) {
-			putchar('\n');
-			wd_cause_print(stdout, wd_cause_at(i));
-		}
+		PRINT_ENTRIES(wd_callsite_count, wd_callsite_at, wd_callsite_print, true);
+		PRINT_ENTRIES(wd_cause_count, wd_cause_at, wd_cause_print, false);
 		return 0;
 	}
 	wd_json_init(&j, stdout);
 	wd_json_open(&j, NULL, '{');
-	wd_json_open(&j, "callsites", '[');
-	for (size_t i = 0; i < wd_callsite_count(); i++) {
-		wd_json_open(&j, NULL, '{');
-		wd_callsite_json_fields(&j, wd_callsite_at(i));
-		wd_json_close(&j, '}');
-	}
-	wd_json_close(&j, ']');
-	wd_json_open(&j, "causes", '[');
-	for (size_t i = 0; i < wd_cause_count(); i++) {
-		wd_json_open(&j, NULL, '{');
-		wd_cause_json_fields(&j, wd_cause_at(i));
-		wd_json_close(&j, '}');
-	}
-	wd_json_close(&j, ']');
+	JSON_ENTRIES(&j, "callsites", wd_callsite_count, wd_callsite_at, wd_callsite_json_fields);
+	JSON_ENTRIES(&j, "causes", wd_cause_count, wd_cause_at, wd_cause_json_fields);
 	wd_json_close(&j, '}');
 	putchar('\n');
 	return 0;

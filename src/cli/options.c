@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "noise.h"
+#include "option_checks.h"
 #include "options.h"
 #include "pcapfilter.h"
 #include "pcapng_write.h"
@@ -65,17 +66,6 @@ static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 
 /* ------------------------------------------------------------ parser */
 
-struct parse {
-	struct wd_cli *c;
-	const char *cmd;		/* as printed in messages */
-	char **argv;
-	const struct wd_option *opt;	/* the option being parsed */
-	bool as_short;			/* ... written as its letter */
-	char spelled[64];		/* "-i (--interface)" or "--interface" */
-	const struct wd_option *refused;	/* a guessed top: said after the guess */
-	char refused_as[64];
-};
-
 static const char *guessed_word;
 
 void wd_cli_guessed(const char *word)
@@ -83,10 +73,7 @@ void wd_cli_guessed(const char *word)
 	guessed_word = word;
 }
 
-static int usage(const struct parse *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int usage(const struct parse *p, const char *fmt, ...)
+int wd_opt_usage(const struct parse *p, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -102,8 +89,17 @@ static int usage(const struct parse *p, const char *fmt, ...)
 static int bad_value(const struct parse *p, const char *arg, const char *want)
 {
 	if (p->as_short)
-		return usage(p, "bad -%c '%s': %s", p->opt->letter, arg, want);
-	return usage(p, "bad --%s '%s': %s", p->opt->name, arg, want);
+		return wd_opt_usage(p, "bad -%c '%s': %s", p->opt->letter, arg, want);
+	return wd_opt_usage(p, "bad --%s '%s': %s", p->opt->name, arg, want);
+}
+
+/* A time span within l: 0, or -1 after saying what it must be. */
+static int parse_span(const struct parse *p, const char *arg, const struct wd_span_limits *l,
+		      double *out)
+{
+	const char *why = wd_parse_duration(arg, l, out);
+
+	return why ? bad_value(p, arg, why) : 0;
 }
 
 static void spell(const struct wd_option *o, bool as_short, char *buf, size_t len)
@@ -137,8 +133,8 @@ static int refuse(const struct parse *p, const struct wd_option *o, const char *
 		if (o->hint_for[i].cmds & WD_CMD_BIT(cmd))
 			hint = o->hint_for[i].text;
 	cmd_list(o->cmds, list, sizeof(list));
-	return usage(p, "%s %s (%s)%s%s", spelled, o->why, list, hint ? "; " : "",
-		     hint ? hint : "");
+	return wd_opt_usage(p, "%s %s (%s)%s%s", spelled, o->why, list, hint ? "; " : "",
+			    hint ? hint : "");
 }
 
 /* The options of the session, shared by the live commands. */
@@ -150,8 +146,9 @@ static int parse_session_opt(struct parse *p, const char *arg)
 	if (!strcmp(name, "reason")) {
 		/* -r '' would select nothing and count nothing, silently */
 		if (!arg[strspn(arg, ", ")])
-			return usage(p, "-r '%s' names no reason: give names or numbers as "
-				     "`whydrop reasons` prints them, e.g. -r NO_SOCKET,TCP_CSUM", arg);
+			return wd_opt_usage(p, "-r '%s' names no reason: give names or "
+					    "numbers as `whydrop reasons` prints them, e.g. -r "
+					    "NO_SOCKET,TCP_CSUM", arg);
 		o->reasons = arg;
 	} else if (!strcmp(name, "netns")) {
 		o->netns = arg;
@@ -160,7 +157,7 @@ static int parse_session_opt(struct parse *p, const char *arg)
 	} else if (!strcmp(name, "duration")) {
 		why = wd_parse_duration(arg, &wd_duration_limits, &o->duration);
 		if (why)
-			return usage(p, "bad duration '%s': %s", arg, why);
+			return wd_opt_usage(p, "bad duration '%s': %s", arg, why);
 	} else if (!strcmp(name, "rate")) {
 		if (parse_u32(arg, 0, UINT32_MAX, &o->rate))
 			return bad_value(p, arg, "records per second, 0 for no limit");
@@ -193,8 +190,8 @@ static int parse_session_opt(struct parse *p, const char *arg)
 		o->stack_map_set = true;
 	} else if (!strcmp(name, "hide")) {
 		if (o->n_hide == WD_MAX_HIDE)
-			return usage(p, "at most %d --hide options (a --noise-file holds more)",
-				     WD_MAX_HIDE);
+			return wd_opt_usage(p, "at most %d --hide options (a --noise-file "
+					    "holds more)", WD_MAX_HIDE);
 		o->hide[o->n_hide++] = arg;
 	} else if (!strcmp(name, "noise-file")) {
 		o->noise_file = arg;
@@ -288,7 +285,7 @@ static int parse_own_opt(struct parse *p, const char *arg)
 {
 	struct wd_cli *c = p->c;
 	char letter = p->opt->letter;
-	const char *name = p->opt->name, *why;
+	const char *name = p->opt->name;
 	unsigned long v;
 	double secs;
 
@@ -314,9 +311,8 @@ static int parse_own_opt(struct parse *p, const char *arg)
 					 "with a k, m or g suffix (KiB, MiB, GiB)");
 		return 0;
 	case 'G':
-		why = wd_parse_duration(arg, &wd_rotate_limits, &secs);
-		if (why)
-			return bad_value(p, arg, why);
+		if (parse_span(p, arg, &wd_rotate_limits, &secs))
+			return -1;
 		c->rotate_s = (uint32_t)secs;
 		return 0;
 	case 'W':
@@ -330,9 +326,7 @@ static int parse_own_opt(struct parse *p, const char *arg)
 		if (parse_u32(arg, 1, 1000000, &c->max_series))
 			return bad_value(p, arg, "1 to 1000000 series");
 	} else if (!strcmp(name, "series-grace")) {
-		why = wd_parse_duration(arg, &wd_grace_limits, &c->series_grace);
-		if (why)
-			return bad_value(p, arg, why);
+		return parse_span(p, arg, &wd_grace_limits, &c->series_grace);
 	} else if (!strcmp(name, "user")) {
 		c->user = arg;
 	} else if (!strcmp(name, "svg")) {
@@ -341,14 +335,12 @@ static int parse_own_opt(struct parse *p, const char *arg)
 		char err[512];
 
 		if (wd_check_parse(arg, &c->check, err, sizeof(err)))
-			return usage(p, "%s", err);
+			return wd_opt_usage(p, "%s", err);
 		c->has_check = true;
 	} else if (!strcmp(name, "since") || !strcmp(name, "until")) {
 		return parse_when(p, arg);
 	} else if (!strcmp(name, "interval")) {
-		why = wd_parse_duration(arg, &wd_interval_limits, &c->interval);
-		if (why)
-			return bad_value(p, arg, why);
+		return parse_span(p, arg, &wd_interval_limits, &c->interval);
 	} else {
 		return 1;
 	}
@@ -374,7 +366,7 @@ static int parse_one(struct parse *p, const char *arg)
 	if (r > 0 && p->opt->arg)
 		r = parse_own_opt(p, arg);
 	if (r > 0)
-		return usage(p, "%s: not handled (a bug)", p->spelled);
+		return wd_opt_usage(p, "%s: not handled (a bug)", p->spelled);
 	return r;
 }
 
@@ -418,7 +410,7 @@ static int unknown_option(const struct parse *p, const char *word)
 	const char *eq;
 
 	if (strncmp(word, "--", 2) || !word[2])
-		return usage(p, "unknown option '%s'", word);
+		return wd_opt_usage(p, "unknown option '%s'", word);
 	eq = strchr(word, '=');
 	len = eq ? (size_t)(eq - word - 2) : strlen(word + 2);
 	for (size_t i = 0; i < wd_n_options && off < sizeof(names); i++) {
@@ -428,73 +420,8 @@ static int unknown_option(const struct parse *p, const char *word)
 					n++ ? ", " : "", wd_options[i].name);
 	}
 	if (n > 1)
-		return usage(p, "ambiguous option '%s': %s", word, names);
-	return usage(p, "unknown option '%s'", word);
-}
-
-/* The trailing words form one pcap-filter expression, as with tcpdump. */
-static int join_words(struct wd_cli *c, char **words, int n)
-{
-	size_t len = 1;
-
-	for (int i = 0; i < n; i++)
-		len += strlen(words[i]) + 1;
-	c->o.filter = calloc(1, len);
-	if (!c->o.filter)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		if (i)
-			strcat(c->o.filter, " ");
-		strcat(c->o.filter, words[i]);
-	}
-	return 0;
-}
-
-static int join_filter(struct wd_cli *c)
-{
-	return join_words(c, c->words, c->n_words);
-}
-
-/*
- * read's words: FILE... then an optional expression. A word is a file when
- * it is "-" or names something that exists; or, without blanks, holds a
- * '/' or ".pcap" (a path mistyped is then said as one, not as a bad
- * expression).
- */
-static bool file_word(const char *w)
-{
-	if (!strcmp(w, "-") || !access(w, F_OK))
-		return true;
-	return !strpbrk(w, " \t") && (strchr(w, '/') || strstr(w, ".pcap"));
-}
-
-static int read_words(struct parse *p)
-{
-	struct wd_cli *c = p->c;
-	int n = 0, stdin_seen = 0;
-
-	while (n < c->n_words && file_word(c->words[n]))
-		stdin_seen += !strcmp(c->words[n++], "-");
-	if (!n)
-		return usage(p, "%s", c->n_words ?
-			     "which FILE? (give the files before the filter expression)" :
-			     "which FILE? (a pcapng from whydrop record)");
-	if (stdin_seen > 1)
-		return usage(p, "- (standard input) can be read only once");
-	if (c->lines && c->o.group_by)
-		return usage(p, "--lines prints each packet, --group-by counts them: one or "
-			     "the other");
-	if (c->lines && c->o.stacks)
-		return usage(p, "--lines prints each packet with its recorded stack already; "
-			     "--stacks counts the stacks: one or the other");
-	if (c->has_since && c->has_until && c->until_ns <= c->since_ns)
-		return usage(p, "--until is not after --since: no packet can be in between");
-	if (n < c->n_words && join_words(c, c->words + n, c->n_words - n)) {
-		fprintf(stderr, "whydrop %s: out of memory\n", p->cmd);
-		return -1;
-	}
-	c->n_words = n;
-	return 0;
+		return wd_opt_usage(p, "ambiguous option '%s': %s", word, names);
+	return wd_opt_usage(p, "unknown option '%s'", word);
 }
 
 /*
@@ -527,111 +454,6 @@ static int check_guess(struct parse *p)
 		fprintf(stderr, "; as top's filter expression, %s", err);
 	fputc('\n', stderr);
 	return -1;
-}
-
-/*
- * --rules: per-rule counts add up to NETFILTER_DROP only where the BPF
- * program and the nftables marking see the same packets: not with
- * drop_monitor (no nf_trace bit), nor when nothing is traced. -i and a
- * filter expression are applied to the claims (source_nftrace.c).
- */
-static const char *rules_conflict(const struct wd_opts *o)
-{
-	if (o->source == WD_SOURCE_DROPMON)
-		return "--source dropmon: drop_monitor cannot read the skb's nf_trace bit "
-		       "(--source bpf can)";
-	if (o->counters_only)
-		return "--counters-only (nothing traced)";
-	return NULL;
-}
-
-/* Options that only make sense together. */
-static int check_live(const struct parse *p)
-{
-	const struct wd_opts *o = &p->c->o;
-	const char *what = NULL;
-
-	if (o->counters_only) {
-		if (o->reasons)
-			what = "-r";
-		else if (o->ifname)
-			what = "-i";
-		else if (o->filter)
-			what = "a filter expression";
-		else if (o->explain)
-			what = "--explain";
-		else if (o->stacks)
-			what = "--stacks";
-		else if (o->group_by)
-			what = "--group-by";
-		if (what)
-			return usage(p, "--counters-only reads the kernel's counters and traces "
-				     "nothing, so %s does not apply (only --netns, -d, --json do)",
-				     what);
-	}
-	if (o->rules && (what = rules_conflict(o)))
-		return usage(p, "--rules does not go with %s", what);
-	if (o->tcp && o->source == WD_SOURCE_DROPMON)
-		return usage(p, "--tcp needs BPF programs of its own and joins them with the BPF "
-			     "drop program: it does not go with --source dropmon (use --source bpf)");
-	if (o->tcp && o->counters_only)
-		return usage(p, "--counters-only traces nothing, so --tcp does not apply");
-	if (o->group_by == WD_GROUP_HOST && strcmp(p->cmd, "read"))
-		return usage(p, "--group-by host groups recorded packets by the host that "
-			     "recorded them: `whydrop record` on each, then `whydrop read "
-			     "--group-by host FILE...`");
-	if (wd_group_by_flow(o->group_by) && o->source == WD_SOURCE_DROPMON)
-		return usage(p, "--group-by %s counts in a BPF program of its own: it does not "
-			     "go with --source dropmon (use --source bpf)",
-			     wd_group_by_name(o->group_by));
-	if (wd_group_by_flow(o->group_by) && o->counters_only)
-		return usage(p, "--counters-only traces nothing, so --group-by %s does not apply",
-			     wd_group_by_name(o->group_by));
-	if (o->dropmon_mode_set && o->source != WD_SOURCE_DROPMON)
-		return usage(p, "--dropmon-mode and --dropmon-queue only apply with --source "
-			     "dropmon");
-	if (o->stack_map_set && !o->stacks)
-		return usage(p, "--stack-map-size goes with --stacks");
-	if (o->folded && !o->stacks)
-		return usage(p, "--folded goes with --stacks (`whydrop %s --stacks --folded`)",
-			     p->cmd);
-	if (o->folded && (o->json || o->explain))
-		return usage(p, "--folded prints only folded lines: leave out --json and "
-			     "--explain");
-	if (p->c->has_check && (o->counters_only || o->folded))
-		return usage(p, "--fail-on checks the traced counts: it does not go with %s",
-			     o->counters_only ? "--counters-only (nothing traced)" :
-			     "--folded (no report)");
-	if (p->c->svg && !o->stacks)
-		return usage(p, "--svg goes with --stacks (`whydrop %s --stacks --svg FILE`): "
-			     "the flame graph is made of the drops' stacks", p->cmd);
-	if (p->c->svg && (!*p->c->svg || !strcmp(p->c->svg, "-")))
-		return usage(p, "--svg '%s': give the flame graph's file name (standard "
-			     "output has the report; --folded prints the stacks there)", p->c->svg);
-	return 0;
-}
-
-static int check_words(struct parse *p)
-{
-	struct wd_cli *c = p->c;
-
-	switch (c->cmd) {
-	case WD_CMD_REASONS:
-		if (c->n_words)
-			return usage(p, "unexpected '%s' (for one reason: `whydrop explain %s`)",
-				     c->words[0], c->words[0]);
-		return 0;
-	case WD_CMD_READ:
-		return read_words(p);
-	case WD_CMD_EXPLAIN:
-		return 0;
-	default:
-		if (c->n_words && join_filter(c)) {
-			fprintf(stderr, "whydrop %s: out of memory\n", p->cmd);
-			return -1;
-		}
-		return 0;
-	}
 }
 
 static void defaults(struct wd_cli *c, enum wd_cmd cmd)
@@ -676,13 +498,13 @@ int wd_cli_parse(enum wd_cmd cmd, int argc, char **argv, struct wd_cli *c, int *
 	while (idx = -1, (ch = getopt_long(argc, argv, shorts, longs, &idx)) != -1) {
 		if (ch == '?') {
 			if (optopt && optopt < 256)
-				usage(&p, "unknown option '-%c'", optopt);
+				wd_opt_usage(&p, "unknown option '-%c'", optopt);
 			else
 				unknown_option(&p, argv[optind - 1]);
 			goto fail;
 		}
 		if (ch == ':') {
-			usage(&p, "option '%s' needs a value", argv[optind - 1]);
+			wd_opt_usage(&p, "option '%s' needs a value", argv[optind - 1]);
 			goto fail;
 		}
 		p.opt = ch >= 256 ? &wd_options[ch - 256] : by_letter(ch);
@@ -701,7 +523,7 @@ int wd_cli_parse(enum wd_cmd cmd, int argc, char **argv, struct wd_cli *c, int *
 		goto help;
 	c->words = argv + optind;
 	c->n_words = argc - optind;
-	if (check_words(&p))
+	if (wd_opt_check_words(&p))
 		goto fail;
 	if (guessed_word && check_guess(&p))
 		goto fail;
@@ -711,7 +533,7 @@ int wd_cli_parse(enum wd_cmd cmd, int argc, char **argv, struct wd_cli *c, int *
 		refuse(&p, p.refused, p.refused_as);
 		goto fail;
 	}
-	if (check_live(&p))
+	if (wd_opt_check_live(&p))
 		goto fail;
 	if (c->o.group_by == WD_GROUP_PROCESS)
 		c->o.processes = true;

@@ -48,4 +48,15 @@ int wd_sources_open(struct wd_session *s, const struct wd_opts *o);
 /* Before anything: may this process trace at all? 0, or 1 after a message. */
 int wd_sources_check_privileges(enum wd_source_choice source);
 
+/*
+ * Why drop_monitor cannot serve, said on stderr (dropmon_errors.c). The
+ * options it cannot honour: 0 or an exit status. Opening its family failed
+ * with err: -1 when quiet (said nothing), else 1. A request (what) refused
+ * with err, and the kernel's extended message in dm: 1.
+ */
+struct wd_dm;
+int wd_dm_refuse_options(const struct wd_opts *o, bool details, bool summary);
+int wd_dm_say_open_error(int err, bool quiet);
+int wd_dm_say_request_error(const struct wd_dm *dm, const char *what, int err);
+
 #endif /* WD_CORE_H */

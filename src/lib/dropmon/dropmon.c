@@ -2,6 +2,7 @@
 /* drop_monitor's generic netlink messages; see dropmon.h. */
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -112,52 +113,41 @@ static void parse_in_port(const struct nlattr *port, struct wd_dm_packet *p)
 	}
 }
 
+#define PKT(member)	offsetof(struct wd_dm_packet, member)
+
+/* A packet alert's fixed-size attributes: the member each fills, and its has_ flag. */
+static const struct {
+	uint16_t attr;
+	enum mnl_attr_data_type type;
+	size_t off, has;
+} packet_scalars[] = {
+	{ NET_DM_ATTR_ORIGIN, MNL_TYPE_U16, PKT(origin), PKT(has_origin) },
+	{ NET_DM_ATTR_PC, MNL_TYPE_U64, PKT(pc), PKT(has_pc) },
+	{ NET_DM_ATTR_TIMESTAMP, MNL_TYPE_U64, PKT(ts_ns), PKT(has_ts) },
+	{ NET_DM_ATTR_PROTO, MNL_TYPE_U16, PKT(proto), PKT(has_proto) },
+	{ NET_DM_ATTR_ORIG_LEN, MNL_TYPE_U32, PKT(orig_len), PKT(has_orig_len) },
+	{ NET_DM_ATTR_TRUNC_LEN, MNL_TYPE_U32, PKT(trunc_len), PKT(has_trunc_len) },
+	{ NET_DM_ATTR_HW_TRAP_COUNT, MNL_TYPE_U32, PKT(hw_count), PKT(has_hw_count) },
+};
+
 /* The fixed-size attributes; false if a known one has the wrong size. */
 static bool packet_scalar(const struct nlattr *a, struct wd_dm_packet *p)
 {
-	switch (mnl_attr_get_type(a)) {
-	case NET_DM_ATTR_ORIGIN:
-		if (!is(a, MNL_TYPE_U16))
+	char *base = (char *)p;
+
+	for (size_t i = 0; i < sizeof(packet_scalars) / sizeof(packet_scalars[0]); i++) {
+		if (mnl_attr_get_type(a) != packet_scalars[i].attr)
+			continue;
+		if (!is(a, packet_scalars[i].type))
 			return false;
-		p->origin = mnl_attr_get_u16(a);
-		p->has_origin = true;
-		break;
-	case NET_DM_ATTR_PC:
-		if (!is(a, MNL_TYPE_U64))
-			return false;
-		p->pc = mnl_attr_get_u64(a);
-		p->has_pc = true;
-		break;
-	case NET_DM_ATTR_TIMESTAMP:
-		if (!is(a, MNL_TYPE_U64))
-			return false;
-		p->ts_ns = mnl_attr_get_u64(a);
-		p->has_ts = true;
-		break;
-	case NET_DM_ATTR_PROTO:
-		if (!is(a, MNL_TYPE_U16))
-			return false;
-		p->proto = mnl_attr_get_u16(a);
-		p->has_proto = true;
-		break;
-	case NET_DM_ATTR_ORIG_LEN:
-		if (!is(a, MNL_TYPE_U32))
-			return false;
-		p->orig_len = mnl_attr_get_u32(a);
-		p->has_orig_len = true;
-		break;
-	case NET_DM_ATTR_TRUNC_LEN:
-		if (!is(a, MNL_TYPE_U32))
-			return false;
-		p->trunc_len = mnl_attr_get_u32(a);
-		p->has_trunc_len = true;
-		break;
-	case NET_DM_ATTR_HW_TRAP_COUNT:
-		if (!is(a, MNL_TYPE_U32))
-			return false;
-		p->hw_count = mnl_attr_get_u32(a);
-		p->has_hw_count = true;
-		break;
+		if (packet_scalars[i].type == MNL_TYPE_U16)
+			*(uint16_t *)(base + packet_scalars[i].off) = mnl_attr_get_u16(a);
+		else if (packet_scalars[i].type == MNL_TYPE_U32)
+			*(uint32_t *)(base + packet_scalars[i].off) = mnl_attr_get_u32(a);
+		else
+			*(uint64_t *)(base + packet_scalars[i].off) = mnl_attr_get_u64(a);
+		*(bool *)(base + packet_scalars[i].has) = true;
+		return true;
 	}
 	return true;
 }

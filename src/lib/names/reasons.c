@@ -20,28 +20,6 @@
 #define SUBSYS_PREFIX	"SKB_DROP_REASON_SUBSYS_"
 #define BTF_DIR		"/sys/kernel/btf"
 
-static int add_reason(struct wd_reason **v, size_t *n, uint32_t code, const char *name)
-{
-	struct wd_reason *tmp = realloc(*v, (*n + 1) * sizeof(**v));
-
-	if (!tmp)
-		return -ENOMEM;
-	*v = tmp;
-	tmp[*n].code = code;
-	tmp[*n].name = strdup(name);
-	if (!tmp[*n].name)
-		return -ENOMEM;
-	(*n)++;
-	return 0;
-}
-
-static int cmp_code(const void *a, const void *b)
-{
-	const struct wd_reason *x = a, *y = b;
-
-	return x->code < y->code ? -1 : x->code > y->code;
-}
-
 /* Keep real drop reasons only: not the sentinels around them. */
 static const char *core_name(const char *enumerator)
 {
@@ -71,7 +49,7 @@ static int btf_core_reasons(struct wd_reasons *r, const struct btf *btf)
 
 		if (!name)
 			continue;
-		err = add_reason(&r->v, &r->n, (uint32_t)e->val, name);
+		err = wd_reason_list_add(&r->v, &r->n, (uint32_t)e->val, name);
 		if (err)
 			return err;
 	}
@@ -112,23 +90,6 @@ static int btf_subsystems(struct wd_reasons *r, const struct btf *btf)
 	return 0;
 }
 
-static bool struct_has_member(const struct btf *btf, const char *sname, const char *member)
-{
-	int id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
-	const struct btf_type *t;
-	const struct btf_member *m;
-	int i;
-
-	if (id < 0)
-		return false;
-	t = btf__type_by_id(btf, id);
-	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
-			return true;
-	return false;
-}
-
 /*
  * Module BTF lives next to a file named vmlinux (/sys/kernel/btf/vmlinux,
  * /sys/kernel/btf/openvswitch): that directory, else NULL (no module BTF).
@@ -163,8 +124,8 @@ int wd_reasons_from_btf(struct wd_reasons *r, const char *btf_path)
 	if (!btf)
 		return -errno;
 	r->source = WD_SRC_BTF;
-	r->has_reason = struct_has_member(btf, "trace_event_raw_kfree_skb", "reason");
-	r->has_rx_sk = struct_has_member(btf, "trace_event_raw_kfree_skb", "rx_sk");
+	r->has_reason = wd_btf_has_member(btf, "trace_event_raw_kfree_skb", "reason");
+	r->has_rx_sk = wd_btf_has_member(btf, "trace_event_raw_kfree_skb", "rx_sk");
 	err = btf_core_reasons(r, btf);
 	if (!err)
 		err = btf_subsystems(r, btf);
@@ -177,90 +138,24 @@ int wd_reasons_from_btf(struct wd_reasons *r, const char *btf_path)
 	}
 	r->btf_dir = module_btf_dir(btf_path);
 	if (r->n)
-		qsort(r->v, r->n, sizeof(*r->v), cmp_code);
+		qsort(r->v, r->n, sizeof(*r->v), wd_reason_cmp_code);
 	return 0;
-}
-
-/* Does the format file declare a field with this name? */
-static bool format_has_field(const char *text, const char *field)
-{
-	char needle[64];
-
-	snprintf(needle, sizeof(needle), " %s;", field);
-	for (const char *p = strstr(text, "field:"); p; p = strstr(p + 1, "field:")) {
-		const char *end = strchr(p, ';');
-
-		if (end && end - p >= (long)strlen(needle) - 1 &&
-		    !strncmp(end - strlen(needle) + 1, needle, strlen(needle)))
-			return true;
-	}
-	return false;
-}
-
-/* Parse `{ 3, "NO_SOCKET" }` at p; returns the position after it or NULL. */
-static const char *parse_symbol(const char *p, unsigned long *code, char *name, size_t len)
-{
-	char *end;
-	size_t n = 0;
-
-	while (isspace((unsigned char)*p) || *p == ',')
-		p++;
-	if (*p != '{')
-		return NULL;
-	p++;
-	errno = 0;
-	*code = strtoul(p, &end, 0);
-	if (end == p || errno)
-		return NULL;
-	p = end;
-	while (isspace((unsigned char)*p) || *p == ',')
-		p++;
-	if (*p++ != '"')
-		return NULL;
-	while (*p && *p != '"') {
-		if (n + 1 >= len)
-			return NULL;
-		name[n++] = *p++;
-	}
-	name[n] = '\0';
-	if (*p++ != '"')
-		return NULL;
-	while (isspace((unsigned char)*p))
-		p++;
-	return *p == '}' ? p + 1 : NULL;
 }
 
 int wd_reasons_from_format(struct wd_reasons *r, const char *text)
 {
-	const char *p;
-	char name[128];
-	unsigned long code;
-	int err = 0;
+	int err;
 
 	memset(r, 0, sizeof(*r));
 	r->source = WD_SRC_TRACEFS;
-	r->has_reason = format_has_field(text, "reason");
-	r->has_rx_sk = format_has_field(text, "rx_sk");
-	p = strstr(text, "__print_symbolic(REC->reason,");
-	if (!p)
+	r->has_reason = wd_format_has_field(text, "reason");
+	r->has_rx_sk = wd_format_has_field(text, "rx_sk");
+	err = wd_format_symbols(text, "reason", &r->v, &r->n);
+	if (err == -ENOENT)
 		return r->has_reason ? -EINVAL : 0;
-	p += strlen("__print_symbolic(REC->reason,");
-	while ((p = parse_symbol(p, &code, name, sizeof(name)))) {
-		if (!strcmp(name, "MAX") || code > UINT32_MAX)
-			continue;
-		err = add_reason(&r->v, &r->n, (uint32_t)code, name);
-		if (err)
-			break;
-	}
-	if (!err && !r->n)
-		err = -EINVAL;
-	if (err) {
+	if (err)
 		wd_reasons_free(r);
-		return err;
-	}
-	if (r->n)
-		qsort(r->v, r->n, sizeof(*r->v), cmp_code);
-	return 0;
+	return err;
 }
 
 int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen)
@@ -270,20 +165,15 @@ int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen)
 	char *text;
 	int ret;
 
-	if (btf && access(btf, R_OK)) {	/* asked for: no quiet fallback to tracefs */
-		snprintf(err, errlen, "WHYDROP_BTF=%s: %s (unset it to use the kernel's BTF)",
-			 btf, strerror(errno));
+	if (wd_btf_asked(btf, err, errlen))
 		return -1;
-	}
 	if (!secure_getenv("WHYDROP_NO_BTF") && !wd_reasons_from_btf(r, btf))
 		return 0;
 	if (wd_tracefs_format_path(path, sizeof(path), err, errlen))
 		return -1;
-	text = wd_read_file(path, 1 << 20);
-	if (!text) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	text = wd_tracefs_read(path, err, errlen);
+	if (!text)
 		return -1;
-	}
 	ret = wd_reasons_from_format(r, text);
 	free(text);
 	if (ret)
@@ -291,19 +181,12 @@ int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen)
 	return ret ? -1 : 0;
 }
 
-static void free_list(struct wd_reason *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i].name);
-	free(v);
-}
-
 void wd_reasons_free(struct wd_reasons *r)
 {
-	free_list(r->v, r->n);
+	wd_reason_list_free(r->v, r->n);
 	for (size_t i = 0; i < r->n_subsys; i++) {
 		free(r->subsys[i].name);
-		free_list(r->subsys[i].codes, r->subsys[i].n_codes);
+		wd_reason_list_free(r->subsys[i].codes, r->subsys[i].n_codes);
 	}
 	free(r->subsys);
 	free(r->btf_dir);
@@ -316,7 +199,7 @@ const struct wd_reason *wd_reason_by_code(const struct wd_reasons *r, uint32_t c
 
 	if (!r->n)
 		return NULL;
-	return bsearch(&key, r->v, r->n, sizeof(*r->v), cmp_code);
+	return bsearch(&key, r->v, r->n, sizeof(*r->v), wd_reason_cmp_code);
 }
 
 const struct wd_reason *wd_reason_by_name(const struct wd_reasons *r, const char *name)
@@ -404,7 +287,7 @@ static int add_subsys_code(struct wd_subsys *s, uint32_t code, const char *name)
 		s->codes[i].name = dup;
 		return 0;
 	}
-	return add_reason(&s->codes, &s->n_codes, code, name);
+	return wd_reason_list_add(&s->codes, &s->n_codes, code, name);
 }
 
 /* Collect the enumerators of a module's drop-reason enum for this subsystem. */
@@ -541,67 +424,3 @@ int wd_reason_code(struct wd_reasons *r, const char *word, uint32_t *code)
 	return -1;
 }
 
-/*
- * The same BTF and tracefs readers for names other than drop reasons (the
- * TCP reset reasons of src/lib/names/tcp_names.c). Nothing above calls these.
- */
-bool wd_btf_has_member(const struct btf *btf, const char *sname, const char *member)
-{
-	return struct_has_member(btf, sname, member);
-}
-
-int wd_btf_enum_names(const struct btf *btf, int id, const char *prefix,
-		      struct wd_reason **v, size_t *n)
-{
-	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
-	size_t plen = strlen(prefix);
-	const struct btf_enum *e;
-
-	if (!t || !btf_is_enum(t))
-		return -ENOENT;
-	e = btf_enum(t);
-	for (int i = 0; i < btf_vlen(t); i++, e++) {
-		const char *name = btf__name_by_offset(btf, e->name_off);
-
-		if (strncmp(name, prefix, plen) || !strcmp(name + plen, "MAX"))
-			continue;
-		if (add_reason(v, n, (uint32_t)e->val, name + plen))
-			return -ENOMEM;
-	}
-	if (*n)
-		qsort(*v, *n, sizeof(**v), cmp_code);
-	return 0;
-}
-
-bool wd_format_has_field(const char *text, const char *field)
-{
-	return format_has_field(text, field);
-}
-
-int wd_format_symbols(const char *text, const char *field, struct wd_reason **v, size_t *n)
-{
-	char needle[80], name[128];
-	unsigned long code;
-	const char *p;
-
-	snprintf(needle, sizeof(needle), "__print_symbolic(REC->%s,", field);
-	p = strstr(text, needle);
-	if (!p)
-		return -ENOENT;
-	p += strlen(needle);
-	while ((p = parse_symbol(p, &code, name, sizeof(name)))) {
-		if (!strcmp(name, "MAX") || code > UINT32_MAX)
-			continue;
-		if (add_reason(v, n, (uint32_t)code, name))
-			return -ENOMEM;
-	}
-	if (!*n)
-		return -EINVAL;
-	qsort(*v, *n, sizeof(**v), cmp_code);
-	return 0;
-}
-
-void wd_reason_list_free(struct wd_reason *v, size_t n)
-{
-	free_list(v, n);
-}

@@ -88,7 +88,8 @@ const char *wd_reason_name(struct wd_reasons *r, uint32_t code, char *buf, size_
 const char *wd_reason_subsys(struct wd_reasons *r, uint32_t code, char *buf, size_t len);
 
 /*
- * The readers above, for other enums the kernel names (TCP reset reasons):
+ * enum_names.c: the readers of a kernel enum's names, for the drop reasons
+ * above and for other enums the kernel names (TCP reset reasons):
  * whether a BTF struct has a member; the enumerators of the BTF enum of
  * type id whose names start with prefix (prefix dropped, MAX left out);
  * whether a tracefs format declares a field; the { N, "NAME" } list of its
@@ -96,11 +97,16 @@ const char *wd_reason_subsys(struct wd_reasons *r, uint32_t code, char *buf, siz
  * code. 0, -ENOENT (no such enum or list), -EINVAL (an empty list), -ENOMEM.
  */
 struct btf;
+/* The BTF file WHYDROP_BTF names (btf), readable or NULL: 0; else -1, why in err. */
+int wd_btf_asked(const char *btf, char *err, size_t errlen);
 bool wd_btf_has_member(const struct btf *btf, const char *sname, const char *member);
 int wd_btf_enum_names(const struct btf *btf, int id, const char *prefix,
 		      struct wd_reason **v, size_t *n);
 bool wd_format_has_field(const char *text, const char *field);
 int wd_format_symbols(const char *text, const char *field, struct wd_reason **v, size_t *n);
+/* A name appended to a list (not sorted); their order by code; the list freed. */
+int wd_reason_list_add(struct wd_reason **v, size_t *n, uint32_t code, const char *name);
+int wd_reason_cmp_code(const void *a, const void *b);
 void wd_reason_list_free(struct wd_reason *v, size_t n);
 
 #endif /* WD_REASONS_H */

@@ -96,20 +96,15 @@ int wd_tcp_names_load(struct wd_tcp_names *t, char *err, size_t errlen)
 	char path[256], *text;
 	int ret;
 
-	if (btf && access(btf, R_OK)) {
-		snprintf(err, errlen, "WHYDROP_BTF=%s: %s (unset it to use the kernel's BTF)",
-			 btf, strerror(errno));
+	if (wd_btf_asked(btf, err, errlen))
 		return -1;
-	}
 	if (!getenv("WHYDROP_NO_BTF") && !wd_tcp_names_from_btf(t, btf))
 		return 0;
 	if (wd_tracefs_event_path(WD_TCP_SEND_RESET_FORMAT, path, sizeof(path), err, errlen))
 		return -1;
-	text = wd_read_file(path, 1 << 20);
-	if (!text) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	text = wd_tracefs_read(path, err, errlen);
+	if (!text)
 		return -1;
-	}
 	ret = wd_tcp_names_from_format(t, text);
 	free(text);
 	if (ret)

@@ -50,6 +50,15 @@ fail:
 	return NULL;
 }
 
+char *wd_tracefs_read(const char *path, char *err, size_t errlen)
+{
+	char *text = wd_read_file(path, 1 << 20);
+
+	if (!text)
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	return text;
+}
+
 static int find_format(char *buf, size_t len)
 {
 	size_t i;

@@ -17,5 +17,7 @@ int wd_tracefs_format_path(char *buf, size_t len, char *err, size_t errlen);
 int wd_tracefs_event_path(const char *rel, char *buf, size_t len, char *err, size_t errlen);
 /* Whole file as a NUL-terminated string (caller frees), NULL on error. */
 char *wd_read_file(const char *path, size_t max);
+/* A format file's text (caller frees), or NULL with "cannot read PATH: why" in err. */
+char *wd_tracefs_read(const char *path, char *err, size_t errlen);
 
 #endif /* WD_TRACEFS_H */

@@ -109,42 +109,38 @@ enum wd_netns_change wd_netns_name_check(struct wd_netns_name *n)
 	return WD_NETNS_OTHER;
 }
 
-int wd_netns_enter_fd(int ns_fd, int *saved)
+/* close(fd), then ret with errno as it was: the caller says why ret failed. */
+static int close_keeping_errno(int fd, int ret)
 {
-	int e;
+	int e = errno;
 
-	*saved = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (*saved < 0)
-		return -1;
-	if (setns(ns_fd, CLONE_NEWNET)) {
-		e = errno;
-		close(*saved);
-		errno = e;
-		return -1;
-	}
-	return 0;
-}
-
-int wd_netns_enter(const char *ns_path, int *saved)
-{
-	int fd = open(ns_path, O_RDONLY | O_CLOEXEC), ret, e;
-
-	if (fd < 0)
-		return -1;
-	ret = wd_netns_enter_fd(fd, saved);
-	e = errno;
 	close(fd);
 	errno = e;
 	return ret;
 }
 
+int wd_netns_enter_fd(int ns_fd, int *saved)
+{
+	*saved = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (*saved < 0)
+		return -1;
+	if (setns(ns_fd, CLONE_NEWNET))
+		return close_keeping_errno(*saved, -1);
+	return 0;
+}
+
+int wd_netns_enter(const char *ns_path, int *saved)
+{
+	int fd = open(ns_path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	return close_keeping_errno(fd, wd_netns_enter_fd(fd, saved));
+}
+
 int wd_netns_leave(int saved)
 {
-	int ret = setns(saved, CLONE_NEWNET), e = errno;
-
-	close(saved);
-	errno = e;
-	return ret;
+	return close_keeping_errno(saved, setns(saved, CLONE_NEWNET));
 }
 
 int wd_netns_enter_said(int ns_fd, int *saved, char *err, size_t errlen)
@@ -329,17 +325,13 @@ int wd_netns_id_of_fd(int fd, struct wd_netns_id *id)
 
 int wd_netns_id_of_path(const char *path, struct wd_netns_id *id)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret, e;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		memset(id, 0, sizeof(*id));
 		return -1;
 	}
-	ret = wd_netns_id_of_fd(fd, id);
-	e = errno;
-	close(fd);
-	errno = e;
-	return ret;
+	return close_keeping_errno(fd, wd_netns_id_of_fd(fd, id));
 }
 
 int wd_ifindex_in(const char *ns_path, const char *ifname, uint32_t *ifindex)
