@@ -43,7 +43,7 @@ struct wd_tcp {
 /* The tracepoints' shapes, from the BTF the program is relocated against. */
 static void read_caps(struct wd_tcp_caps *c)
 {
-	const char *path = getenv("WHYDROP_BTF");
+	const char *path = secure_getenv("WHYDROP_BTF");
 	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
 
 	if (!btf)
@@ -78,7 +78,7 @@ static void configure(struct tcp_events_bpf *skel, const struct wd_tcp_opts *o, 
 /* One flavour: 0, or -errno to try the next. */
 static int load_attach(struct wd_tcp *t, const struct wd_tcp_opts *o, bool btf)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = getenv("WHYDROP_BTF"));
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = secure_getenv("WHYDROP_BTF"));
 	struct tcp_events_bpf *skel = tcp_events_bpf__open_opts(&open_opts);
 	int err;
 

@@ -118,6 +118,8 @@ if setcap cap_bpf,cap_perfmon+ep "$TMP/bin/capped" 2>/dev/null; then
 		env WHYDROP_BTF=/nonexistent/vmlinux "${NOBODY[@]}" "$TMP/bin/plain" reasons
 	expect_run "file capabilities, as nobody: WHYDROP_BTF is ignored" 0 "source: btf" \
 		env WHYDROP_BTF=/nonexistent/vmlinux "${NOBODY[@]}" "$TMP/bin/capped" reasons
+	expect_run "file capabilities, as nobody: --tcp ignores WHYDROP_BTF too" 0 "TCP resets" \
+		env WHYDROP_BTF=/nonexistent/vmlinux "${NOBODY[@]}" "$TMP/bin/capped" count --tcp -d 0.2
 	expect_run "file capabilities, as nobody: WHYDROP_ATTACH=fail is ignored, it attaches" 0 \
 		"attached to skb:kfree_skb" \
 		env WHYDROP_ATTACH=fail "${NOBODY[@]}" "$TMP/bin/capped" count -d 0.2

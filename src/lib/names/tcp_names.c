@@ -92,13 +92,13 @@ int wd_tcp_names_from_format(struct wd_tcp_names *t, const char *text)
 
 int wd_tcp_names_load(struct wd_tcp_names *t, char *err, size_t errlen)
 {
-	const char *btf = getenv("WHYDROP_BTF");
+	const char *btf = secure_getenv("WHYDROP_BTF");
 	char path[256], *text;
 	int ret;
 
 	if (wd_btf_asked(btf, err, errlen))
 		return -1;
-	if (!getenv("WHYDROP_NO_BTF") && !wd_tcp_names_from_btf(t, btf))
+	if (!secure_getenv("WHYDROP_NO_BTF") && !wd_tcp_names_from_btf(t, btf))
 		return 0;
 	if (wd_tracefs_event_path(WD_TCP_SEND_RESET_FORMAT, path, sizeof(path), err, errlen))
 		return -1;
