@@ -7,7 +7,9 @@
 # scenarios rely on (inside the namespaces only: a closed socket in
 # FIN_WAIT2 becomes a timewait socket at once, fin_timeout <= 60 s; no reset
 # on a full accept queue; SYN cookies never needed), and COOKIE_A, COOKIE_B
-# (SO_NETNS_COOKIE). Then ns_cookie NS, mib NS FILE and delta NAME FILE0 FILE1.
+# (SO_NETNS_COOKIE). Then ns_cookie NS, mib NS FILE, delta NAME FILE0 FILE1,
+# serve NS MODE ADDR PORT N (the peer's server), app_resets FILE, and
+# wd NAME ARGS... / wd_stop NAME (whydrop in the background).
 
 tcp_pair_setup() {
 	local ns
@@ -40,4 +42,38 @@ mib() {
 delta() {
 	awk -v k="$1" 'FNR == NR && $1 == k { a = $2 } FNR != NR && $1 == k { b = $2 }
 		END { print b - a }' "$2" "$3"
+}
+
+# serve NS MODE ADDR PORT N: the peer's server in NS, once it says "ready" (SERVER: its pid).
+serve() {
+	rm -f "$TMP/server.out"	# not the last server's "ready"
+	ip netns exec "$1" "${PEER[@]}" server "$2" "$3" "$4" "$5" >"$TMP/server.out" 2>&1 &
+	SERVER=$!
+	PIDS+=("$SERVER")
+	for _ in $(seq 50); do grep -q ready "$TMP/server.out" && return 0; sleep 0.1; done
+	fail "server $2 on $3 ready" "$(cat "$TMP/server.out")"
+}
+
+# app_resets FILE: the resets a peer application saw itself.
+app_resets() { awk '$1 == "resets" { print $2 }' "$1"; }
+
+# wd NAME ARGS...: whydrop in the background (stdout NAME.json, stderr
+# NAME.err) until wd_stop NAME, which checks that it exited 0 (under ASan:
+# no leak, no UBSan error).
+declare -A WPID
+wd() {
+	local name=$1
+	shift
+	"$W" "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" &
+	WPID[$name]=$!
+	PIDS+=("${WPID[$name]}")
+	wait_attached "$TMP/$name.err" ||
+		{ fail "$name: attached" "$(head -c 600 "$TMP/$name.err")"; return 1; }
+}
+wd_stop() {
+	local rc
+	kill -INT "${WPID[$1]}" 2>/dev/null
+	wait "${WPID[$1]}"
+	rc=$?
+	[ "$rc" = 0 ] || fail "$1: exit 0 on SIGINT" "exit $rc: $(tail -n 5 "$TMP/$1.err")"
 }

@@ -41,35 +41,7 @@ def rows(direction=None, reason=None, state=None, cookie=None):
 print(eval("(" + sys.argv[2] + ")"))' "$1" "$2"
 }
 
-# wd NAME ARGS...: whydrop in the background until wd_stop NAME, which
-# checks that it exited 0 (under ASan: no leak, no UBSan error).
-declare -A WPID
-wd() {
-	local name=$1
-	shift
-	"$W" "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" &
-	WPID[$name]=$!
-	PIDS+=("${WPID[$name]}")
-	wait_attached "$TMP/$name.err" ||
-		{ fail "$name: attached" "$(head -c 600 "$TMP/$name.err")"; return 1; }
-}
-wd_stop() {
-	local rc
-	kill -INT "${WPID[$1]}" 2>/dev/null
-	wait "${WPID[$1]}"
-	rc=$?
-	[ "$rc" = 0 ] || fail "$1: exit 0 on SIGINT" "exit $rc: $(tail -n 5 "$TMP/$1.err")"
-}
 
-serve() {
-	rm -f "$TMP/server.out"
-	ip netns exec "$1" "${PEER[@]}" server "$2" "$3" "$4" "$5" >"$TMP/server.out" 2>&1 &
-	SERVER=$!
-	PIDS+=("$SERVER")
-	for _ in $(seq 50); do grep -q ready "$TMP/server.out" && return 0; sleep 0.1; done
-	fail "server $2 on $3 ready" "$(cat "$TMP/server.out")"
-}
-app_resets() { awk '$1 == "resets" { print $2 }' "$1"; }
 
 # Nothing from another namespace in a --netns report.
 check_isolated() {

@@ -76,16 +76,7 @@ drv_stop() {
 }
 
 # serve NS MODE ADDR PORT N: a server in the background, ready on return.
-serve() {
-	rm -f "$TMP/server.out"	# not the last server's "ready"
-	ip netns exec "$1" "${PEER[@]}" server "$2" "$3" "$4" "$5" >"$TMP/server.out" 2>&1 &
-	SERVER=$!
-	PIDS+=("$SERVER")
-	for _ in $(seq 50); do grep -q ready "$TMP/server.out" && return 0; sleep 0.1; done
-	fail "server $2 on $3 ready" "$(cat "$TMP/server.out")"
-}
 # resets seen by the applications themselves, added up in APP_RESETS
-app_resets() { awk '$1 == "resets" { print $2 }' "$1"; }
 
 # snap TAG: counters of both namespaces into $TMP/{A,B}.TAG
 snap() { mib "$A" "$TMP/A.$1"; mib "$B" "$TMP/B.$1"; }

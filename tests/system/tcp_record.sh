@@ -11,11 +11,8 @@
 # counts its RST packets = the resets read counts; read --lines prints them.
 #   tests/system/tcp_record.sh [WHYDROP]
 # Prints "N passed, N failed[, N skipped]".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
-W=${1:-build/whydrop}
+. "$(dirname "$0")/../lib/part.sh"
+. tests/lib/tcp_pair.sh
 A=wdtcpra-$$
 B=wdtcprb-$$
 VA=wra$$
@@ -25,29 +22,8 @@ harness_begin tests/system/tcp_record "$A" "$B"
 PEER=("$PY" tests/system/tcp_events_peer.py)
 N=3	# connections per family and case
 
-ip link add "$VA" netns "$A" type veth peer name "$VB" netns "$B"
-ip -n "$A" addr add "$A4/24" dev "$VA"
-ip -n "$B" addr add "$B4/24" dev "$VB"
-ip -n "$A" addr add "$A6/64" dev "$VA" nodad
-ip -n "$B" addr add "$B6/64" dev "$VB" nodad
-ip -n "$A" link set "$VA" up
-ip -n "$B" link set "$VB" up
-for ns in "$A" "$B"; do
-	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_fin_timeout=60 \
-		net.ipv4.tcp_abort_on_overflow=0 net.ipv4.tcp_syncookies=1
-done
+tcp_pair_setup
 
-# mib NS FILE: the namespace's Tcp and TcpExt counters, "NAME VALUE" a line.
-mib() {
-	ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat |
-		awk '$1 ~ /^(Tcp|TcpExt):$/ { if (h[$1]) { for (i = 2; i <= NF; i++)
-			print substr($1, 1, length($1) - 1) h[$1, i], $i; h[$1] = 0 }
-			else { h[$1] = 1; for (i = 2; i <= NF; i++) h[$1, i] = $i } }' >"$2"
-}
-delta() {
-	awk -v k="$1" 'FNR == NR && $1 == k { a = $2 } FNR != NR && $1 == k { b = $2 }
-		END { print b - a }' "$2" "$3"
-}
 snap() { mib "$A" "$TMP/A.$1"; mib "$B" "$TMP/B.$1"; }
 dA() { delta "$1" "$TMP/A.0" "$TMP/A.1"; }
 dB() { delta "$1" "$TMP/B.0" "$TMP/B.1"; }
@@ -66,25 +42,6 @@ def drops(reason=None):
 print(eval("(" + sys.argv[2] + ")"))' "$1" "$2"
 }
 
-# rec NAME ARGS...: whydrop record in the background until rec_stop NAME,
-# which checks that it exited 0 (under ASan: no leak, no UBSan error).
-declare -A WPID
-rec() {
-	local name=$1
-	shift
-	"$W" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
-	WPID[$name]=$!
-	PIDS+=("${WPID[$name]}")
-	wait_attached "$TMP/$name.err" ||
-		{ fail "$name: attached" "$(head -c 600 "$TMP/$name.err")"; return 1; }
-}
-rec_stop() {
-	local rc
-	kill -INT "${WPID[$1]}" 2>/dev/null
-	wait "${WPID[$1]}"
-	rc=$?
-	[ "$rc" = 0 ] || fail "$1: exit 0 on SIGINT" "exit $rc: $(tail -n 5 "$TMP/$1.err")"
-}
 # rd NAME [ARGS...]: read --json of NAME's file into NAME.json
 rd() {
 	local name=$1
@@ -93,15 +50,6 @@ rd() {
 		fail "$name: read --json exits 0" "$(head -c 600 "$TMP/$name.rerr")"
 }
 
-serve() {
-	rm -f "$TMP/server.out"
-	ip netns exec "$1" "${PEER[@]}" server "$2" "$3" "$4" "$5" >"$TMP/server.out" 2>&1 &
-	SERVER=$!
-	PIDS+=("$SERVER")
-	for _ in $(seq 50); do grep -q ready "$TMP/server.out" && return 0; sleep 0.1; done
-	fail "server $2 on $3 ready" "$(cat "$TMP/server.out")"
-}
-app_resets() { awk '$1 == "resets" { print $2 }' "$1"; }
 
 # tshark_rst NAME: RST packets tshark reads in the file ("err" if it fails)
 tshark_rst() {
@@ -118,8 +66,8 @@ rst_case() {
 	local name=$1 sl=$2 reason=$3 state=$4 pstate=$5 smode=$6 cmode=$7
 	local pl snd_d rcv_d want=$((2 * N)) fam addr app=0 r sj pj rst
 	if [ "$sl" = A ]; then pl=B snd_d=dA rcv_d=dB; else pl=A snd_d=dB rcv_d=dA; fi
-	rec "$name.A" record --tcp --netns "$A" -w "$TMP/$name.A.pcapng" || return
-	rec "$name.B" record --tcp --netns "$B" -w "$TMP/$name.B.pcapng" || return
+	wd "$name.A" record --tcp --netns "$A" -w "$TMP/$name.A.pcapng" || return
+	wd "$name.B" record --tcp --netns "$B" -w "$TMP/$name.B.pcapng" || return
 	snap 0
 	for fam in 4 6; do
 		if [ $fam = 4 ]; then addr=$B4; else addr=$B6; fi
@@ -135,8 +83,8 @@ rst_case() {
 	done
 	sleep 0.3
 	snap 1
-	rec_stop "$name.A"
-	rec_stop "$name.B"
+	wd_stop "$name.A"
+	wd_stop "$name.B"
 	rd "$name.A"
 	rd "$name.B"
 	sj=$TMP/$name.$sl.json pj=$TMP/$name.$pl.json
@@ -201,12 +149,12 @@ check "the statistics block says them (tcp_written=$((2 * N)))" \
 	grep -aq "tcp_written=$((2 * N)) tcp_rate_limited=0 tcp_ring_full=0" "$TMP/no_socket.B.pcapng"
 
 echo "-- records over --rate are counted, never silently missing"
-rec rate.B record --tcp --rate 5 --netns "$B" -w "$TMP/rate.B.pcapng"
+wd rate.B record --tcp --rate 5 --netns "$B" -w "$TMP/rate.B.pcapng"
 snap 0
 ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 40 >/dev/null 2>&1
 sleep 0.3
 snap 1
-rec_stop rate.B
+wd_stop rate.B
 rd rate.B
 w=$(sed -n 's/^whydrop: \([0-9]*\) TCP events\? (resets, retransmissions) written, \([0-9]*\) over --rate, \([0-9]*\) lost.*/\1 \2 \3/p' "$TMP/rate.B.err")
 read -r tw trl trf <<<"${w:-0 0 0}"
@@ -225,9 +173,9 @@ table inet wdtcpr$$ {
 	}
 }
 NFT
-rec loss.A record --tcp --netns "$A" -w "$TMP/loss.A.pcapng"
-rec loss.B record --tcp --netns "$B" -w "$TMP/loss.B.pcapng"
-rec plain.B record --netns "$B" -w "$TMP/plain.B.pcapng"
+wd loss.A record --tcp --netns "$A" -w "$TMP/loss.A.pcapng"
+wd loss.B record --tcp --netns "$B" -w "$TMP/loss.B.pcapng"
+wd plain.B record --netns "$B" -w "$TMP/plain.B.pcapng"
 snap 0
 serve "$B" sink "$B4" 5001 1
 ip netns exec "$A" "${PEER[@]}" client bulk "$B4" 5001 1 3000000 >"$TMP/client.out" 2>&1
@@ -237,9 +185,9 @@ ip netns exec "$A" "${PEER[@]}" client bulk "$B6" 5001 1 3000000 >"$TMP/client.o
 wait "$SERVER"
 sleep 0.5
 snap 1
-rec_stop loss.A
-rec_stop loss.B
-rec_stop plain.B
+wd_stop loss.A
+wd_stop loss.B
+wd_stop plain.B
 dropped=$(ip netns exec "$B" nft list table inet "wdtcpr$$" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
 ip netns exec "$B" nft delete table inet "wdtcpr$$"
 rd loss.A
