@@ -54,6 +54,8 @@ part "stacks, call sites, noise list (real kernel)" tests/system/stacks.sh build
 part "stacks, call sites, noise list under ASan/UBSan" tests/system/stacks.sh build/asan/whydrop
 part "who a drop hurts: process, cgroup, netns, socket (real kernel)" tests/system/who.sh build/whydrop
 part "who a drop hurts under ASan/UBSan" tests/system/who.sh build/asan/whydrop
+part "gone namespaces folded, totals kept (real kernel)" tests/system/aging.sh build/whydrop
+part "gone namespaces folded under ASan/UBSan" tests/system/aging.sh build/asan/whydrop
 part "count/top --group-by flow|src|dst: per-flow drops (real kernel)" tests/system/flows.sh build/whydrop
 part "count/top --group-by flow|src|dst under ASan/UBSan" tests/system/flows.sh build/asan/whydrop
 part "TCP resets and retransmissions against the kernel's counters (real kernel)" \
