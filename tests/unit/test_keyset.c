@@ -568,6 +568,12 @@ static void test_fold(void)
 	CHECK_INT(row_count(&floor, &gone), 9);
 	CHECK_INT(row_count(&floor, &live), 1);
 	CHECK_INT(wd_keyset_sum(&floor), 26);
+	gone = c;	/* another reason: a gone row of its own */
+	gone.netns_cookie = UINT64_MAX;
+	gone.netns = 0;
+	CHECK_INT(row_count(&retired, &gone), 9);
+	CHECK_INT(row_count(&floor, &gone), 8);	/* as far as the floor held it */
+	CHECK_INT(row_count(&floor, &c), 0);
 	/* the next read: retired, then the hash (a: 2 + 1 more, live: 1) */
 	wd_keyset_append(&cur, &retired);
 	wd_keyset_push(&cur, &a, 3);
