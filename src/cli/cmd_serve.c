@@ -118,6 +118,7 @@ int cmd_serve(int argc, char **argv)
 	sv.cap_drops.max = sv.cap_hidden.max = sv.cap_if.max = sv.cap_ns.max =
 		sv.cap_cg.max = sv.cap_rules.max = sv.cap_tcp.max = sv.so.max_series;
 	sv.cgroups.grace = sv.netns.grace = sv.so.series_grace;
+	wd_aging_init(&sv.aging, &sv.s);
 	self = wd_netns_self();
 	sv.own_netns = wd_serve_ns_id_of(&self);
 	/* the kernel counts by socket; every cgroup is kept, the cap folds */
@@ -147,6 +148,7 @@ out:
 	wd_prom_cap_free(&sv.cap_tcp);
 	wd_objs_free(&sv.cgroups);
 	wd_objs_free(&sv.netns);
+	wd_aging_free(&sv.aging);
 	wd_noise_free(&nz);
 	wd_cli_free(&cli);
 	return status;

@@ -27,7 +27,9 @@ static void interface_label(const struct wd_group_who *w, char *buf, size_t len)
 	char ns[160];
 
 	netns_label(w, ns, sizeof(ns));
-	if (w->ifname)
+	if (wd_netns_is_gone(&w->ns))
+		snprintf(buf, len, "(interface gone)@%s", ns);
+	else if (w->ifname)
 		snprintf(buf, len, "%s@%s", w->ifname, ns);
 	else if (w->ifindex)
 		snprintf(buf, len, "ifindex %u@%s", w->ifindex, ns);

@@ -16,6 +16,7 @@
 #include "decode.h"
 #include "drop_comment.h"
 #include "format.h"
+#include "aging.h"
 #include "keyset.h"
 #include "netns.h"
 #include "opts.h"
@@ -113,6 +114,7 @@ struct wd_groups {
 	struct wd_known_sock *socks;
 	size_t n_socks, cap_socks;
 	struct wd_keyset retired;	/* struct wd_group_key */
+	struct wd_aging aging;		/* the counts of gone namespaces and cgroups */
 };
 
 void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_session *s);

@@ -24,6 +24,7 @@ void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_sess
 	g->max_groups = o->max_groups;
 	g->s = s;
 	wd_group_rows_init(&g->retired);
+	wd_aging_init(&g->aging, s);
 }
 
 void wd_groups_free(struct wd_groups *g)
@@ -32,6 +33,7 @@ void wd_groups_free(struct wd_groups *g)
 	g->socks = NULL;
 	g->n_socks = g->cap_socks = 0;
 	wd_keyset_free(&g->retired);
+	wd_aging_free(&g->aging);
 }
 
 /* The first known socket with an inode >= ino (socks is sorted by inode). */
@@ -240,6 +242,7 @@ static bool fold_sock(void *ctx, const struct wd_sock_total *t)
 void wd_groups_maintain(struct wd_groups *g, struct wd_session *s)
 {
 	wd_session_maintain(s, g->by == WD_GROUP_PROCESS ? fold_sock : NULL, g);
+	wd_aging_run(&g->aging);
 }
 
 /*

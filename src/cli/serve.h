@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "aging.h"
 #include "noise.h"
 #include "prom.h"
 #include "session.h"
@@ -72,6 +73,7 @@ struct serve {
 	struct wd_noise *noise;		/* expected drops, as top and count hide them */
 	struct wd_objs cgroups;		/* --per-cgroup: the cgroups counted */
 	struct wd_objs netns;		/* --per-netns, --per-interface: the namespaces */
+	struct wd_aging aging;		/* gone namespaces, without --per-netns/-interface */
 	uint64_t own_netns;		/* the namespace serve runs in (wd_serve_ns_id's kind) */
 	bool keep_cap_bpf;
 	bool verbose;
@@ -92,6 +94,8 @@ void wd_serve_announce(const struct serve *sv, int fd);
 uint64_t wd_serve_ns_id(const struct wd_key *k);
 uint64_t wd_serve_ns_id_of(const struct wd_netns_id *ns);
 int wd_serve_judge_netns(struct serve *sv, const struct wd_key_total *keys, size_t n);
+/* After maintain: the counts of retired (or gone) namespaces folded. 0 or -errno. */
+int wd_serve_age(struct serve *sv);
 /* --per-cgroup: the family by cgroup from snap, capped; retired cgroups' counts forgotten. */
 int wd_serve_fill_cgroups(struct serve *sv, const struct wd_snapshot *snap,
 			  struct wd_prom_family *f);

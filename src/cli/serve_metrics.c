@@ -82,6 +82,13 @@ static void resolve(struct serve *sv, const struct wd_key_total *kt, struct row_
 		snprintf(n->netns_name, sizeof(n->netns_name), "unknown");
 		return;
 	}
+	if (wd_netns_is_gone(&ns)) {	/* retired namespaces, folded: serve_who.c */
+		snprintf(n->netns, sizeof(n->netns), "gone");
+		snprintf(n->netns_cookie, sizeof(n->netns_cookie), "gone");
+		snprintf(n->ifname, sizeof(n->ifname), "gone");
+		snprintf(n->netns_name, sizeof(n->netns_name), "gone");
+		return;
+	}
 	snprintf(n->netns, sizeof(n->netns), "%u", kt->key.netns);
 	/* the namespace's identity: the kernel gives its inode to later ones */
 	snprintf(n->netns_cookie, sizeof(n->netns_cookie), "%" PRIu64,
@@ -396,6 +403,7 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 		render_info(sv, b, &sc);
 		/* after the page: what a swap moves is in the next scrape, once */
 		wd_session_maintain(&sv->s, NULL, NULL);
+		wd_serve_age(sv);
 	}
 	pthread_mutex_unlock(&sv->lock);
 	wd_snapshot_free(&sc.snap);

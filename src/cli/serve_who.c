@@ -26,6 +26,8 @@
  */
 uint64_t wd_serve_ns_id_of(const struct wd_netns_id *ns)
 {
+	if (wd_netns_is_gone(ns))	/* the folded counts of retired ones: never retire */
+		return 0;
 	return ns->cookie ? ns->cookie : ns->inode ? NS_BY_INODE | ns->inode : 0;
 }
 
@@ -99,6 +101,27 @@ int wd_serve_judge_netns(struct serve *sv, const struct wd_key_total *keys, size
 			return -1;
 	wd_objs_settle(&sv->netns, now, ns_gone, sv);
 	return 0;
+}
+
+static bool ns_retired(void *ctx, const struct wd_netns_id *ns)
+{
+	struct serve *sv = ctx;
+
+	return wd_objs_retired(&sv->netns, wd_serve_ns_id_of(ns));
+}
+
+/*
+ * After the page: the counts of namespaces whose series retired move to
+ * netns="gone", a series that only grows (never retires), so no counter of
+ * the page goes down.
+ */
+int wd_serve_age(struct serve *sv)
+{
+	struct wd_age a = { ns_retired, sv };
+
+	if (!sv->so.per_if && !sv->so.per_netns)
+		return wd_aging_run(&sv->aging);
+	return wd_session_age(&sv->s, &a);
 }
 
 /* The label of a cgroup: learned while it exists, kept once it is gone. */

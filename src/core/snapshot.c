@@ -51,6 +51,20 @@ int wd_session_maintain(struct wd_session *s, wd_sock_fold_fn fold, void *ctx)
 	return err;
 }
 
+int wd_session_age(struct wd_session *s, const struct wd_age *a)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < s->n_src; i++) {
+		struct wd_source *src = s->src[i];
+		int e = src->ops->age ? src->ops->age(src, a) : 0;
+
+		if (!err)
+			err = e;
+	}
+	return err;
+}
+
 static int cmp_site(const void *x, const void *y)
 {
 	const struct wd_total *a = x, *b = y;

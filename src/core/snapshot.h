@@ -84,5 +84,13 @@ int wd_snapshot_totals(const struct wd_snapshot *snap, struct wd_total **out, si
  * kept without their inode. 0 or -errno.
  */
 int wd_session_maintain(struct wd_session *s, wd_sock_fold_fn fold, void *ctx);
+/*
+ * After maintain: the swapped-out counts of namespaces that a says are
+ * gone (their interfaces with them) move to one row per reason and
+ * location (by socket: and cgroup), namespace WD_NETNS_COOKIE_GONE,
+ * interface 0. Every total, and each key's floor for live reads, stays the
+ * same: memory follows what exists, not the host's history.
+ */
+int wd_session_age(struct wd_session *s, const struct wd_age *a);
 
 #endif /* WD_SNAPSHOT_H */

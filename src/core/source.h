@@ -34,6 +34,17 @@ struct wd_sock_total;
 /* Takes a swapped-out socket's count under a name of its own (true), or leaves it (false). */
 typedef bool (*wd_sock_fold_fn)(void *ctx, const struct wd_sock_total *t);
 
+struct wd_netns_id;
+
+/*
+ * What no longer exists, as the command judges it (wd_session_age()): a
+ * namespace. NULL: never judged gone.
+ */
+struct wd_age {
+	bool (*netns_gone)(void *ctx, const struct wd_netns_id *ns);
+	void *ctx;
+};
+
 struct wd_source;
 
 struct wd_source_ops {
@@ -57,6 +68,11 @@ struct wd_source_ops {
 	 * Optional. 0 or -errno.
 	 */
 	int (*maintain)(struct wd_source *src, wd_sock_fold_fn fold, void *ctx);
+	/*
+	 * Optional, after maintain: the kept counts of what a says is gone
+	 * folded into its "(gone)" rows, every total the same. 0 or -errno.
+	 */
+	int (*age)(struct wd_source *src, const struct wd_age *a);
 	/* Stop counting; the counts stay readable, pending records are delivered. */
 	void (*detach)(struct wd_source *src);
 	/* Free everything, src->priv included; safe after a failed open. */

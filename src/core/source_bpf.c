@@ -389,6 +389,58 @@ static int bpf_maintain(struct wd_source *src, wd_sock_fold_fn fold, void *ctx)
 	return err;
 }
 
+/* ------------------------------------------------------------ aging */
+
+/* A key's namespace, if a says it is gone: not yet folded, nor unknown. */
+static bool ns_gone(const struct wd_age *a, uint64_t cookie, uint32_t inode)
+{
+	const struct wd_netns_id ns = { cookie, inode };
+
+	if (!a->netns_gone || (!cookie && !inode) || wd_netns_is_gone(&ns))
+		return false;
+	return a->netns_gone(a->ctx, &ns);
+}
+
+/* A drop count of a gone namespace: to its reason and location's "(gone)" row. */
+static bool fold_key(void *ctx, void *key)
+{
+	struct wd_key *k = key;
+
+	if (!k->location || !ns_gone(ctx, k->netns_cookie, k->netns))
+		return false;	/* the overflow bucket has no namespace */
+	k->netns_cookie = WD_NETNS_COOKIE_GONE;
+	k->netns = 0;
+	k->ifindex = 0;
+	return true;
+}
+
+/* A swapped-out count by socket of a gone namespace: kept by reason and cgroup. */
+static bool fold_sock_key(void *ctx, void *key)
+{
+	struct wd_sock_key *k = key;
+
+	if (!ns_gone(ctx, k->netns_cookie, k->netns))
+		return false;
+	k->netns_cookie = WD_NETNS_COOKIE_GONE;
+	k->netns = 0;
+	return true;
+}
+
+/*
+ * Only the retired counts fold: a key still in the hash or a run waits for
+ * the swap that retires it. The floor of live reads moves alike.
+ */
+static int bpf_age(struct wd_source *src, const struct wd_age *a)
+{
+	struct wd_bpf *b = bpf_of(src);
+	struct wd_age copy = *a;
+	int err = wd_keyset_fold(&b->counts.retired, &b->last, fold_key, &copy);
+
+	if (!err && b->socks.cur_fd >= 0)
+		err = wd_keyset_fold(&b->socks.retired, NULL, fold_sock_key, &copy);
+	return err;
+}
+
 static bool listed(const uint64_t *ids, size_t n, uint64_t id)
 {
 	size_t lo = 0, hi = n;
@@ -464,6 +516,7 @@ const struct wd_source_ops wd_source_bpf_ops = {
 	.poll = bpf_poll,
 	.snapshot = bpf_snapshot,
 	.maintain = bpf_maintain,
+	.age = bpf_age,
 	.detach = bpf_detach,
 	.close = bpf_close,
 	.stack = bpf_stack,

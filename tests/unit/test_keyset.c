@@ -503,6 +503,94 @@ static void test_count_absent(void)
 	wd_keyset_free(&runs);
 }
 
+static bool fold_ns7(void *ctx, void *key)
+{
+	struct wd_key *k = key;
+
+	(void)ctx;
+	if (k->netns_cookie != 7)
+		return false;
+	k->netns_cookie = UINT64_MAX;
+	k->netns = 0;
+	k->ifindex = 0;
+	return true;
+}
+
+static uint64_t row_count(const struct wd_keyset *ks, const struct wd_key *k)
+{
+	const struct wd_key_total *v = wd_key_rows(ks);
+
+	for (size_t i = 0; i < ks->n; i++)
+		if (!memcmp(&v[i].key, k, sizeof(*k)))
+			return v[i].count;
+	return 0;
+}
+
+/*
+ * Aging: the retired rows of a gone namespace move to its reason and
+ * location's gone row, the floor alike; a later live read clamped against
+ * that floor has the same sum as before, nothing counted twice.
+ */
+static void test_fold(void)
+{
+	struct wd_keyset retired, floor, cur;
+	struct wd_key a = key(2, 0x100), b = key(2, 0x100), c = key(3, 0x100);
+	struct wd_key live = key(2, 0x300), other = key(2, 0x100), gone;
+
+	keys_init(&retired);
+	keys_init(&floor);
+	keys_init(&cur);
+	a.ifindex = 3;
+	b.ifindex = 4;
+	other.netns_cookie = 8;
+	gone = a;
+	gone.netns_cookie = UINT64_MAX;
+	gone.netns = 0;
+	gone.ifindex = 0;
+	wd_keyset_push(&retired, &a, 5);
+	wd_keyset_push(&retired, &b, 4);	/* the same reason and location as a, later */
+	wd_keyset_push(&retired, &c, 9);	/* grew in a swap after the floor's read */
+	wd_keyset_push(&retired, &other, 6);	/* namespace 8: stays */
+	wd_keyset_merge(&retired);
+	wd_keyset_push(&floor, &a, 7);		/* 5 retired, 2 in the hash then */
+	wd_keyset_push(&floor, &b, 4);
+	wd_keyset_push(&floor, &c, 8);
+	wd_keyset_push(&floor, &other, 6);
+	wd_keyset_push(&floor, &live, 1);	/* namespace 7, only in the hash */
+	wd_keyset_merge(&floor);
+	CHECK_INT(wd_keyset_fold(&retired, &floor, fold_ns7, NULL), 0);
+	CHECK_INT(retired.n, 3);		/* a and b one row */
+	CHECK_INT(row_count(&retired, &gone), 9);
+	CHECK_INT(row_count(&retired, &other), 6);
+	CHECK_INT(wd_keyset_sum(&retired), 24);
+	CHECK_INT(row_count(&floor, &a), 2);	/* what the hash held stays under a */
+	CHECK_INT(row_count(&floor, &b), 0);
+	CHECK_INT(row_count(&floor, &gone), 9);
+	CHECK_INT(row_count(&floor, &live), 1);
+	CHECK_INT(wd_keyset_sum(&floor), 26);
+	gone = c;	/* another reason: a gone row of its own */
+	gone.netns_cookie = UINT64_MAX;
+	gone.netns = 0;
+	CHECK_INT(row_count(&retired, &gone), 9);
+	CHECK_INT(row_count(&floor, &gone), 8);	/* as far as the floor held it */
+	CHECK_INT(row_count(&floor, &c), 0);
+	/* the next read: retired, then the hash (a: 2 + 1 more, live: 1) */
+	wd_keyset_append(&cur, &retired);
+	wd_keyset_push(&cur, &a, 3);
+	wd_keyset_push(&cur, &live, 1);
+	wd_keyset_merge(&cur);
+	CHECK_INT(wd_keys_clamp(&cur, &floor), 0);
+	CHECK_INT(wd_keyset_sum(&cur), 24 + 3 + 1);
+	CHECK_INT(row_count(&cur, &a), 3);
+	/* nothing left to fold: nothing changes */
+	CHECK_INT(wd_keyset_fold(&retired, &floor, fold_ns7, NULL), 0);
+	CHECK_INT(retired.n, 3);
+	CHECK_INT(wd_keyset_sum(&floor), 26);
+	wd_keyset_free(&retired);
+	wd_keyset_free(&floor);
+	wd_keyset_free(&cur);
+}
+
 UNIT_MAIN(test_merge, test_reused_inode, test_reason_slots, test_clamp_subsys_overflow, test_clamp,
 	  test_clamp_overflow, test_runs_seqcount, test_add_equals_merge, test_sock_keys,
-	  test_clamp_gone, test_rate, test_reason_selected, test_count_absent)
+	  test_clamp_gone, test_rate, test_reason_selected, test_count_absent, test_fold)

@@ -237,6 +237,76 @@ void wd_keyset_filter(struct wd_keyset *ks, bool (*keep)(void *ctx, void *key, u
 	ks->indexed = false;
 }
 
+/* The row of key among the first n (sorted) rows of ks; NULL if absent. */
+static uint64_t *sorted_find(const struct wd_keyset *ks, size_t n, const void *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = memcmp(wd_keyset_key(ks, mid), key, ks->key_size);
+
+		if (!d)
+			return wd_keyset_count(ks, mid);
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static bool nonzero(void *ctx, void *key, uint64_t count)
+{
+	(void)ctx;
+	(void)key;
+	return count != 0;
+}
+
+/* count of old moves to new in floor, as far as floor holds it. */
+static int move_floor(struct wd_keyset *floor, size_t n, const void *old, const void *new,
+		      uint64_t count)
+{
+	uint64_t *c = sorted_find(floor, n, old);
+	uint64_t m;
+
+	if (!c)
+		return 0;
+	m = *c < count ? *c : count;
+	*c -= m;
+	return wd_keyset_push(floor, new, m);
+}
+
+int wd_keyset_fold(struct wd_keyset *retired, struct wd_keyset *floor,
+		   bool (*fold)(void *ctx, void *key), void *ctx)
+{
+	size_t n = floor ? floor->n : 0, ks = retired->key_size;
+	char *key = malloc(ks);
+	bool moved = false;
+	int err = key ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !err && i < retired->n; i++) {
+		memcpy(key, wd_keyset_key(retired, i), ks);
+		if (!fold(ctx, key))
+			continue;
+		if (floor)
+			err = move_floor(floor, n, wd_keyset_key(retired, i), key,
+					 *wd_keyset_count(retired, i));
+		if (!err)
+			memcpy(wd_keyset_key(retired, i), key, ks);
+		moved = true;
+	}
+	free(key);
+	if (!moved)
+		return err;
+	wd_keyset_merge(retired);
+	if (floor) {
+		wd_keyset_filter(floor, nonzero, NULL);
+		wd_keyset_merge(floor);
+	}
+	return err;
+}
+
 int wd_keyset_clamp(struct wd_keyset *cur, const struct wd_keyset *prev,
 		    bool (*gone)(void *ctx, const void *key), void *ctx)
 {

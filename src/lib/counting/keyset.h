@@ -101,6 +101,16 @@ void wd_keyset_filter(struct wd_keyset *ks, bool (*keep)(void *ctx, void *key, u
 		      void *ctx);
 
 /*
+ * Aging: each row of retired (merged) whose key fold() rewrites (true) moves
+ * to its new key, and floor (the clamp's previous read, merged; NULL: none)
+ * moves the same count from the old key to the new one, so that no later
+ * clamp counts it twice and every sum stays the same. Both merged again.
+ * 0 or -ENOMEM (then a part may be moved, in both alike).
+ */
+int wd_keyset_fold(struct wd_keyset *retired, struct wd_keyset *floor,
+		   bool (*fold)(void *ctx, void *key), void *ctx);
+
+/*
  * cur (merged) becomes the union of cur and prev (merged, same key size),
  * each key at the larger of its two counts: a key a live read missed, or
  * read lower, keeps its earlier total, unless gone(ctx, key) says the key

@@ -182,6 +182,8 @@ void wd_netns_label(const struct wd_netns_id *id, char *buf, size_t len)
 {
 	if (!id->inode && !id->cookie)
 		snprintf(buf, len, "(netns unknown)");
+	else if (wd_netns_is_gone(id))
+		snprintf(buf, len, "(netns gone)");
 	else if (id->cookie)
 		snprintf(buf, len, "netns %u (cookie %llu)", id->inode,
 			 (unsigned long long)id->cookie);

@@ -22,6 +22,16 @@ struct wd_netns_id {
 	uint64_t cookie;
 	uint32_t inode;
 };
+/*
+ * The cookie of the namespaces that are gone, their counts folded into one
+ * (inode 0): "(netns gone)". The kernel counts cookies up from 1.
+ */
+#define WD_NETNS_COOKIE_GONE	UINT64_MAX
+
+static inline bool wd_netns_is_gone(const struct wd_netns_id *ns)
+{
+	return ns->cookie == WD_NETNS_COOKIE_GONE;
+}
 
 /*
  * The same namespace? By cookie; by inode only where neither has a cookie

@@ -174,7 +174,7 @@ static void settle(struct wd_owners *o)
 }
 
 /* The namespaces this scan offered (entries from first on), apart: what is there now. */
-static void keep_found(struct wd_owners *o, size_t first)
+static bool keep_found(struct wd_owners *o, size_t first)
 {
 	struct wd_owner_entry *tmp = o->found_before;
 	size_t n = 0, cap = o->cap_found_before;
@@ -192,7 +192,7 @@ static void keep_found(struct wd_owners *o, size_t first)
 		struct wd_owner_entry *tmp = realloc(o->found, n * sizeof(*tmp));
 
 		if (!tmp)
-			return;
+			return false;
 		o->found = tmp;
 		o->cap_found = n;
 	}
@@ -200,6 +200,7 @@ static void keep_found(struct wd_owners *o, size_t first)
 		if (o->v[i].kind == WD_OWNER_NETNS)
 			o->found[o->n_found++] = o->v[i];
 	o->n_found = settle_entries(o->found, o->n_found);
+	return true;
 }
 
 /* A namespace's name, under its cookie if known, else under its inode. */
@@ -354,6 +355,8 @@ static void scan_process(struct wd_owners *o, pid_t pid, const struct wd_netns_i
 	read_comm(o->proc, pid, comm, sizeof(comm));
 	snprintf(path, sizeof(path), "%s/%d/ns/net", o->proc, (int)pid);
 	if (!o->netns_id(path, &ns)) {
+		if (!ns.cookie)
+			o->denied = true;	/* known by inode only: cannot be matched */
 		if (wd_netns_same(&ns, host_ns)) {
 			rank = WD_NETNS_HOST;
 			snprintf(name, sizeof(name), "host");
@@ -378,7 +381,8 @@ static double now_s(void)
 
 void wd_owners_scan(struct wd_owners *o)
 {
-	struct wd_netns_id host_ns;
+	struct wd_netns_id host_ns = { 0 }, self_ns = { 0 };
+	bool complete;
 	char path[512];
 	struct dirent *de;
 	size_t first = o->n;
@@ -395,6 +399,10 @@ void wd_owners_scan(struct wd_owners *o)
 	scan_run_netns(o);
 	snprintf(path, sizeof(path), "%s/1/ns/net", o->proc);
 	o->netns_id(path, &host_ns);
+	/* complete: the namespaces read had cookies, as the counts do */
+	snprintf(path, sizeof(path), "%s/self/ns/net", o->proc);
+	complete = !o->netns_id(path, &self_ns) && self_ns.cookie;
+	o->denied = false;
 	d = opendir(o->proc);
 	while (d && (de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
@@ -405,7 +413,7 @@ void wd_owners_scan(struct wd_owners *o)
 		closedir(d);
 	if (o->around_scan)
 		o->around_scan(false);
-	keep_found(o, first);
+	o->complete = keep_found(o, first) && complete && d && !o->denied;
 	settle(o);
 	age(o);
 }
@@ -435,9 +443,12 @@ void wd_owners_name_netns(struct wd_owners *o, const struct wd_netns_id *ns, con
 /* By cookie; by inode only for an id without one (a kernel without cookies). */
 const char *wd_netns_name(struct wd_owners *o, const struct wd_netns_id *ns)
 {
-	struct wd_owner_entry *e = ns->cookie ? lookup(o, WD_OWNER_NETNS, false, ns->cookie) :
-				   lookup(o, WD_OWNER_NETNS, true, ns->inode);
+	struct wd_owner_entry *e;
 
+	if (wd_netns_is_gone(ns))	/* no scan finds it: none is needed */
+		return NULL;
+	e = ns->cookie ? lookup(o, WD_OWNER_NETNS, false, ns->cookie) :
+			 lookup(o, WD_OWNER_NETNS, true, ns->inode);
 	return e ? e->name : NULL;
 }
 

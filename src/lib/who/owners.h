@@ -60,6 +60,8 @@ struct wd_owners {
 	size_t n_found, cap_found, n_found_before, cap_found_before;
 	double last_scan;	/* monotonic seconds, 0 before the first */
 	unsigned int scans;
+	bool complete;		/* the last scan read the namespaces it found by cookie */
+	bool denied;		/* this scan found a namespace by inode only */
 	size_t keep_unseen;	/* entries kept that the last scan did not find */
 	/* called with true before a scan, false after: raise what it needs */
 	void (*around_scan)(bool begin);
