@@ -46,6 +46,7 @@ struct socket_lock___wdtcp {
 struct sock___wdtcp {
 	struct sock_common___wdtcp __sk_common;
 	struct socket_lock___wdtcp sk_lock;
+	__u16 sk_protocol;	/* a plain __u16 since 5.6 */
 };
 
 /* A full socket: its port stays here once TCP_CLOSE unhashed skc_num. */

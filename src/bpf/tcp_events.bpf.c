@@ -6,7 +6,9 @@
  * (tcp:tcp_receive_reset), counted exactly per CPU by direction, reason,
  * TCP state and network namespace; retransmitted segments per flow, counted
  * as the kernel counts TcpRetransSegs (tcp:tcp_retransmit_skb with the
- * skb's segment count, tcp:tcp_retransmit_synack one each); and a
+ * skb's segment count, tcp:tcp_retransmit_synack one each, what calls it
+ * did not see at the socket's next call or state change,
+ * sock:inet_sock_set_state); and a
  * rate-limited ring buffer of single events, its losses counted.
  *
  * The tracepoints' shapes (reason since 6.10, err since 6.17) come from the
@@ -33,6 +35,7 @@
 #define NO_HEADER		0xffff	/* an unset skb header offset */
 #define TCP_CLOSE		7	/* include/net/tcp_states.h, as /proc/net/tcp shows it */
 #define TCP_LISTEN		10
+#define IPPROTO_TCP		6
 
 /* asm-generic errno values __tcp_retransmit_skb() returns */
 #define EAGAIN			11
@@ -495,6 +498,43 @@ static __always_inline int on_retransmit(__u64 *args, bool btf)
 	return 0;
 }
 
+/*
+ * sock:inet_sock_set_state: a socket that retransmitted changes state.
+ * Counts what the kernel added to its total_retrans since this program last
+ * saw it, as segs_since() does at its next retransmission: the misses of a
+ * socket's last retransmissions are counted by its next state change at the
+ * latest (TCP_CLOSE, which also forgets it). Other sockets: one lookup.
+ */
+static __always_inline int on_set_state(__u64 *args, bool btf)
+{
+	struct sock___wdtcp *sk = (struct sock___wdtcp *)args[0];
+	int newstate = (int)args[2];
+	__u64 key = (__u64)sk;
+	struct wd_tcp_flow f = {};
+	__u32 *last, now, n;
+
+	last = bpf_map_lookup_elem(&retrans_seen, &key);
+	if (!last || !sk || RD(btf, sk, sk_protocol) != IPPROTO_TCP)
+		return 0;
+	now = BPF_CORE_READ((struct tcp_sock___wdtcp *)sk, total_retrans);
+	n = now - *last;
+	if (newstate == TCP_CLOSE)
+		bpf_map_delete_elem(&retrans_seen, &key);
+	else
+		*last = now;
+	/* a total that went back: not the socket last seen (as segs_since()) */
+	if (!n || n >= (1U << 24) || !netns_fill(&f, sock_net(sk, btf), btf))
+		return 0;
+	flow_from_sock(&f, sk, btf);
+	/* TCP_CLOSE has given the port back before the tracepoint runs */
+	if (!f.sport)
+		f.sport = bpf_ntohs(BPF_CORE_READ((struct inet_sock___wdtcp *)sk, inet_sport));
+	count_flow(&f, n);
+	stat_add(WD_TCP_STAT_RETRANS_SEGS, n);
+	stat_add(WD_TCP_STAT_RETRANS_CAUGHT_UP, n);
+	return 0;
+}
+
 /* tcp_rtx_synack(): one segment, traced only once it went out, as counted. */
 static __always_inline int on_synack(__u64 *args, bool btf)
 {
@@ -563,6 +603,18 @@ SEC("raw_tp/tcp_retransmit_synack")
 int synack_raw(struct bpf_raw_tracepoint_args *ctx)
 {
 	return on_synack(ctx->args, false);
+}
+
+SEC("tp_btf/inet_sock_set_state")
+int state_btf(__u64 *ctx)
+{
+	return on_set_state(ctx, true);
+}
+
+SEC("raw_tp/inet_sock_set_state")
+int state_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_set_state(ctx->args, false);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
