@@ -205,7 +205,7 @@ docs: all
 FUZZ_SECONDS ?= 60
 FUZZ_SRCS  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS  := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
-FUZZ_CLI   := build/fuzz/cli/options.o build/fuzz/cli/option_values.o build/fuzz/cli/option_table.o build/fuzz/cli/help.o build/fuzz/cli/http.o
+FUZZ_CLI   := build/fuzz/cli/options.o build/fuzz/cli/option_checks.o build/fuzz/cli/option_values.o build/fuzz/cli/option_table.o build/fuzz/cli/help.o build/fuzz/cli/http.o
 
 fuzz-bins:
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang SAN=1 \
