@@ -5,8 +5,9 @@
 # storm (connects to a closed port over lo, in namespace X). From each BPF
 # program's own run_time_ns / run_cnt (kernel.bpf_stats_enabled, set and
 # restored by bench/storm_cost.sh): ns per event of the reset sent, reset
-# received, retransmit and per-flow TCP drop programs and of the drop
-# program with and without --tcp, and the events per second. Exit 1 when
+# received, retransmit, state-change catch-up and per-flow TCP drop
+# programs and of the drop program with and without --tcp, and the events
+# per second. Exit 1 when
 # whydrop's retransmits or resets sent differ from the namespace's
 # TcpRetransSegs / TcpOutRsts. Prints key=value lines.
 #   sudo bench/tcp_cost.sh   (BENCH_DURATION=3, WHYDROP)
@@ -66,6 +67,7 @@ def load(f):
 a, b, secs = load(sys.argv[1]), load(sys.argv[2]), float(sys.argv[3])
 kinds = (("rst_sent", "reset_sent"), ("rst_recv", "reset_received"),
          ("retrans", "retransmit"), ("synack", "synack_retransmit"),
+         ("state", "state_change"),
          ("kfree_skb_tcp", "tcp_drop"), ("kfree_skb", "drop"))
 out = {}
 for name, (t1, c1) in b.items():
