@@ -6,6 +6,7 @@
 
 #include "aging.h"
 #include "snapshot.h"
+#include "sorted.h"
 
 #define NS_BY_INODE	(1ULL << 63)
 #define SCAN_EVERY_S	5.0	/* a /proc scan for aging at most this often */
@@ -28,23 +29,6 @@ void wd_aging_free(struct wd_aging *ag)
 static uint64_t ns_id(const struct wd_netns_id *ns)
 {
 	return ns->cookie ? ns->cookie : NS_BY_INODE | ns->inode;
-}
-
-static bool listed(const uint64_t *ids, size_t n, uint64_t id)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ids[mid] == id)
-			return true;
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
 }
 
 /* Remembered for the next pass; a failure only delays the aging. */
@@ -70,7 +54,7 @@ static bool ns_gone(void *ctx, const struct wd_netns_id *ns)
 
 	if (wd_netns_found(o, ns))
 		return false;
-	if (listed(ag->missed, ag->n_missed, id))
+	if (wd_sorted_has_u64(ag->missed, ag->n_missed, id))
 		return true;
 	note_missed(ag, id);
 	return false;

@@ -35,6 +35,7 @@
 
 #include "core.h"
 #include "session.h"
+#include "sorted.h"
 #include "source_bpf.h"
 #include "whydrop.skel.h"
 
@@ -441,23 +442,6 @@ static int bpf_age(struct wd_source *src, const struct wd_age *a)
 	return err;
 }
 
-static bool listed(const uint64_t *ids, size_t n, uint64_t id)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ids[mid] == id)
-			return true;
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
 struct id_list {
 	const uint64_t *ids;
 	size_t n;
@@ -468,7 +452,7 @@ static bool not_listed(void *ctx, void *key, uint64_t count)
 	const struct id_list *l = ctx;
 
 	(void)count;
-	return !listed(l->ids, l->n, ((const struct wd_sock_key *)key)->cgroup_id);
+	return !wd_sorted_has_u64(l->ids, l->n, ((const struct wd_sock_key *)key)->cgroup_id);
 }
 
 /* The keys of the current hash that name these cgroups, deleted. */
@@ -485,7 +469,7 @@ static int forget_in_kernel(int fd, const struct id_list *l)
 	for (size_t i = 0; !err && i < ks.n; i++) {
 		const struct wd_sock_key *k = wd_keyset_key(&ks, i);
 
-		if (listed(l->ids, l->n, k->cgroup_id) && bpf_map_delete_elem(fd, k) &&
+		if (wd_sorted_has_u64(l->ids, l->n, k->cgroup_id) && bpf_map_delete_elem(fd, k) &&
 		    errno != ENOENT)
 			err = -errno;
 	}

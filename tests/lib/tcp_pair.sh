@@ -8,6 +8,8 @@
 # FIN_WAIT2 becomes a timewait socket at once, fin_timeout <= 60 s; no reset
 # on a full accept queue; SYN cookies never needed), and COOKIE_A, COOKIE_B
 # (SO_NETNS_COOKIE). Then ns_cookie NS, mib NS FILE, delta NAME FILE0 FILE1,
+# snap N (both namespaces' counters into A.N, B.N), dA NAME / dB NAME (a
+# counter's change from snap 0 to snap 1), reset_round SMODE CMODE SIDE,
 # serve NS MODE ADDR PORT N (the peer's server), app_resets FILE, and
 # wd NAME ARGS... / wd_stop NAME (whydrop in the background).
 
@@ -42,6 +44,30 @@ mib() {
 delta() {
 	awk -v k="$1" 'FNR == NR && $1 == k { a = $2 } FNR != NR && $1 == k { b = $2 }
 		END { print b - a }' "$2" "$3"
+}
+
+snap() { mib "$A" "$TMP/A.$1"; mib "$B" "$TMP/B.$1"; }
+dA() { delta "$1" "$TMP/A.0" "$TMP/A.1"; }
+dB() { delta "$1" "$TMP/B.0" "$TMP/B.1"; }
+
+# reset_round SMODE CMODE SIDE: over IPv4 then IPv6, the peer's server in B
+# in mode SMODE (none: no server) and its client in A in mode CMODE, N
+# connections each; adds to app the resets SIDE's (A: the client's, B: the
+# server's) own calls saw.
+reset_round() {
+	local smode=$1 cmode=$2 side=$3 fam addr r
+	for fam in 4 6; do
+		if [ "$fam" = 4 ]; then addr=$B4; else addr=$B6; fi
+		[ "$smode" != none ] && { serve "$B" "$smode" "$addr" 5001 "$N" || return; }
+		ip netns exec "$A" "${PEER[@]}" client "$cmode" "$addr" 5001 "$N" >"$TMP/client.out" 2>&1
+		[ "$smode" != none ] && wait "$SERVER"
+		if [ "$side" = A ]; then
+			r=$(app_resets "$TMP/client.out")
+		else
+			r=$(app_resets "$TMP/server.out")
+		fi
+		app=$((app + ${r:-0}))
+	done
 }
 
 # serve NS MODE ADDR PORT N: the peer's server in NS, once it says "ready" (SERVER: its pid).

@@ -79,9 +79,6 @@ drv_stop() {
 # resets seen by the applications themselves, added up in APP_RESETS
 
 # snap TAG: counters of both namespaces into $TMP/{A,B}.TAG
-snap() { mib "$A" "$TMP/A.$1"; mib "$B" "$TMP/B.$1"; }
-dA() { delta "$1" "$TMP/A.0" "$TMP/A.1"; }
-dB() { delta "$1" "$TMP/B.0" "$TMP/B.1"; }
 
 # Only its own namespace in a filtered driver's report, and every record
 # taken: emitted = the events counted, nothing rate-limited or lost.
@@ -103,7 +100,7 @@ check_isolated() {
 # peer receives them in PEER_STATE ("-": nobody receives them).
 rst_case() {
 	local name=$1 sl=$2 reason=$3 state=$4 counter=$5 pstate=$6 smode=$7 cmode=$8
-	local sender peer pl snd_d rcv_d sent want=$((2 * N)) fam addr app=0 r
+	local sender peer pl snd_d rcv_d sent want=$((2 * N)) app=0 r
 	shift 8
 	if [ "$sl" = A ]; then
 		sender=$A peer=$B pl=B snd_d=dA rcv_d=dB
@@ -113,19 +110,7 @@ rst_case() {
 	drv "$name.A" --netns "/run/netns/$A" --rate 100000 "$@" || return
 	drv "$name.B" --netns "/run/netns/$B" --rate 100000 "$@" || return
 	snap 0
-	for fam in 4 6; do
-		if [ $fam = 4 ]; then addr=$B4; else addr=$B6; fi
-		[ "$smode" != none ] && { serve "$B" "$smode" "$addr" 5001 "$N" || return; }
-		ip netns exec "$A" "${PEER[@]}" client "$cmode" "$addr" 5001 "$N" >"$TMP/client.out" 2>&1
-		[ "$smode" != none ] && wait "$SERVER"
-		# what the peer's own calls saw: the client's when B sends
-		if [ "$pl" = A ]; then
-			r=$(app_resets "$TMP/client.out")
-		else
-			r=$(app_resets "$TMP/server.out")
-		fi
-		app=$((app + ${r:-0}))
-	done
+	reset_round "$smode" "$cmode" "$pl" || return
 	sleep 0.3
 	snap 1
 	drv_stop "$name.A"

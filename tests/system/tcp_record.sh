@@ -24,9 +24,6 @@ N=3	# connections per family and case
 
 tcp_pair_setup
 
-snap() { mib "$A" "$TMP/A.$1"; mib "$B" "$TMP/B.$1"; }
-dA() { delta "$1" "$TMP/A.0" "$TMP/A.1"; }
-dB() { delta "$1" "$TMP/B.0" "$TMP/B.1"; }
 
 # q FILE EXPR: a Python expression over a read --json document d.
 q() {
@@ -64,23 +61,12 @@ tshark_rst() {
 # them in PEER_STATE.
 rst_case() {
 	local name=$1 sl=$2 reason=$3 state=$4 pstate=$5 smode=$6 cmode=$7
-	local pl snd_d rcv_d want=$((2 * N)) fam addr app=0 r sj pj rst
+	local pl snd_d rcv_d want=$((2 * N)) app=0 r sj pj rst
 	if [ "$sl" = A ]; then pl=B snd_d=dA rcv_d=dB; else pl=A snd_d=dB rcv_d=dA; fi
 	wd "$name.A" record --tcp --netns "$A" -w "$TMP/$name.A.pcapng" || return
 	wd "$name.B" record --tcp --netns "$B" -w "$TMP/$name.B.pcapng" || return
 	snap 0
-	for fam in 4 6; do
-		if [ $fam = 4 ]; then addr=$B4; else addr=$B6; fi
-		[ "$smode" != none ] && { serve "$B" "$smode" "$addr" 5001 "$N" || return; }
-		ip netns exec "$A" "${PEER[@]}" client "$cmode" "$addr" 5001 "$N" >"$TMP/client.out" 2>&1
-		[ "$smode" != none ] && wait "$SERVER"
-		if [ "$pl" = A ]; then
-			r=$(app_resets "$TMP/client.out")
-		else
-			r=$(app_resets "$TMP/server.out")
-		fi
-		app=$((app + ${r:-0}))
-	done
+	reset_round "$smode" "$cmode" "$pl" || return
 	sleep 0.3
 	snap 1
 	wd_stop "$name.A"

@@ -52,4 +52,17 @@ static void test_edges(void)
 	CHECK_INT(WD_LOWER_BOUND(v, 2, key, UINT64_MAX), 2);
 }
 
-UNIT_MAIN(test_against_scan, test_edges)
+static void test_has(void)
+{
+	const uint64_t ids[] = { 3, 3, 9, UINT64_MAX };
+
+	CHECK_INT(wd_sorted_has_u64(ids, 0, 3), 0);
+	CHECK_INT(wd_sorted_has_u64(ids, 4, 3), 1);
+	CHECK_INT(wd_sorted_has_u64(ids, 4, 4), 0);
+	CHECK_INT(wd_sorted_has_u64(ids, 4, 9), 1);
+	CHECK_INT(wd_sorted_has_u64(ids, 4, 0), 0);
+	CHECK_INT(wd_sorted_has_u64(ids, 4, UINT64_MAX), 1);
+	CHECK_INT(wd_sorted_has_u64(ids, 3, UINT64_MAX), 0);
+}
+
+UNIT_MAIN(test_against_scan, test_edges, test_has)

@@ -26,3 +26,10 @@ size_t wd_lower_bound_u64(const void *base, size_t n, size_t size, size_t offset
 	}
 	return lo;
 }
+
+bool wd_sorted_has_u64(const uint64_t *ids, size_t n, uint64_t id)
+{
+	size_t i = wd_lower_bound_u64(ids, n, sizeof(*ids), 0, id);
+
+	return i < n && ids[i] == id;
+}

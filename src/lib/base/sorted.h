@@ -3,6 +3,7 @@
 #ifndef WD_SORTED_H
 #define WD_SORTED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,6 +12,9 @@
  * by the uint64_t at offset in each) whose key is >= key; n when none is.
  */
 size_t wd_lower_bound_u64(const void *base, size_t n, size_t size, size_t offset, uint64_t key);
+
+/* Whether id is among the n sorted ids. */
+bool wd_sorted_has_u64(const uint64_t *ids, size_t n, uint64_t id);
 
 /* wd_lower_bound_u64 over an array of structs by a 64-bit member (checked
  * at compile time: an array of size -1 does not build). */
