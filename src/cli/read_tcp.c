@@ -10,6 +10,7 @@
 #include "json.h"
 #include "read_lines.h"
 #include "read_tcp.h"
+#include "tcp_format.h"
 
 #define FLOW_REASONS	8	/* drop reasons named per flow, as count's */
 
@@ -30,7 +31,7 @@ struct wd_read_tcp_flow {
 
 /* The drops of a connection (either direction) by reason. */
 struct wd_read_tcp_drop {
-	char conn[2 * 56];	/* "A:P B:Q", the lower endpoint first */
+	char conn[WD_TCP_CONN_LEN];	/* wd_tcp_conn_key() */
 	char reason[160];
 	uint64_t count;
 };
@@ -171,20 +172,6 @@ int wd_read_tcp_add(struct wd_read_tcp *t, const struct wd_pcapng_rec *rec,
 	return e.retrans ? add_flow(t, &e, m) : 0;
 }
 
-/* "A:P B:Q", the lower endpoint first: the same for both directions. */
-static void conn_key(const char *a, uint16_t pa, const char *b, uint16_t pb, char *out,
-		     size_t len)
-{
-	char x[56], y[56];
-
-	snprintf(x, sizeof(x), "%s:%u", a, pa);
-	snprintf(y, sizeof(y), "%s:%u", b, pb);
-	if (strcmp(x, y) > 0)
-		snprintf(out, len, "%s %s", y, x);
-	else
-		snprintf(out, len, "%s %s", x, y);
-}
-
 int wd_read_tcp_drop(struct wd_read_tcp *t, const struct wd_pcapng_rec *rec,
 		     const struct wd_pcapng_meta *m)
 {
@@ -197,7 +184,7 @@ int wd_read_tcp_drop(struct wd_read_tcp *t, const struct wd_pcapng_rec *rec,
 	if (!rec->caplen || wd_decode(rec->data, rec->caplen, l3, &f) || !f.has_ports ||
 	    !f.has_l4 || f.l4 != IPPROTO_TCP)
 		return 0;
-	conn_key(f.src, f.sport, f.dst, f.dport, conn, sizeof(conn));
+	wd_tcp_conn_key(f.src, f.sport, f.dst, f.dport, conn, sizeof(conn));
 	for (size_t i = 0; i < t->n_drops; i++) {
 		d = &t->drops[i];
 		if (!strcmp(d->conn, conn) && !strcmp(d->reason, reason)) {
@@ -267,7 +254,7 @@ static int join_flow(struct wd_read_tcp *t, struct wd_tcp_flow_out *o)
 	char conn[sizeof(t->drops->conn)];
 	size_t n = 0;
 
-	conn_key(o->src, o->sport, o->dst, o->dport, conn, sizeof(conn));
+	wd_tcp_conn_key(o->src, o->sport, o->dst, o->dport, conn, sizeof(conn));
 	r = calloc(t->n_drops + 1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;

@@ -16,9 +16,9 @@
 
 #include "json.h"
 #include "source_tcp.h"
+#include "tcp_format.h"
 #include "tcp_watch.h"
 
-#define CONN_LEN	(2 * (INET6_ADDRSTRLEN + 8))
 
 struct drop_seen {
 	char reason[64], function[64];
@@ -32,7 +32,7 @@ struct drop_seen {
  * before it in time, not the last one shown.
  */
 struct wd_tcp_watch_last {
-	char conn[CONN_LEN];	/* "" : free */
+	char conn[WD_TCP_CONN_LEN];	/* "" : free */
 	struct drop_seen d[WD_TCP_WATCH_DROPS];
 	unsigned int next;
 };
@@ -50,19 +50,6 @@ void wd_tcp_watch_free(struct wd_tcp_watch *w)
 	w->last = NULL;
 }
 
-/* "A:P B:Q", the lower endpoint first: the same for both directions. */
-static void conn_key(const char *a, uint16_t pa, const char *b, uint16_t pb, char *out)
-{
-	char x[INET6_ADDRSTRLEN + 8], y[INET6_ADDRSTRLEN + 8];
-
-	snprintf(x, sizeof(x), "%s:%u", a, pa);
-	snprintf(y, sizeof(y), "%s:%u", b, pb);
-	if (strcmp(x, y) > 0)
-		snprintf(out, CONN_LEN, "%s %s", y, x);
-	else
-		snprintf(out, CONN_LEN, "%s %s", x, y);
-}
-
 static struct wd_tcp_watch_last *slot(struct wd_tcp_watch *w, const char *conn)
 {
 	uint32_t h = 2166136261u;
@@ -77,11 +64,11 @@ void wd_tcp_watch_drop(struct wd_tcp_watch *w, const struct wd_drop_view *v)
 	const struct wd_flow *f = &v->flow;
 	struct wd_tcp_watch_last *l;
 	struct drop_seen *d;
-	char conn[CONN_LEN];
+	char conn[WD_TCP_CONN_LEN];
 
 	if (!w->last || !f->has_ports || !f->has_l4 || f->l4 != IPPROTO_TCP)
 		return;
-	conn_key(f->src, f->sport, f->dst, f->dport, conn);
+	wd_tcp_conn_key(f->src, f->sport, f->dst, f->dport, conn, sizeof(conn));
 	l = slot(w, conn);
 	if (strcmp(l->conn, conn)) {
 		memset(l, 0, sizeof(*l));
@@ -229,7 +216,7 @@ void wd_tcp_watch_print(struct wd_tcp_watch *w, struct wd_session *s,
 	const struct wd_tcp_names *nm = wd_source_tcp_names(s);
 	uint64_t now = ev->ts_ns + s->mono_to_real_ns;
 	struct line l = { .type = ev->type < 4 ? type_name[ev->type] : "?" };
-	char conn[CONN_LEN];
+	char conn[WD_TCP_CONN_LEN];
 
 	wd_format_time(now, l.ts, sizeof(l.ts));
 	addr_str(ev->flow.family, ev->flow.saddr, l.src, sizeof(l.src));
@@ -241,7 +228,7 @@ void wd_tcp_watch_print(struct wd_tcp_watch *w, struct wd_session *s,
 	if (ev->type >= WD_TCP_EV_RETRANS && w->last) {
 		const struct wd_tcp_watch_last *c;
 
-		conn_key(l.src, ev->flow.sport, l.dst, ev->flow.dport, conn);
+		wd_tcp_conn_key(l.src, ev->flow.sport, l.dst, ev->flow.dport, conn, sizeof(conn));
 		c = slot(w, conn);
 		l.cause = strcmp(c->conn, conn) ? NULL : drop_before(c, now);
 		if (l.cause)

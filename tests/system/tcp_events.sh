@@ -75,11 +75,6 @@ drv_stop() {
 	wait "${DPID[$1]}"
 }
 
-# serve NS MODE ADDR PORT N: a server in the background, ready on return.
-# resets seen by the applications themselves, added up in APP_RESETS
-
-# snap TAG: counters of both namespaces into $TMP/{A,B}.TAG
-
 # Only its own namespace in a filtered driver's report, and every record
 # taken: emitted = the events counted, nothing rate-limited or lost.
 check_isolated() {

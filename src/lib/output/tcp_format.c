@@ -6,6 +6,19 @@
 #include "format.h"
 #include "tcp_format.h"
 
+void wd_tcp_conn_key(const char *a, uint16_t pa, const char *b, uint16_t pb, char *out,
+		     size_t len)
+{
+	char x[WD_TCP_CONN_LEN / 2], y[WD_TCP_CONN_LEN / 2];
+
+	snprintf(x, sizeof(x), "%s:%u", a, pa);
+	snprintf(y, sizeof(y), "%s:%u", b, pb);
+	if (strcmp(x, y) > 0)
+		snprintf(out, len, "%s %s", y, x);
+	else
+		snprintf(out, len, "%s %s", x, y);
+}
+
 /* "who": the process and the cgroup; nothing when there is neither. */
 static void who_json(struct wd_json *j, const struct wd_tcp_reset_out *r)
 {

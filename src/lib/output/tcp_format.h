@@ -14,6 +14,12 @@
 
 #include "json.h"
 
+/* A connection's key, "A:P B:Q" with the lower endpoint first: the same for
+ * both directions, so that a flow joins the drops of its packets either way. */
+#define WD_TCP_CONN_LEN	(2 * (46 + 8))	/* 2 x (INET6_ADDRSTRLEN + ":port") */
+void wd_tcp_conn_key(const char *a, uint16_t pa, const char *b, uint16_t pb, char *out,
+		     size_t len);
+
 /* One row of resets: a direction, a reason, a TCP state, a namespace. */
 struct wd_tcp_reset_out {
 	const char *direction;	/* "sent", "received" */
