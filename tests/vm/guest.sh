@@ -507,7 +507,15 @@ dropmon_scenarios() {
 	if wd_start /tmp/dmv.out /tmp/dmv.err $WD serve --source dropmon \
 		--listen 127.0.0.1:9464 "$DM_FILTER"; then
 		sect trigger.dm_serve A wdpkt udp 192.0.2.1 192.0.2.2 40016 9 6
-		usleep 500000
+		# under TCG drop_monitor's alerts may arrive late: wait (5 s at
+		# most) until a scrape shows the 6, then take the scrape checked
+		_i=0
+		while [ $_i -lt 10 ]; do
+			_i=$((_i + 1))
+			usleep 500000
+			wget -qO- http://127.0.0.1:9464/metrics 2>/dev/null |
+				grep -q '^whydrop_drops_total{.*reason="NO_SOCKET".*} 6$' && break
+		done
 		sect dm.metrics wget -qO- http://127.0.0.1:9464/metrics
 		wd_stop
 		kv whydrop_rc.dm_serve $?
