@@ -405,6 +405,9 @@ R = [x for x in L if x.get("type") == "retransmit" and x["netns_cookie"] == int(
      and x["src"] == sys.argv[4] and x["dport"] == 5001]
 # the drops of B (the rule is in B): watch is host-wide, other namespaces may use these ports
 D = [x for x in L if x.get("reason") == "NETFILTER_DROP" and x.get("netns_cookie") == int(sys.argv[5])]
+# the reasons of the other drop lines of the flow in A or B
+O = {x["reason"] for x in L if x.get("type") in (None, "drop") and "reason" in x
+     and x.get("netns_cookie") in (int(sys.argv[3]), int(sys.argv[5]))} - {"NETFILTER_DROP"}
 print(eval(sys.argv[2]))' "$TMP/watch.json" "$1" "$COOKIE_A" "$A4" "$COOKIE_B"
 }
 rs=$(dA TcpRetransSegs)
@@ -412,8 +415,11 @@ check "watch: the flow's retransmit lines add up to $(wq 'sum(x["segs"] for x in
 	test "$(wq 'sum(x["segs"] for x in R)')" = "$rs" -a "$rs" -gt 0
 check "watch: a drop line per packet the rule dropped in B ($(wq 'len(D)') = $dropped)" \
 	test "$(wq 'len(D)')" = "$dropped"
-check "watch: $(wq 'sum(1 for x in R if x.get("after_drop", {}).get("reason") == "NETFILTER_DROP")') of $(wq 'len(R)') retransmit lines name the NETFILTER_DROP before them; none another reason" \
-	test "$(wq 'sum(1 for x in R if x.get("after_drop", {}).get("reason") == "NETFILTER_DROP") > 0 and all(x["after_drop"]["reason"] == "NETFILTER_DROP" for x in R if "after_drop" in x)')" = True
+# A loaded machine now and then drops a packet of the flow elsewhere too
+# (NOT_SPECIFIED in A, TCP_OLD_SEQUENCE in B): a line may name such a drop,
+# one watch itself printed in A or B, never a reason it did not show.
+check "watch: $(wq 'sum(1 for x in R if x.get("after_drop", {}).get("reason") == "NETFILTER_DROP")') of $(wq 'len(R)') retransmit lines name the NETFILTER_DROP before them; the others a drop watch showed ($(wq 'sorted(O)'))" \
+	test "$(wq 'sum(1 for x in R if x.get("after_drop", {}).get("reason") == "NETFILTER_DROP") > 0 and all(x["after_drop"]["reason"] in O | {"NETFILTER_DROP"} for x in R if "after_drop" in x)')" = True
 check "watch: the summary counts its TCP records" grep -q "TCP records\? (resets, retransmissions) shown, 0 over --rate, 0 lost" "$TMP/watch.err"
 
 echo "-- watch --tcp names who: the process whose close() reset (TCP_ABORT_ON_CLOSE)"
