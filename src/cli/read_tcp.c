@@ -7,6 +7,7 @@
 
 #include "decode.h"
 #include "format.h"
+#include "grow.h"
 #include "json.h"
 #include "read_lines.h"
 #include "read_tcp.h"
@@ -91,19 +92,6 @@ static int decode(const struct wd_pcapng_rec *rec, const char *type, struct tcp_
 	return 0;
 }
 
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap * 2 : 64;
-	void *q;
-
-	if (n < *cap)
-		return p;
-	q = realloc(p, c * size);
-	if (q)
-		*cap = c;
-	return q;
-}
-
 static int add_reset(struct wd_read_tcp *t, const struct tcp_ev *e, const struct wd_pcapng_meta *m)
 {
 	const char *reason = e->sent ? (m->has_reason ? m->reason : "unknown") : "none";
@@ -120,10 +108,8 @@ static int add_reset(struct wd_read_tcp *t, const struct tcp_ev *e, const struct
 			return 0;
 		}
 	}
-	r = grow(t->resets, &t->cap_resets, t->n_resets, sizeof(*r));
-	if (!r)
+	if (wd_grow(&t->resets, &t->cap_resets, t->n_resets, sizeof(*t->resets), 64))
 		return -ENOMEM;
-	t->resets = r;
 	r = &t->resets[t->n_resets++];
 	*r = (struct wd_read_tcp_rst){ .sent = e->sent, .netns = netns, .cookie = cookie,
 				       .count = 1 };
@@ -146,10 +132,8 @@ static int add_flow(struct wd_read_tcp *t, const struct tcp_ev *e, const struct 
 			return 0;
 		}
 	}
-	f = grow(t->flows, &t->cap_flows, t->n_flows, sizeof(*f));
-	if (!f)
+	if (wd_grow(&t->flows, &t->cap_flows, t->n_flows, sizeof(*t->flows), 64))
 		return -ENOMEM;
-	t->flows = f;
 	f = &t->flows[t->n_flows++];
 	*f = (struct wd_read_tcp_flow){ .family = e->flow.family, .sport = e->sport,
 					.dport = e->dport, .netns = netns, .cookie = cookie,
@@ -192,10 +176,8 @@ int wd_read_tcp_drop(struct wd_read_tcp *t, const struct wd_pcapng_rec *rec,
 			return 0;
 		}
 	}
-	d = grow(t->drops, &t->cap_drops, t->n_drops, sizeof(*d));
-	if (!d)
+	if (wd_grow(&t->drops, &t->cap_drops, t->n_drops, sizeof(*t->drops), 64))
 		return -ENOMEM;
-	t->drops = d;
 	d = &t->drops[t->n_drops++];
 	memcpy(d->conn, conn, sizeof(conn));
 	snprintf(d->reason, sizeof(d->reason), "%s", reason);
