@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_opts.h"
+
 struct args {
 	long n, batch, rate, every;
 	int procs;
@@ -148,28 +150,34 @@ static int run(const struct args *ar, int proc)
 	return 0;
 }
 
+static void usage(FILE *f, const char *prog)
+{
+	(void)prog;
+	fprintf(f, "usage: churn -n SOCKETS [-P PROCS] [-b BATCH] [-r PER_SECOND] "
+		   "[-k BATCHES] [-c CGROUP_DIR]\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct args ar = { .n = 10000, .batch = 200, .rate = 2000, .every = 10, .procs = 2 };
 	double t0 = now_s();
-	int c, bad = 0;
+	const struct bench_opt opts[] = {
+		{ 'n', BENCH_LONG, &ar.n },
+		{ 'P', BENCH_INT, &ar.procs },
+		{ 'b', BENCH_LONG, &ar.batch },
+		{ 'r', BENCH_LONG, &ar.rate },
+		{ 'k', BENCH_LONG, &ar.every },
+		{ 'c', BENCH_STR, &ar.cgdir },
+	};
+	int bad = bench_getopt(argc, argv, "n:P:b:r:k:c:", opts, BENCH_NOPTS(opts), usage);
 
-	while ((c = getopt(argc, argv, "n:P:b:r:k:c:")) != -1) {
-		switch (c) {
-		case 'n': ar.n = atol(optarg); break;
-		case 'P': ar.procs = atoi(optarg); break;
-		case 'b': ar.batch = atol(optarg); break;
-		case 'r': ar.rate = atol(optarg); break;
-		case 'k': ar.every = atol(optarg); break;
-		case 'c': ar.cgdir = optarg; break;
-		default: bad = 1;
-		}
-	}
-	if (bad || ar.n < 0 || ar.procs < 1 || ar.batch < 1 || ar.rate < 1 || ar.every < 1) {
-		fprintf(stderr, "usage: churn -n SOCKETS [-P PROCS] [-b BATCH] [-r PER_SECOND] "
-				"[-k BATCHES] [-c CGROUP_DIR]\n");
+	if (bad >= 0)
+		return bad;
+	if (ar.n < 0 || ar.procs < 1 || ar.batch < 1 || ar.rate < 1 || ar.every < 1) {
+		usage(stderr, argv[0]);
 		return 2;
 	}
+	bad = 0;
 	for (int p = 0; p < ar.procs; p++) {
 		pid_t pid = fork();
 

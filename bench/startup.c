@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_opts.h"
+
 #define MAX_RUNS 100
 #define MAX_INSTANCES 64
 
@@ -272,29 +274,16 @@ int main(int argc, char **argv)
 	double walls[MAX_RUNS], timeout_s = 10;
 	const char *marker = "attached";
 	int runs = 7, n = 1, ok = 0, fail = 0, ninst = 0, c, i;
+	const struct bench_opt opts[] = {
+		{ 'n', BENCH_INT, &runs },
+		{ 'c', BENCH_INT, &n },
+		{ 'm', BENCH_STR, &marker },
+		{ 't', BENCH_DOUBLE, &timeout_s },
+	};
 
-	while ((c = getopt(argc, argv, "+n:c:m:t:h")) != -1) {
-		switch (c) {
-		case 'n':
-			runs = atoi(optarg);
-			break;
-		case 'c':
-			n = atoi(optarg);
-			break;
-		case 'm':
-			marker = optarg;
-			break;
-		case 't':
-			timeout_s = atof(optarg);
-			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			return 0;
-		default:
-			usage(stderr, argv[0]);
-			return 2;
-		}
-	}
+	c = bench_getopt(argc, argv, "+n:c:m:t:h", opts, BENCH_NOPTS(opts), usage);
+	if (c >= 0)
+		return c;
 	if (optind >= argc || runs < 1 || runs > MAX_RUNS || n < 1 || n > MAX_INSTANCES ||
 	    timeout_s <= 0) {
 		fprintf(stderr, "startup: need a command (see -h)\n");

@@ -50,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_opts.h"
 #include "storm_counters.h"
 
 #define MAX_BATCH 1024
@@ -359,50 +360,27 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	cpu_set_t set;
 	int rcvbuf = 0;
+	const char *mode = "rcvbuf";
+	const struct bench_opt opts[] = {
+		{ 'd', BENCH_DOUBLE, &duration },
+		{ 't', BENCH_INT, &nthreads },
+		{ 'm', BENCH_STR, &mode },
+		{ 'p', BENCH_INT, &opt_port },
+		{ 'b', BENCH_INT, &opt_batch },
+		{ 'l', BENCH_INT, &opt_len },
+		{ '6', BENCH_FLAG, &v6 },
+		{ 'A', BENCH_FLAG, &alternate },
+		{ 'R', BENCH_FLAG, &opt_random },
+	};
 
-	while ((c = getopt(argc, argv, "d:t:m:p:b:l:6ARh")) != -1) {
-		switch (c) {
-		case 'd':
-			duration = atof(optarg);
-			break;
-		case 't':
-			nthreads = atoi(optarg);
-			break;
-		case 'm':
-			if (!strcmp(optarg, "rcvbuf")) {
-				opt_mode = MODE_RCVBUF;
-			} else if (!strcmp(optarg, "closed")) {
-				opt_mode = MODE_CLOSED;
-			} else {
-				fprintf(stderr, "storm: bad mode '%s': rcvbuf or closed\n", optarg);
-				return 2;
-			}
-			break;
-		case 'p':
-			opt_port = atoi(optarg);
-			break;
-		case 'b':
-			opt_batch = atoi(optarg);
-			break;
-		case 'l':
-			opt_len = atoi(optarg);
-			break;
-		case '6':
-			v6 = true;
-			break;
-		case 'A':
-			alternate = true;
-			break;
-		case 'R':
-			opt_random = true;
-			break;
-		case 'h':
-			usage(stdout, argv[0]);
-			return 0;
-		default:
-			usage(stderr, argv[0]);
-			return 2;
-		}
+	c = bench_getopt(argc, argv, "d:t:m:p:b:l:6ARh", opts, BENCH_NOPTS(opts), usage);
+	if (c >= 0)
+		return c;
+	if (!strcmp(mode, "closed")) {
+		opt_mode = MODE_CLOSED;
+	} else if (strcmp(mode, "rcvbuf")) {
+		fprintf(stderr, "storm: bad mode '%s': rcvbuf or closed\n", mode);
+		return 2;
 	}
 	if (duration <= 0 || duration > 3600 || opt_port <= 0 || opt_port > 65535 ||
 	    opt_batch < 1 || opt_batch > MAX_BATCH || opt_len < 0 ||
