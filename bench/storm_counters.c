@@ -22,22 +22,29 @@ static void sleep_s(double s)
 	nanosleep(&ts, NULL);
 }
 
-/*
- * Drops column of the socket with inode @ino in /proc/net/udp or udp6.
- * Returns -1 if the socket is not found.
- */
-static long long socket_drops(bool v6, unsigned long ino)
+/* What @scan finds in the file at @path for @key; -1 if unreadable or absent. */
+static long long read_proc(const char *path, long long (*scan)(FILE *f, const void *key),
+			   const void *key)
 {
-	const char *path = v6 ? "/proc/net/udp6" : "/proc/net/udp";
-	char line[512];
-	long long drops = -1;
+	long long v;
 	FILE *f;
 
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
+	v = scan(f, key);
+	fclose(f);
+	return v;
+}
+
+/* Drops column of the socket with inode *@key in /proc/net/udp or udp6. */
+static long long scan_socket_drops(FILE *f, const void *key)
+{
+	unsigned long ino = *(const unsigned long *)key;
+	char line[512];
+
 	if (!fgets(line, sizeof(line), f))	/* header */
-		goto out;
+		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		char *tok[16], *save = NULL, *p = line;
 		int n = 0;
@@ -49,70 +56,63 @@ static long long socket_drops(bool v6, unsigned long ino)
 		/* sl local rem st tx:rx tr:when retr uid timeout inode ref ptr drops */
 		if (n < 13)
 			continue;
-		if (strtoul(tok[9], NULL, 10) != ino)
-			continue;
-		drops = strtoll(tok[12], NULL, 10);
-		break;
+		if (strtoul(tok[9], NULL, 10) == ino)
+			return strtoll(tok[12], NULL, 10);
 	}
-out:
-	fclose(f);
-	return drops;
+	return -1;
 }
 
-/* A field of the "Udp:" lines of /proc/net/snmp (a header line, a value line). */
-static long long snmp_udp(const char *field)
+static long long socket_drops(bool v6, unsigned long ino)
+{
+	return read_proc(v6 ? "/proc/net/udp6" : "/proc/net/udp", scan_socket_drops, &ino);
+}
+
+/* Field @key of the "Udp:" lines of /proc/net/snmp (a header line, a value line). */
+static long long scan_snmp_udp(FILE *f, const void *key)
 {
 	char hdr[2048], val[2048];
-	long long ret = -1;
-	FILE *f;
+	char *hs = NULL, *vs = NULL, *h, *v;
 
-	f = fopen("/proc/net/snmp", "r");
-	if (!f)
+	do {
+		if (!fgets(hdr, sizeof(hdr), f))
+			return -1;
+	} while (strncmp(hdr, "Udp: ", 5));
+	if (!fgets(val, sizeof(val), f))
 		return -1;
-	while (fgets(hdr, sizeof(hdr), f)) {
-		char *hs = NULL, *vs = NULL, *h, *v;
-
-		if (strncmp(hdr, "Udp: ", 5))
-			continue;
-		if (!fgets(val, sizeof(val), f))
-			break;
-		h = strtok_r(hdr, " \n", &hs);
-		v = strtok_r(val, " \n", &vs);
-		while (h && v) {
-			if (!strcmp(h, field)) {
-				ret = strtoll(v, NULL, 10);
-				break;
-			}
-			h = strtok_r(NULL, " \n", &hs);
-			v = strtok_r(NULL, " \n", &vs);
-		}
-		break;
+	h = strtok_r(hdr, " \n", &hs);
+	v = strtok_r(val, " \n", &vs);
+	while (h && v) {
+		if (!strcmp(h, key))
+			return strtoll(v, NULL, 10);
+		h = strtok_r(NULL, " \n", &hs);
+		v = strtok_r(NULL, " \n", &vs);
 	}
-	fclose(f);
-	return ret;
+	return -1;
 }
 
-/* A counter of /proc/net/snmp6 (one "name value" a line). */
-static long long snmp6(const char *field)
+static long long snmp_udp(const char *field)
+{
+	return read_proc("/proc/net/snmp", scan_snmp_udp, field);
+}
+
+/* Counter @key of /proc/net/snmp6 (one "name value" a line). */
+static long long scan_snmp6(FILE *f, const void *key)
 {
 	char line[256];
-	long long ret = -1;
-	FILE *f;
 
-	f = fopen("/proc/net/snmp6", "r");
-	if (!f)
-		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		char name[128];
 		long long v;
 
-		if (sscanf(line, "%127s %lld", name, &v) == 2 && !strcmp(name, field)) {
-			ret = v;
-			break;
-		}
+		if (sscanf(line, "%127s %lld", name, &v) == 2 && !strcmp(name, key))
+			return v;
 	}
-	fclose(f);
-	return ret;
+	return -1;
+}
+
+static long long snmp6(const char *field)
+{
+	return read_proc("/proc/net/snmp6", scan_snmp6, field);
 }
 
 void read_counters(struct counters *c, const struct receiver *r, int nr)
