@@ -93,6 +93,21 @@ static void expect(struct wd_ctr_names *n, const char *path, enum wd_ctr_found w
 		fprintf(stderr, "  path %s\n", path);
 }
 
+/* The fields of a parsed name that @want gives (the others are not looked at). */
+struct want_name {
+	const char *id, *pod_uid, *name, *pod, *k8s_namespace;
+};
+
+static void check_name(const struct wd_ctr_name *c, struct want_name want)
+{
+	const char *got[] = { c->id, c->pod_uid, c->name, c->pod, c->k8s_namespace };
+	const char *w[] = { want.id, want.pod_uid, want.name, want.pod, want.k8s_namespace };
+
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (w[i])
+			CHECK_STR(got[i], w[i]);
+}
+
 static void test_keys(void)
 {
 	static const struct { const char *path, *runtime, *id, *uid; bool ok; } k[] = {
@@ -181,11 +196,8 @@ static void test_kubernetes(void)
 	/* the sandbox has no log: the pod from /var/log/pods, no container name */
 	expect(n, "/kubepods/burstable/pod" U2 "/" SANDBOX, WD_CTR_NAMED, "pod prod/api-7c9d");
 	CHECK_INT(wd_ctr_lookup(n, "/kubepods/burstable/pod" U2 "/" SANDBOX, &c), WD_CTR_NAMED);
-	CHECK_STR(c.pod, "api-7c9d");
-	CHECK_STR(c.k8s_namespace, "prod");
-	CHECK_STR(c.name, "");
-	CHECK_STR(c.id, SANDBOX);
-	CHECK_STR(c.pod_uid, U2);
+	check_name(&c, (struct want_name){ .pod = "api-7c9d", .k8s_namespace = "prod",
+					   .name = "", .id = SANDBOX, .pod_uid = U2 });
 	/* the pod's own cgroup */
 	expect(n, BURSTABLE U2_ ".slice", WD_CTR_NAMED, "pod prod/api-7c9d");
 	/* CRI-O: no link here, its k8s_ names in containers/storage */
@@ -500,10 +512,8 @@ static void test_docker_parse(void)
 		return;
 	CHECK_INT(wd_docker_parse(text, strlen(text), DNGINX, &d, &k), 0);
 	CHECK_STR(d.name, "k8s_nginx_web-0_default_" U1 "_0");
-	CHECK_STR(k.pod, "web-0");
-	CHECK_STR(k.k8s_namespace, "default");
-	CHECK_STR(k.pod_uid, U1);
-	CHECK_STR(k.name, "nginx");
+	check_name(&k, (struct want_name){ .pod = "web-0", .k8s_namespace = "default",
+					   .pod_uid = U1, .name = "nginx" });
 	/* another id, a cut-short file */
 	CHECK_INT(wd_docker_parse(text, strlen(text), DWEB, &d, &k), -1);
 	CHECK_INT(wd_docker_parse(text, strlen(text) / 2, DNGINX, &d, &k), -1);
@@ -523,24 +533,40 @@ static void test_docker_parse(void)
 	CHECK_INT(docker("[]", &d, &k), -1);
 }
 
+typedef bool (*name_parser)(const char *s, struct wd_ctr_name *out);
+
+/* @parse takes @s, with the fields @want gives (it must write them: "?" before). */
+static void parses(name_parser parse, const char *s, struct want_name want)
+{
+	struct wd_ctr_name c = { .id = "?", .pod_uid = "?", .name = "?", .pod = "?",
+				 .k8s_namespace = "?" };
+
+	UNIT_RECORD(parse(s, &c), "'%s' refused", s);
+	check_name(&c, want);
+}
+
+/* @parse refuses each name of the NULL-terminated @bad. */
+static void refuses(name_parser parse, const char *const *bad)
+{
+	struct wd_ctr_name c;
+
+	for (; *bad; bad++)
+		UNIT_RECORD(!parse(*bad, &c), "'%s' taken", *bad);
+}
+
 static void test_k8s_names(void)
 {
 	struct wd_ctr_name c = { 0 };
 
-	CHECK(wd_k8s_log_name("api-7c9d_prod_server-" SERVER ".log", &c));
-	CHECK_STR(c.pod, "api-7c9d");
-	CHECK_STR(c.k8s_namespace, "prod");
-	CHECK_STR(c.name, "server");
-	CHECK_STR(c.id, SERVER);
-	CHECK(wd_k8s_log_name("a.b.c_kube-system_coredns-" SERVER ".log", &c));
-	CHECK_STR(c.pod, "a.b.c");
-	CHECK(!wd_k8s_log_name("api_x_prod_server-" SERVER ".log", &c));
-	CHECK(!wd_k8s_log_name("Api_prod_server-" SERVER ".log", &c));
-	CHECK(!wd_k8s_log_name("api_prod_server-" SERVER, &c));
-	CHECK(!wd_k8s_log_name("api_prod_server" SERVER ".log", &c));
-	CHECK(!wd_k8s_log_name("api_prod_-" SERVER ".log", &c));
-	CHECK(!wd_k8s_log_name("api_prod_server-" U2 ".log", &c));
-	CHECK(!wd_k8s_log_name("", &c));
+	parses(wd_k8s_log_name, "api-7c9d_prod_server-" SERVER ".log",
+	       (struct want_name){ .pod = "api-7c9d", .k8s_namespace = "prod", .name = "server",
+				   .id = SERVER });
+	parses(wd_k8s_log_name, "a.b.c_kube-system_coredns-" SERVER ".log",
+	       (struct want_name){ .pod = "a.b.c" });
+	refuses(wd_k8s_log_name, (const char *const[]){
+		"api_x_prod_server-" SERVER ".log", "Api_prod_server-" SERVER ".log",
+		"api_prod_server-" SERVER, "api_prod_server" SERVER ".log",
+		"api_prod_-" SERVER ".log", "api_prod_server-" U2 ".log", "", NULL });
 
 	memset(&c, 0, sizeof(c));
 	CHECK(wd_k8s_pod_dir("prod_api-7c9d_" U2, strlen("prod_api-7c9d_" U2), &c));
@@ -557,18 +583,13 @@ static void test_k8s_names(void)
 	CHECK(!wd_k8s_log_target_ok("prod_api-7c9d_" U2 "/server/3.log", &c));
 	CHECK(!wd_k8s_log_target_ok("", &c));
 
-	memset(&c, 0, sizeof(c));
-	CHECK(wd_k8s_runtime_name("k8s_app_web-1_prod_" U3 "_0", &c));
-	CHECK_STR(c.name, "app");
-	CHECK_STR(c.pod, "web-1");
-	CHECK_STR(c.k8s_namespace, "prod");
-	CHECK_STR(c.pod_uid, U3);
-	CHECK(wd_k8s_runtime_name("k8s_POD_web-1_prod_" U3 "_12", &c));
-	CHECK_STR(c.name, "");
-	CHECK(!wd_k8s_runtime_name("k8s_app_web-1_prod_" U3 "_", &c));
-	CHECK(!wd_k8s_runtime_name("k8s_app_web-1_prod_" U3 "_0_1", &c));
-	CHECK(!wd_k8s_runtime_name("k8s_App_web-1_prod_" U3 "_0", &c));
-	CHECK(!wd_k8s_runtime_name("web", &c));
+	parses(wd_k8s_runtime_name, "k8s_app_web-1_prod_" U3 "_0",
+	       (struct want_name){ .name = "app", .pod = "web-1", .k8s_namespace = "prod",
+				   .pod_uid = U3 });
+	parses(wd_k8s_runtime_name, "k8s_POD_web-1_prod_" U3 "_12", (struct want_name){ .name = "" });
+	refuses(wd_k8s_runtime_name, (const char *const[]){
+		"k8s_app_web-1_prod_" U3 "_", "k8s_app_web-1_prod_" U3 "_0_1",
+		"k8s_App_web-1_prod_" U3 "_0", "web", NULL });
 
 	CHECK(wd_k8s_subdomain_ok("a.b-c.d", 7));
 	CHECK(!wd_k8s_subdomain_ok("a..b", 4));
