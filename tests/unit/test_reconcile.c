@@ -81,28 +81,35 @@ struct sample {
 	struct wd_counters before, after;
 };
 
-static void sample_init(struct sample *s)
+/* A counter read @from in the first sample, @to in the second. */
+struct moved {
+	const char *name;
+	uint64_t from, to;
+};
+
+/* Two samples that read the counters of @m (up to its NULL name). */
+static void sample_read(struct sample *s, const struct moved *m)
 {
 	wd_counters_init(&s->before);
 	wd_counters_init(&s->after);
-	set(&s->before, "TcpExtListenOverflows", 100);
-	set(&s->after, "TcpExtListenOverflows", 137);
-	set(&s->before, "UdpNoPorts", 5);
-	set(&s->after, "UdpNoPorts", 15);
-	set(&s->before, "UdpRcvbufErrors", 0);
-	set(&s->after, "UdpRcvbufErrors", 199);
-	set(&s->before, "TcpOutRsts", 1);
-	set(&s->after, "TcpOutRsts", 9);
-	set(&s->before, "TcpExtListenDrops", 100);
-	set(&s->after, "TcpExtListenDrops", 140);
-	set(&s->before, "softnet:dropped", 3);
-	set(&s->after, "softnet:dropped", 4);
-	set(&s->before, "netdev:tx_dropped", 50);	/* a device went away */
-	set(&s->after, "netdev:tx_dropped", 20);
-	set(&s->before, "IpExtInOctets", 1);		/* neither rule nor context */
-	set(&s->after, "IpExtInOctets", 1000);
-	set(&s->before, "TcpExtTCPZeroWindowDrop", 7);	/* did not move */
-	set(&s->after, "TcpExtTCPZeroWindowDrop", 7);
+	for (; m->name; m++)
+		read_twice(&s->before, &s->after, m->name, m->from, m->to);
+}
+
+static void sample_init(struct sample *s)
+{
+	sample_read(s, (const struct moved[]){
+		{ "TcpExtListenOverflows", 100, 137 },
+		{ "UdpNoPorts", 5, 15 },
+		{ "UdpRcvbufErrors", 0, 199 },
+		{ "TcpOutRsts", 1, 9 },
+		{ "TcpExtListenDrops", 100, 140 },
+		{ "softnet:dropped", 3, 4 },
+		{ "netdev:tx_dropped", 50, 20 },		/* a device went away */
+		{ "IpExtInOctets", 1, 1000 },		/* neither rule nor context */
+		{ "TcpExtTCPZeroWindowDrop", 7, 7 },	/* did not move */
+		{ NULL },
+	});
 	set(&s->after, "Udp6NoPorts", 3);		/* not in the first sample */
 }
 
@@ -214,15 +221,16 @@ static void test_reconcile_limits(void)
 static void test_invisible_rule(void)
 {
 	struct wd_recon_opts o = { .traced = true };
-	struct wd_counters a, b;
+	struct sample s;
 	struct wd_recon_row *v = NULL;
 	char reasons[64], msg[512];
 	size_t n = 0;
 
-	wd_counters_init(&a);
-	wd_counters_init(&b);
-	read_twice(&a, &b, "TcpExtTCPReqQFullDrop", 0, 12);
-	CHECK_INT(wd_reconcile(&a, &b, traced, N_TRACED, &o, &v, &n), 0);
+	sample_read(&s, (const struct moved[]){
+		{ "TcpExtTCPReqQFullDrop", 0, 12 },
+		{ NULL },
+	});
+	CHECK_INT(wd_reconcile(&s.before, &s.after, traced, N_TRACED, &o, &v, &n), 0);
 	CHECK_INT(n, 1);
 	CHECK(n == 1 && v[0].compared && v[0].traced == 0 && v[0].unexplained == 12);
 	wd_recon_reasons(v[0].rule, reasons, sizeof(reasons));
@@ -232,8 +240,7 @@ static void test_invisible_rule(void)
 	free(v);
 	wd_recon_reasons(rule_find("IpInHdrErrors"), reasons, sizeof(reasons));
 	CHECK_STR(reasons, "IP_INHDR,IP_CSUM,NOT_SPECIFIED");	/* each reason once */
-	wd_counters_free(&a);
-	wd_counters_free(&b);
+	sample_free(&s);
 }
 
 /*
@@ -251,15 +258,16 @@ static void test_no_function_names(void)
 	};
 	struct wd_recon_row *r = NULL;
 	const struct wd_recon_row *x;
-	struct wd_counters a, b;
+	struct sample s;
 	size_t n = 0;
 
-	wd_counters_init(&a);
-	wd_counters_init(&b);
-	read_twice(&a, &b, "UdpNoPorts", 0, 10);
-	read_twice(&a, &b, "TcpInCsumErrors", 0, 3);
-	read_twice(&a, &b, "IcmpInCsumErrors", 0, 2);
-	CHECK_INT(wd_reconcile(&a, &b, t, 3, &o, &r, &n), 0);
+	sample_read(&s, (const struct moved[]){
+		{ "UdpNoPorts", 0, 10 },
+		{ "TcpInCsumErrors", 0, 3 },
+		{ "IcmpInCsumErrors", 0, 2 },
+		{ NULL },
+	});
+	CHECK_INT(wd_reconcile(&s.before, &s.after, t, 3, &o, &r, &n), 0);
 	x = row(r, n, "UdpNoPorts");
 	CHECK(x && x->compared);
 	if (x) {
@@ -272,8 +280,7 @@ static void test_no_function_names(void)
 	x = row(r, n, "IcmpInCsumErrors");	/* no ICMP_CSUM traced: still flagged */
 	CHECK(x && x->compared && x->unexplained == 2 && x->traced == 0);
 	free(r);
-	wd_counters_free(&a);
-	wd_counters_free(&b);
+	sample_free(&s);
 }
 
 static void test_sock_drops(void)
@@ -303,19 +310,20 @@ static void test_qdisc_devices(void)
 	struct wd_recon_opts o = { .traced = true };
 	struct wd_traced t[] = { { "QDISC_DROP", "__dev_queue_xmit", 4, false } };
 	struct wd_counter_part p;
-	struct wd_counters a, b;
+	struct sample s;
 	struct wd_recon_row *v = NULL;
 	char msg[512];
 	size_t n = 0;
 
-	wd_counters_init(&a);
-	wd_counters_init(&b);
-	read_twice(&a, &b, "qdisc:drops", 10, 27);
-	read_twice(&a, &b, "qdisc:drops@eth0 fq_codel 0:", 10, 12);
-	read_twice(&a, &b, "qdisc:drops@wdq1a tbf 8001:", 0, 15);
-	read_twice(&a, &b, "qdisc:drops@lo noqueue 0:", 0, 0);	/* did not move */
-	set(&b, "qdisc:drops@new0 tbf 1:", 3);		/* not in the first sample */
-	CHECK_INT(wd_reconcile(&a, &b, t, 1, &o, &v, &n), 0);
+	sample_read(&s, (const struct moved[]){
+		{ "qdisc:drops", 10, 27 },
+		{ "qdisc:drops@eth0 fq_codel 0:", 10, 12 },
+		{ "qdisc:drops@wdq1a tbf 8001:", 0, 15 },
+		{ "qdisc:drops@lo noqueue 0:", 0, 0 },	/* did not move */
+		{ NULL },
+	});
+	set(&s.after, "qdisc:drops@new0 tbf 1:", 3);		/* not in the first sample */
+	CHECK_INT(wd_reconcile(&s.before, &s.after, t, 1, &o, &v, &n), 0);
 	CHECK_INT(n, 1);	/* the parts are no rows of their own */
 	CHECK(n == 1 && v[0].n_parts == 2);
 	if (n == 1 && v[0].n_parts == 2) {
@@ -336,8 +344,7 @@ static void test_qdisc_devices(void)
 	CHECK_INT(wd_counter_part_parse("veth0 tbf", &p), -EINVAL);
 	CHECK_INT(wd_counter_part_parse("veth0 tbf 1: extra", &p), -EINVAL);
 	CHECK_INT(wd_counter_part_parse("a-name-longer-than-ifnamsiz tbf 1:", &p), -EINVAL);
-	wd_counters_free(&a);
-	wd_counters_free(&b);
+	sample_free(&s);
 }
 
 /* What the counters found beyond the tracepoint, each drop once. */
@@ -345,29 +352,29 @@ static void test_untraced(void)
 {
 	struct wd_recon_opts o = { .traced = true };
 	struct wd_traced t[] = { { "TCP_LISTEN_OVERFLOW", "tcp_v4_rcv", 2, false } };
-	struct wd_counters a, b;
+	struct sample s;
 	struct wd_recon_row *v = NULL;
 	size_t n = 0;
 
-	wd_counters_init(&a);
-	wd_counters_init(&b);
-	read_twice(&a, &b, "TcpExtListenOverflows", 0, 20);		/* 18 never traced */
-	read_twice(&a, &b, "IpInHdrErrors", 0, 5);			/* 5 bad checksums, untraced */
-	read_twice(&a, &b, "IpExtInCsumErrors", 0, 5);		/* the same 5: within IpInHdrErrors */
-	read_twice(&a, &b, "TcpOutRsts", 0, 100);			/* context: never counted */
-	CHECK_INT(wd_reconcile(&a, &b, t, 1, &o, &v, &n), 0);
+	sample_read(&s, (const struct moved[]){
+		{ "TcpExtListenOverflows", 0, 20 },	/* 18 never traced */
+		{ "IpInHdrErrors", 0, 5 },		/* 5 bad checksums, untraced */
+		{ "IpExtInCsumErrors", 0, 5 },		/* the same 5: within IpInHdrErrors */
+		{ "TcpOutRsts", 0, 100 },		/* context: never counted */
+		{ NULL },
+	});
+	CHECK_INT(wd_reconcile(&s.before, &s.after, t, 1, &o, &v, &n), 0);
 	CHECK_INT(wd_recon_untraced(v, n), 18 + 5);
 	wd_recon_free(v, n);
-	set(&b, "IpExtInCsumErrors", 8);		/* 3 more than the outer one says */
-	CHECK_INT(wd_reconcile(&a, &b, t, 1, &o, &v, &n), 0);
+	set(&s.after, "IpExtInCsumErrors", 8);		/* 3 more than the outer one says */
+	CHECK_INT(wd_reconcile(&s.before, &s.after, t, 1, &o, &v, &n), 0);
 	CHECK_INT(wd_recon_untraced(v, n), 18 + 5 + 3);
 	wd_recon_free(v, n);
 	o.no_compare = "-i";				/* nothing compared: nothing claimed */
-	CHECK_INT(wd_reconcile(&a, &b, t, 1, &o, &v, &n), 0);
+	CHECK_INT(wd_reconcile(&s.before, &s.after, t, 1, &o, &v, &n), 0);
 	CHECK_INT(wd_recon_untraced(v, n), 0);
 	wd_recon_free(v, n);
-	wd_counters_free(&a);
-	wd_counters_free(&b);
+	sample_free(&s);
 }
 
 static char *capture_json(const struct wd_count_doc *doc)
@@ -432,20 +439,21 @@ static void test_paired(void)
 		{ "NOT_SPECIFIED", "inet6_csk_xmit", 4, false },	/* a call site's */
 		{ "TCP_MINTTL", "tcp_v4_rcv", 50, true },	/* elsewhere: not these counters' */
 	};
-	struct wd_counters a, b;
+	struct sample s;
 	struct wd_recon_row *r = NULL;
 	const struct wd_recon_row *x;
 	size_t n = 0;
 
-	wd_counters_init(&a);
-	wd_counters_init(&b);
-	read_twice(&a, &b, "Ip6InHdrErrors", 10, 16);
-	read_twice(&a, &b, "TcpExtTCPMinTTLDrop", 0, 3);
-	read_twice(&a, &b, "UdpInCsumErrors", 0, 2);
-	read_twice(&a, &b, "Udp6InCsumErrors", 0, 2);
-	read_twice(&a, &b, "Ip6OutNoRoutes", 0, 4);
-	read_twice(&a, &b, "Ip6InDiscards", 0, 5);		/* paired, no such drop traced */
-	CHECK_INT(wd_reconcile(&a, &b, t, 6, &o, &r, &n), 0);
+	sample_read(&s, (const struct moved[]){
+		{ "Ip6InHdrErrors", 10, 16 },
+		{ "TcpExtTCPMinTTLDrop", 0, 3 },
+		{ "UdpInCsumErrors", 0, 2 },
+		{ "Udp6InCsumErrors", 0, 2 },
+		{ "Ip6OutNoRoutes", 0, 4 },
+		{ "Ip6InDiscards", 0, 5 },	/* paired, no such drop traced */
+		{ NULL },
+	});
+	CHECK_INT(wd_reconcile(&s.before, &s.after, t, 6, &o, &r, &n), 0);
 	x = row(r, n, "Ip6InHdrErrors");
 	CHECK(x && !x->rule && x->compared && x->traced == 6 && !x->unexplained);
 	CHECK(x && wd_recon_explained(x) && strstr(x->paired, "IP_INHDR"));
@@ -465,8 +473,8 @@ static void test_paired(void)
 	wd_recon_free(r, n);
 
 	/* moved by more than their drops: context, never unexplained */
-	set(&b, "Ip6InHdrErrors", 17);
-	CHECK_INT(wd_reconcile(&a, &b, t, 6, &o, &r, &n), 0);
+	set(&s.after, "Ip6InHdrErrors", 17);
+	CHECK_INT(wd_reconcile(&s.before, &s.after, t, 6, &o, &r, &n), 0);
 	x = row(r, n, "Ip6InHdrErrors");
 	CHECK(x && !x->compared && !x->unexplained && !x->paired[0]);
 	CHECK_INT(wd_recon_untraced(r, n), 0);
@@ -474,18 +482,17 @@ static void test_paired(void)
 
 	/* -i, or -r leaving one of the reasons out: not compared */
 	o = (struct wd_recon_opts){ .traced = true, .no_compare = "-i" };
-	set(&b, "Ip6InHdrErrors", 16);
-	CHECK_INT(wd_reconcile(&a, &b, t, 6, &o, &r, &n), 0);
+	set(&s.after, "Ip6InHdrErrors", 16);
+	CHECK_INT(wd_reconcile(&s.before, &s.after, t, 6, &o, &r, &n), 0);
 	x = row(r, n, "Ip6InHdrErrors");
 	CHECK(x && !x->compared);
 	wd_recon_free(r, n);
 	o = (struct wd_recon_opts){ .traced = true, .reasons = "TCP_MINTTL" };
-	CHECK_INT(wd_reconcile(&a, &b, t, 6, &o, &r, &n), 0);
+	CHECK_INT(wd_reconcile(&s.before, &s.after, t, 6, &o, &r, &n), 0);
 	CHECK((x = row(r, n, "TcpExtTCPMinTTLDrop")) && x->compared);
 	CHECK((x = row(r, n, "Ip6InHdrErrors")) && !x->compared);
 	wd_recon_free(r, n);
-	wd_counters_free(&a);
-	wd_counters_free(&b);
+	sample_free(&s);
 }
 
 UNIT_MAIN(test_rules_name_catalogue_reasons, test_reconcile_traced, test_reconcile_limits,
