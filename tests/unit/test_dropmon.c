@@ -265,21 +265,40 @@ struct shown {
 	struct wd_reasons reasons;
 	int records;
 	char text[512], json[1024], comment[512];
+	char table[2048], doc[4096];	/* count's table and JSON document */
 };
 
 static struct shown sh;
 
+/* What print(f, @arg) writes, into @dst of @len bytes (any printer's type). */
+#define CAPTURE(dst, len, print, arg) do {					\
+	FILE *_f = fmemopen(dst, len, "w");					\
+										\
+	CHECK(_f != NULL);							\
+	if (_f) {								\
+		print(_f, arg);							\
+		fclose(_f);							\
+	}									\
+} while (0)
+
+/* A drop's line, without its newline. */
 static void capture(char *dst, size_t len, void (*print)(FILE *, const struct wd_drop_view *),
 		    const struct wd_drop_view *v)
 {
-	FILE *f = fmemopen(dst, len, "w");
-
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	print(f, v);
-	fclose(f);
+	CAPTURE(dst, len, print, v);
 	dst[strcspn(dst, "\n")] = '\0';
+}
+
+/* The names of a drop: drop_monitor's own, else the reason's and the address. */
+static void names_of(uint32_t code, uint64_t loc, char *reason, char *function, char *location)
+{
+	if (wd_dm_events_names(&sh.e, code, loc, reason, function, location, LEN))
+		return;
+	if (!wd_dm_events_subsys(&sh.e, code))
+		wd_reason_name(&sh.reasons, code, reason, LEN);
+	/* no kallsyms here: the address, as session.c shows a hidden one */
+	snprintf(function, LEN, "0x%llx", (unsigned long long)loc);
+	snprintf(location, LEN, "0x%llx", (unsigned long long)loc);
 }
 
 /* What wd_session_view (src/core/session.c) makes of a drop_monitor record. */
@@ -287,14 +306,7 @@ static void view_of(const struct wd_event *ev, struct wd_drop_view *v, char *rea
 		    char *function, char *location)
 {
 	wd_event_view(ev, MONO_TO_REAL, v);
-	if (!wd_dm_events_names(&sh.e, ev->reason, ev->location, reason, function, location,
-				LEN)) {
-		if (!wd_dm_events_subsys(&sh.e, ev->reason))
-			wd_reason_name(&sh.reasons, ev->reason, reason, LEN);
-		/* no kallsyms here: the address, as session.c shows a hidden one */
-		snprintf(function, LEN, "0x%llx", (unsigned long long)ev->location);
-		snprintf(location, LEN, "0x%llx", (unsigned long long)ev->location);
-	}
+	names_of(ev->reason, ev->location, reason, function, location);
 	v->reason = sh.reasons.has_reason ? reason : NULL;
 	v->function = function;
 	v->location = location;
@@ -349,10 +361,21 @@ static void feed(const char *fixture)
 	wd_dm_events_msg(&sh.e, &m);	/* its records point into buf while shown */
 }
 
+/* A packet-mode alert that makes one record. */
+static void shown_packet(const char *fixture)
+{
+	shown_begin(true);
+	feed(fixture);
+	CHECK_INT(sh.records, 1);
+}
+
 #define MAX_ROWS	8
 
-/* The rows of count (wd_session_totals, then wd_session_row), printed as count does. */
-static void count_doc(char *table, size_t tlen, char *json, size_t jlen)
+/*
+ * The rows of count (wd_session_totals, then wd_session_row), printed as
+ * count does into sh.table and sh.doc.
+ */
+static void count_doc(void)
 {
 	static char names[MAX_ROWS][4][LEN];
 	struct wd_count_row rows[MAX_ROWS];
@@ -362,7 +385,6 @@ static void count_doc(char *table, size_t tlen, char *json, size_t jlen)
 	const struct wd_key_total *k;
 	struct wd_keyset ks;
 	size_t n, nr = 0, j;
-	FILE *f;
 
 	wd_keyset_init(&ks, sizeof(struct wd_key));
 	CHECK_INT(wd_dm_events_keys(&sh.e, &ks), 0);
@@ -384,13 +406,7 @@ static void count_doc(char *table, size_t tlen, char *json, size_t jlen)
 		if (nr == MAX_ROWS)
 			break;
 		memset(r, 0, sizeof(*r));
-		if (!wd_dm_events_names(&sh.e, k[i].key.reason, k[i].key.location, reason,
-					function, location, LEN)) {
-			if (!wd_dm_events_subsys(&sh.e, k[i].key.reason))
-				wd_reason_name(&sh.reasons, k[i].key.reason, reason, LEN);
-			snprintf(function, LEN, "0x%llx", (unsigned long long)k[i].key.location);
-			snprintf(location, LEN, "0x%llx", (unsigned long long)k[i].key.location);
-		}
+		names_of(k[i].key.reason, k[i].key.location, reason, function, location);
 		locs[nr] = k[i].key.location;
 		r->code = k[i].key.reason;
 		r->reason = sh.reasons.has_reason ? reason : NULL;
@@ -412,27 +428,13 @@ static void count_doc(char *table, size_t tlen, char *json, size_t jlen)
 	src.mode = sh.e.packet_mode ? "packet" : "summary";
 	src.truncated = sh.e.truncated;
 	doc.source = &src;
-	f = fmemopen(table, tlen, "w");
-	CHECK(f != NULL);
-	if (f) {
-		wd_print_count_table(f, &doc);
-		fclose(f);
-	}
-	f = fmemopen(json, jlen, "w");
-	CHECK(f != NULL);
-	if (f) {
-		wd_print_count_json(f, &doc);
-		fclose(f);
-	}
+	CAPTURE(sh.table, sizeof(sh.table), wd_print_count_table, &doc);
+	CAPTURE(sh.doc, sizeof(sh.doc), wd_print_count_json, &doc);
 }
 
 static void test_hw_packet_shown(void)
 {
-	char table[2048], json[4096];
-
-	shown_begin(true);
-	feed(FIX "hw_packet.spec.hex");
-	CHECK_INT(sh.records, 1);
+	shown_packet(FIX "hw_packet.spec.hex");
 	/* the fixture's NET_DM_ATTR_TIMESTAMP is 2025-12-04T00:02:05.123456789Z */
 	CHECK_STR(sh.text, "00:02:05.123456Z HW_TRAP hw:ingress_vlan_filter ipv4 udp "
 		  "192.0.2.1:40000 > 192.0.2.2:9 len 28 dev swp1 hw_trap "
@@ -446,23 +448,19 @@ static void test_hw_packet_shown(void)
 		  "\"hw_trap\": \"ingress_vlan_filter\"}");
 	CHECK_STR(sh.comment, "reason=HW_TRAP location=hw:ingress_vlan_filter ifname=swp1 "
 		  "hw_trap=l2_drops/ingress_vlan_filter");
-	count_doc(table, sizeof(table), json, sizeof(json));
-	CHECK(strstr(table, "         1  HW_TRAP                    hw:ingress_vlan_filter") != NULL);
-	CHECK(strstr(table, "Source: drop_monitor (packet mode); network namespaces unknown\n"));
-	CHECK(strstr(json, "{\"reason\": \"HW_TRAP\", \"subsystem\": \"hardware\", \"function\": "
+	count_doc();
+	CHECK(strstr(sh.table, "         1  HW_TRAP                    hw:ingress_vlan_filter") != NULL);
+	CHECK(strstr(sh.table, "Source: drop_monitor (packet mode); network namespaces unknown\n"));
+	CHECK(strstr(sh.doc, "{\"reason\": \"HW_TRAP\", \"subsystem\": \"hardware\", \"function\": "
 		     "\"(hardware)\", \"location\": \"hw:ingress_vlan_filter\", \"count\": 1}") != NULL);
-	UNIT_RECORD(!strstr(json, "\"code\""), "a hardware trap has no code: %s", json);
+	UNIT_RECORD(!strstr(sh.doc, "\"code\""), "a hardware trap has no code: %s", sh.doc);
 	shown_end();
 }
 
 /* A software alert: the kernel's code for its reason name, a truncated packet counted. */
 static void test_sw_packet_shown(void)
 {
-	char table[2048], json[4096];
-
-	shown_begin(true);
-	feed(FIX "sw_packet.spec.hex");
-	CHECK_INT(sh.records, 1);
+	shown_packet(FIX "sw_packet.spec.hex");
 	/*
 	 * NO_SOCKET is 3 in the 6.12 table; len: the IPv6 header's (past the VLAN
 	 * tag), as pcapng's original length; skb_len: what drop_monitor said was
@@ -476,32 +474,30 @@ static void test_sw_packet_shown(void)
 		    !strstr(sh.json, "hw_trap"), "no cpu, netns or trap: %s", sh.json);
 	CHECK_STR(sh.comment, "reason=NO_SOCKET location=0xffffffff81a2b3c4 ifindex=3 code=3");
 	CHECK_INT(sh.e.truncated, 1);
-	count_doc(table, sizeof(table), json, sizeof(json));
-	CHECK(strstr(json, "{\"reason\": \"NO_SOCKET\", \"code\": 3, \"subsystem\": \"core\", "
+	count_doc();
+	CHECK(strstr(sh.doc, "{\"reason\": \"NO_SOCKET\", \"code\": 3, \"subsystem\": \"core\", "
 		     "\"function\": \"0xffffffff81a2b3c4\", \"location\": \"0xffffffff81a2b3c4\", "
 		     "\"count\": 1}") != NULL);
-	CHECK(strstr(table, "; 1 packet truncated\n") != NULL);
+	CHECK(strstr(sh.table, "; 1 packet truncated\n") != NULL);
 	shown_end();
 }
 
 /* Summary mode: hardware traps by name, by location only (no reason column). */
 static void test_hw_summary_shown(void)
 {
-	char table[2048], json[4096];
-
 	shown_begin(false);
 	feed(FIX "hw_summary.spec.hex");
 	feed(FIX "hw_packet.spec.hex");	/* a packet alert in summary mode: ignored */
 	CHECK_INT(sh.records, 0);
 	CHECK_INT(sh.e.hw_points, 7);
-	count_doc(table, sizeof(table), json, sizeof(json));
-	CHECK(strstr(table, "         5  -                          hw:source_mac_is_multicast") !=
+	count_doc();
+	CHECK(strstr(sh.table, "         5  -                          hw:source_mac_is_multicast") !=
 	      NULL);
-	CHECK(strstr(table, "         2  -                          hw:ttl_value_is_too_small") !=
+	CHECK(strstr(sh.table, "         2  -                          hw:ttl_value_is_too_small") !=
 	      NULL);
-	CHECK(strstr(json, "{\"function\": \"(hardware)\", \"location\": "
+	CHECK(strstr(sh.doc, "{\"function\": \"(hardware)\", \"location\": "
 		     "\"hw:source_mac_is_multicast\", \"count\": 5}") != NULL);
-	CHECK(strstr(json, "\"location_only\": true") != NULL);
+	CHECK(strstr(sh.doc, "\"location_only\": true") != NULL);
 	shown_end();
 }
 
