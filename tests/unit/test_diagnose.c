@@ -17,11 +17,16 @@ struct sample {
 	struct wd_counters before, after;
 };
 
-static void sample_init(struct sample *s)
-{
-	wd_counters_init(&s->before);
-	wd_counters_init(&s->after);
-}
+/* What a sample read: a counter that moved by @v, or a sysctl read as @v. */
+struct reading {
+	const char *name;
+	uint64_t v;
+	bool sysctl;
+};
+
+#define MOVED(name, delta)	{ name, delta, false }
+#define SYSCTL(name, v)		{ name, v, true }
+#define READINGS(...)		((const struct reading[]){ __VA_ARGS__, { NULL } })
 
 static void moved(struct sample *s, const char *name, uint64_t delta)
 {
@@ -35,6 +40,19 @@ static void sysctl(struct sample *s, const char *name, uint64_t v)
 
 	snprintf(key, sizeof(key), WD_SYSCTL_PREFIX "%s", name);
 	CHECK_INT(wd_counters_set(&s->after, key, v), 0);
+}
+
+/* The two samples of @r (up to its NULL name). */
+static void sample_of(struct sample *s, const struct reading *r)
+{
+	wd_counters_init(&s->before);
+	wd_counters_init(&s->after);
+	for (; r->name; r++) {
+		if (r->sysctl)
+			sysctl(s, r->name, r->v);
+		else
+			moved(s, r->name, r->v);
+	}
 }
 
 static void sample_free(struct sample *s)
@@ -51,6 +69,21 @@ static void diag(const char *reason, const char *function, uint64_t count,
 	struct wd_diag_ctx x = { s ? &s->before : NULL, s ? &s->after : NULL, t, nt };
 
 	wd_diagnose(&row, s ? &x : NULL, d);
+}
+
+/*
+ * @count drops of @reason at @function, the only drops traced (in this
+ * namespace unless @elsewhere), against the samples of @r.
+ */
+static void diag_alone(const char *reason, const char *function, uint64_t count,
+		       bool elsewhere, const struct reading *r, struct wd_diagnosis *d)
+{
+	const struct wd_traced t[] = { { reason, function, count, elsewhere } };
+	struct sample s;
+
+	sample_of(&s, r);
+	diag(reason, function, count, &s, t, 1, d);
+	sample_free(&s);
 }
 
 static bool has(const char *s, const char *part)
@@ -73,10 +106,8 @@ static void test_ttl_expired(void)
 	struct wd_diagnosis d;
 	struct sample s;
 
-	sample_init(&s);
-	moved(&s, "IpInHdrErrors", 6);
-	moved(&s, "IcmpOutTimeExcds", 6);
-	sysctl(&s, "net.ipv4.ip_forward", 1);
+	sample_of(&s, READINGS(MOVED("IpInHdrErrors", 6), MOVED("IcmpOutTimeExcds", 6),
+			       SYSCTL("net.ipv4.ip_forward", 1)));
 	diag("IP_INHDR", "ip_forward", 6, &s, t, 1, &d);
 	CHECK_CAUSE(d, "TTL expired", WD_CONF_HIGH);
 	CHECK_HAS(d.evidence, "IpInHdrErrors +6, the same as these drops");
@@ -108,8 +139,7 @@ static void test_shared_counter(void)
 	struct wd_diagnosis d;
 	struct sample s;
 
-	sample_init(&s);
-	moved(&s, "IpInHdrErrors", 9);
+	sample_of(&s, READINGS(MOVED("IpInHdrErrors", 9)));
 	diag("IP_INHDR", "ip_forward", 6, &s, t, 2, &d);
 	CHECK_CAUSE(d, "TTL expired", WD_CONF_HIGH);
 	CHECK_HAS(d.evidence, "IpInHdrErrors +9, the same as the drops of every place it goes "
@@ -121,60 +151,40 @@ static void test_shared_counter(void)
 
 static void test_counters_disagree(void)
 {
-	const struct wd_traced t[] = { { "IP_INHDR", "ip_forward", 6, false } };
 	struct wd_diagnosis d;
-	struct sample s;
 
-	sample_init(&s);
-	moved(&s, "IpInHdrErrors", 10);		/* other drops moved it too */
-	diag("IP_INHDR", "ip_forward", 6, &s, t, 1, &d);
+	/* other drops moved it too */
+	diag_alone("IP_INHDR", "ip_forward", 6, false, READINGS(MOVED("IpInHdrErrors", 10)), &d);
 	CHECK_CAUSE(d, "TTL expired", WD_CONF_MEDIUM);
 	CHECK_HAS(d.evidence, "IpInHdrErrors +10 for 6 drops here");
-	sample_free(&s);
 
-	sample_init(&s);
-	moved(&s, "IpInHdrErrors", 0);		/* read, and still */
-	diag("IP_INHDR", "ip_forward", 6, &s, t, 1, &d);
+	/* read, and still */
+	diag_alone("IP_INHDR", "ip_forward", 6, false, READINGS(MOVED("IpInHdrErrors", 0)), &d);
 	CHECK_CAUSE(d, "TTL expired", WD_CONF_LOW);
 	CHECK_HAS(d.evidence, "IpInHdrErrors did not move");
-	sample_free(&s);
 
 	/* the drops are another namespace's than the counters' */
-	sample_init(&s);
-	moved(&s, "IpInHdrErrors", 6);
-	{
-		const struct wd_traced e[] = { { "IP_INHDR", "ip_forward", 6, true } };
-
-		diag("IP_INHDR", "ip_forward", 6, &s, e, 1, &d);
-	}
+	diag_alone("IP_INHDR", "ip_forward", 6, true, READINGS(MOVED("IpInHdrErrors", 6)), &d);
 	CHECK_CAUSE(d, "TTL expired", WD_CONF_MEDIUM);
 	CHECK_HAS(d.evidence, "another namespace");
-	sample_free(&s);
 }
 
 /* nf_hook_slow: a legacy rule unless conntrack's own counters say it dropped. */
 static void test_netfilter(void)
 {
-	const struct wd_traced t[] = { { "NETFILTER_DROP", "nf_hook_slow", 4, false } };
 	struct wd_diagnosis d;
-	struct sample s;
 
-	sample_init(&s);
-	moved(&s, "conntrack:drop", 4);
-	moved(&s, "conntrack:insert_failed", 0);
-	sysctl(&s, "net.netfilter.nf_conntrack_max", 262144);
-	diag("NETFILTER_DROP", "nf_hook_slow", 4, &s, t, 1, &d);
+	diag_alone("NETFILTER_DROP", "nf_hook_slow", 4, false,
+		   READINGS(MOVED("conntrack:drop", 4), MOVED("conntrack:insert_failed", 0),
+			    SYSCTL("net.netfilter.nf_conntrack_max", 262144)), &d);
 	CHECK_CAUSE(d, "conntrack refused it", WD_CONF_HIGH);
 	CHECK_HAS(d.evidence, "conntrack:drop +4");
 	CHECK_HAS(d.evidence, "nf_conntrack_max=262144 here");
-	sample_free(&s);
 
-	sample_init(&s);
-	moved(&s, "conntrack:drop", 0);
-	diag("NETFILTER_DROP", "nf_hook_slow", 4, &s, t, 1, &d);
+	diag_alone("NETFILTER_DROP", "nf_hook_slow", 4, false,
+		   READINGS(MOVED("conntrack:drop", 0)), &d);
 	CHECK_CAUSE(d, "legacy iptables rule", WD_CONF_MEDIUM);
 	CHECK_HAS(d.evidence, "conntrack:drop did not move");
-	sample_free(&s);
 
 	/* no counters: the first cause of two, and said so */
 	diag("NETFILTER_DROP", "nf_hook_slow", 4, NULL, NULL, 0, &d);
@@ -187,27 +197,20 @@ static void test_netfilter(void)
 /* QDISC_DROP anywhere: the kind of the root qdisc whose drops moved. */
 static void test_qdisc_kind(void)
 {
-	const struct wd_traced t[] = { { "QDISC_DROP", "__dev_queue_xmit", 267, false } };
 	struct wd_diagnosis d;
-	struct sample s;
 
-	sample_init(&s);
-	moved(&s, "qdisc:drops", 267);
-	moved(&s, "qdisc:drops@vA tbf 8001:", 267);
-	moved(&s, "qdisc:drops@lo noqueue 0:", 0);
-	diag("QDISC_DROP", "__dev_queue_xmit", 267, &s, t, 1, &d);
+	diag_alone("QDISC_DROP", "__dev_queue_xmit", 267, false,
+		   READINGS(MOVED("qdisc:drops", 267), MOVED("qdisc:drops@vA tbf 8001:", 267),
+			    MOVED("qdisc:drops@lo noqueue 0:", 0)), &d);
 	CHECK_CAUSE(d, "tbf", WD_CONF_HIGH);
 	CHECK_HAS(d.evidence, "qdisc:drops on vA (tbf 8001:) +267");
-	sample_free(&s);
 
 	/* a kind no entry knows: the reason's meaning */
-	sample_init(&s);
-	moved(&s, "qdisc:drops@eth0 sfq 1:", 267);
-	diag("QDISC_DROP", "__dev_queue_xmit", 267, &s, t, 1, &d);
+	diag_alone("QDISC_DROP", "__dev_queue_xmit", 267, false,
+		   READINGS(MOVED("qdisc:drops@eth0 sfq 1:", 267)), &d);
 	CHECK_STR(d.text, wd_catalogue_find("QDISC_DROP")->summary);
 	CHECK_INT(d.confidence, WD_CONF_LOW);
 	CHECK_HAS(d.evidence, "no entry for QDISC_DROP at __dev_queue_xmit");
-	sample_free(&s);
 
 	/* no counters at all: never a kind guessed */
 	diag("QDISC_DROP", "__dev_queue_xmit", 267, NULL, NULL, 0, &d);
@@ -217,36 +220,27 @@ static void test_qdisc_kind(void)
 /* icmp_rcv: the broadcast-ping cause needs icmp_echo_ignore_broadcasts=1. */
 static void test_sysctl_required(void)
 {
-	const struct wd_traced t[] = { { "INVALID_PROTO", "icmp_rcv", 3, false } };
 	struct wd_diagnosis d;
-	struct sample s;
 
-	sample_init(&s);
-	moved(&s, "IcmpInErrors", 3);
-	sysctl(&s, "net.ipv4.icmp_echo_ignore_broadcasts", 1);
-	diag("INVALID_PROTO", "icmp_rcv", 3, &s, t, 1, &d);
+	diag_alone("INVALID_PROTO", "icmp_rcv", 3, false,
+		   READINGS(MOVED("IcmpInErrors", 3),
+			    SYSCTL("net.ipv4.icmp_echo_ignore_broadcasts", 1)), &d);
 	CHECK_CAUSE(d, "broadcast ping ignored", WD_CONF_HIGH);
-	sample_free(&s);
 
-	sample_init(&s);
-	moved(&s, "IcmpInErrors", 3);
-	sysctl(&s, "net.ipv4.icmp_echo_ignore_broadcasts", 0);
-	diag("INVALID_PROTO", "icmp_rcv", 3, &s, t, 1, &d);
+	diag_alone("INVALID_PROTO", "icmp_rcv", 3, false,
+		   READINGS(MOVED("IcmpInErrors", 3),
+			    SYSCTL("net.ipv4.icmp_echo_ignore_broadcasts", 0)), &d);
 	CHECK_HAS(d.text, "ICMP type not allowed");
-	sample_free(&s);
 }
 
 /* No entry at the place: the reason's summary, confirmed by its counters or not. */
 static void test_reason_fallback(void)
 {
-	const struct wd_traced t[] = { { "SOCKET_RCVBUFF", "udp_queue_rcv_one_skb", 199, false } };
 	const struct wd_cat_entry *e = wd_catalogue_find("SOCKET_RCVBUFF");
 	struct wd_diagnosis d;
-	struct sample s;
 
-	sample_init(&s);
-	moved(&s, "UdpRcvbufErrors", 199);
-	diag("SOCKET_RCVBUFF", "udp_queue_rcv_one_skb", 199, &s, t, 1, &d);
+	diag_alone("SOCKET_RCVBUFF", "udp_queue_rcv_one_skb", 199, false,
+		   READINGS(MOVED("UdpRcvbufErrors", 199)), &d);
 	CHECK_STR(d.text, e->summary);
 	CHECK_INT(d.confidence, WD_CONF_HIGH);
 	CHECK_HAS(d.evidence, "UdpRcvbufErrors +199");
@@ -255,7 +249,6 @@ static void test_reason_fallback(void)
 	CHECK_STR(d.text, e->summary);
 	CHECK_INT(d.confidence, WD_CONF_LOW);
 	CHECK_HAS(d.evidence, "an unknown function");
-	sample_free(&s);
 
 	/* a call site covers NOT_SPECIFIED there; unknown reasons say nothing */
 	diag("NOT_SPECIFIED", "do_xdp_generic", 3, NULL, NULL, 0, &d);
@@ -273,15 +266,11 @@ static void test_reason_fallback(void)
 /* A call site's counter confirms it (inet6_csk_xmit moves Ip6OutNoRoutes). */
 static void test_callsite_counter(void)
 {
-	const struct wd_traced t[] = { { "NOT_SPECIFIED", "inet6_csk_xmit", 6, false } };
 	struct wd_diagnosis d;
-	struct sample s;
 
-	sample_init(&s);
-	moved(&s, "Ip6OutNoRoutes", 6);
-	diag("NOT_SPECIFIED", "inet6_csk_xmit", 6, &s, t, 1, &d);
+	diag_alone("NOT_SPECIFIED", "inet6_csk_xmit", 6, false,
+		   READINGS(MOVED("Ip6OutNoRoutes", 6)), &d);
 	CHECK_CAUSE(d, "no route", WD_CONF_HIGH);
-	sample_free(&s);
 }
 
 static bool counter_name_ok(const char *c)
@@ -363,9 +352,8 @@ static void test_families(void)
 	CHECK(wd_diag_family_ok("IpInHdrErrors", "__dev_queue_xmit"));
 	CHECK(wd_diag_family_ok("qdisc:drops@tbf", "ip6_output"));
 	CHECK(wd_diag_family_ok("Udp6NoPorts", NULL));
-	sample_init(&s);
-	moved(&s, "UdpNoPorts", 5);		/* v4's moved, v6's did not */
-	moved(&s, "Udp6NoPorts", 0);
+	/* v4's moved, v6's did not */
+	sample_of(&s, READINGS(MOVED("UdpNoPorts", 5), MOVED("Udp6NoPorts", 0)));
 	diag("NO_SOCKET", "__udp6_lib_rcv", 5, &s, t, 2, &d);
 	CHECK_CAUSE(d, "no UDP socket", WD_CONF_LOW);
 	CHECK_HAS(d.evidence, "Udp6NoPorts did not move");
