@@ -106,21 +106,50 @@ static void test_single_label(void)
 	wd_prom_buf_free(&b);
 }
 
-/* One scrape: samples in, capped text out. */
-static void scrape(struct wd_prom_cap *c, const uint64_t *v, size_t n, struct wd_prom_buf *b)
+/*
+ * The cap across scrapes: the text of each scrape is rendered into b.
+ * One scrape: v[i] is label set i's input (ABSENT: not in it) and ret[i]
+ * says its object is gone for good (series that retire: serve
+ * --per-cgroup, --per-netns).
+ */
+struct capped {
+	struct wd_prom_cap c;
+	struct wd_prom_buf b;
+};
+
+#define ABSENT UINT64_MAX
+
+static void scrape(struct capped *p, const uint64_t *v, const bool *ret, size_t n)
 {
 	static const char *const names[] = { "A", "B", "C", "D", "E" };
 	struct wd_prom_family f = drops();
 
 	f.help = "D.";
-	for (size_t i = 0; i < n; i++)
-		if (v[i])
-			add3(&f, names[i], "L", "f", v[i]);
+	for (size_t i = 0; i < n; i++) {
+		const char *vals[] = { names[i], "L", "f" };
+
+		if (v[i] != ABSENT)
+			CHECK_INT(wd_prom_add_retired(&f, vals, v[i], ret && ret[i]), 0);
+	}
 	wd_prom_merge(&f);
-	CHECK_INT(wd_prom_cap_apply(c, &f), 0);
-	b->len = 0;
-	wd_prom_render_family(b, &f);
+	CHECK_INT(wd_prom_cap_apply(&p->c, &f), 0);
+	p->b.len = 0;
+	wd_prom_render_family(&p->b, &f);
 	wd_prom_family_clear(&f);
+}
+
+/* A scrape whose page is @want. */
+static void scrape_is(struct capped *p, const uint64_t *v, const bool *ret, size_t n,
+		      const char *want)
+{
+	scrape(p, v, ret, n);
+	CHECK_STR(p->b.data, want);
+}
+
+static void capped_free(struct capped *p)
+{
+	wd_prom_cap_free(&p->c);
+	wd_prom_buf_free(&p->b);
 }
 
 #define HDR "# HELP whydrop_drops_total D.\n# TYPE whydrop_drops_total counter\n"
@@ -129,67 +158,53 @@ static void scrape(struct wd_prom_cap *c, const uint64_t *v, size_t n, struct wd
 
 static void test_cap_fold(void)
 {
-	struct wd_prom_cap c = { .max = 3 };
-	struct wd_prom_buf b = {};
+	struct capped p = { .c = { .max = 3 } };
 	uint64_t v1[] = { 1, 50, 7, 3 };
 	uint64_t v2[] = { 1000, 51, 7, 3, 2 };	/* A grows past the admitted */
 
 	/* Two largest kept, the other two summed; the fold is the third series. */
-	scrape(&c, v1, 4, &b);
-	CHECK_STR(b.data, HDR S("B", 50) S("C", 7) OTHER(4));
-	CHECK_INT(c.folded, 2);
+	scrape_is(&p, v1, NULL, 4, HDR S("B", 50) S("C", 7) OTHER(4));
+	CHECK_INT(p.c.folded, 2);
 	/* Admission is sticky: A stays folded, so every series only grows. */
-	scrape(&c, v2, 5, &b);
-	CHECK_STR(b.data, HDR S("B", 51) S("C", 7) OTHER(1005));
-	CHECK_INT(c.folded, 3);
-	wd_prom_cap_free(&c);
-	wd_prom_buf_free(&b);
+	scrape_is(&p, v2, NULL, 5, HDR S("B", 51) S("C", 7) OTHER(1005));
+	CHECK_INT(p.c.folded, 3);
+	capped_free(&p);
 }
 
 static void test_cap_room(void)
 {
-	struct wd_prom_cap c = { .max = 10 };
-	struct wd_prom_buf b = {};
-	uint64_t v1[] = { 0, 5 };
+	struct capped p = { .c = { .max = 10 } };
+	uint64_t v1[] = { ABSENT, 5 };
 	uint64_t v2[] = { 2, 6 };
 
 	/* Under the cap: the fold is present, at zero. */
-	scrape(&c, v1, 2, &b);
-	CHECK_STR(b.data, HDR S("B", 5) OTHER(0));
-	CHECK_INT(c.folded, 0);
-	scrape(&c, v2, 2, &b);
-	CHECK_STR(b.data, HDR S("A", 2) S("B", 6) OTHER(0));
-	wd_prom_cap_free(&c);
-	wd_prom_buf_free(&b);
+	scrape_is(&p, v1, NULL, 2, HDR S("B", 5) OTHER(0));
+	CHECK_INT(p.c.folded, 0);
+	scrape_is(&p, v2, NULL, 2, HDR S("A", 2) S("B", 6) OTHER(0));
+	capped_free(&p);
 }
 
 static void test_cap_one(void)
 {
-	struct wd_prom_cap c = { .max = 1 };
-	struct wd_prom_buf b = {};
+	struct capped p = { .c = { .max = 1 } };
 	uint64_t v[] = { 1, 2, 3 };
 
-	scrape(&c, v, 3, &b);
-	CHECK_STR(b.data, HDR OTHER(6));
-	CHECK_INT(c.folded, 3);
-	wd_prom_cap_free(&c);
-	wd_prom_buf_free(&b);
+	scrape_is(&p, v, NULL, 3, HDR OTHER(6));
+	CHECK_INT(p.c.folded, 3);
+	capped_free(&p);
+}
+
+static void test_cap_empty(void)
+{
+	struct capped p = { .c = { .max = 500 } };
+
+	/* No drop yet: the fold alone, at zero. */
+	scrape_is(&p, NULL, NULL, 0, HDR OTHER(0));
+	CHECK_INT(p.c.folded, 0);
+	capped_free(&p);
 }
 
 /* Many label sets: the total is kept exactly whatever the cap. */
-static void test_cap_empty(void)
-{
-	struct wd_prom_cap c = { .max = 500 };
-	struct wd_prom_buf b = {};
-
-	/* No drop yet: the fold alone, at zero. */
-	scrape(&c, NULL, 0, &b);
-	CHECK_STR(b.data, HDR OTHER(0));
-	CHECK_INT(c.folded, 0);
-	wd_prom_cap_free(&c);
-	wd_prom_buf_free(&b);
-}
-
 static void test_cap_many(void)
 {
 	struct wd_prom_family f = drops();
@@ -220,82 +235,44 @@ static void test_cap_many(void)
 	wd_prom_cap_free(&c);
 }
 
-/*
- * Series that retire (serve --per-cgroup, --per-netns): one scrape where
- * v[i] is label set i's input (ABSENT: not in it) and ret[i] says its
- * object is gone for good.
- */
-#define ABSENT UINT64_MAX
-
-static void scrape_r(struct wd_prom_cap *c, const uint64_t *v, const bool *ret, size_t n,
-		     struct wd_prom_buf *b)
-{
-	static const char *const names[] = { "A", "B", "C", "D", "E" };
-	struct wd_prom_family f = drops();
-
-	f.help = "D.";
-	for (size_t i = 0; i < n; i++) {
-		const char *vals[] = { names[i], "L", "f" };
-
-		if (v[i] != ABSENT)
-			CHECK_INT(wd_prom_add_retired(&f, vals, v[i], ret && ret[i]), 0);
-	}
-	wd_prom_merge(&f);
-	CHECK_INT(wd_prom_cap_apply(c, &f), 0);
-	b->len = 0;
-	wd_prom_render_family(b, &f);
-	wd_prom_family_clear(&f);
-}
-
 /* A retired series leaves the page and its room goes to a newcomer. */
 static void test_cap_retire(void)
 {
-	struct wd_prom_cap c = { .max = 3 };
-	struct wd_prom_buf b = {};
+	struct capped p = { .c = { .max = 3 } };
 	uint64_t v1[] = { 5, 9, ABSENT };
 	uint64_t v2[] = { 5, 9, 4 };
 	bool r3[] = { true, false, false };
 	uint64_t v4[] = { ABSENT, 10, 4 };
 
-	scrape_r(&c, v1, NULL, 3, &b);
-	CHECK_STR(b.data, HDR S("A", 5) S("B", 9) OTHER(0));
+	scrape_is(&p, v1, NULL, 3, HDR S("A", 5) S("B", 9) OTHER(0));
 	/* full: C goes to the fold */
-	scrape_r(&c, v2, NULL, 3, &b);
-	CHECK_STR(b.data, HDR S("A", 5) S("B", 9) OTHER(4));
+	scrape_is(&p, v2, NULL, 3, HDR S("A", 5) S("B", 9) OTHER(4));
 	/*
 	 * A retires: its series vanishes; C, folded, gets A's room and counts
 	 * from there; its 4 stay in the fold, which never goes down.
 	 */
-	scrape_r(&c, v2, r3, 3, &b);
-	CHECK_STR(b.data, HDR S("B", 9) S("C", 0) OTHER(4));
-	CHECK_INT(c.folded, 0);
-	CHECK_INT(c.retired, 1);
+	scrape_is(&p, v2, r3, 3, HDR S("B", 9) S("C", 0) OTHER(4));
+	CHECK_INT(p.c.folded, 0);
+	CHECK_INT(p.c.retired, 1);
 	/* A forgotten (gone from the input): its tombstone is freed. */
-	scrape_r(&c, v4, NULL, 3, &b);
-	CHECK_STR(b.data, HDR S("B", 10) S("C", 0) OTHER(4));
-	CHECK_INT(c.n, 2);
-	wd_prom_cap_free(&c);
-	wd_prom_buf_free(&b);
+	scrape_is(&p, v4, NULL, 3, HDR S("B", 10) S("C", 0) OTHER(4));
+	CHECK_INT(p.c.n, 2);
+	capped_free(&p);
 }
 
 /* A folded label set that retires leaves its value in the fold. */
 static void test_cap_retire_folded(void)
 {
-	struct wd_prom_cap c = { .max = 2 };
-	struct wd_prom_buf b = {};
+	struct capped p = { .c = { .max = 2 } };
 	uint64_t v1[] = { 7, 3, 2 };
 	bool r2[] = { false, true, false };
 	uint64_t v3[] = { 8, ABSENT, 6 };
 
-	scrape_r(&c, v1, NULL, 3, &b);
-	CHECK_STR(b.data, HDR S("A", 7) OTHER(5));
-	scrape_r(&c, v1, r2, 3, &b);
-	CHECK_STR(b.data, HDR S("A", 7) OTHER(5));
-	CHECK_INT(c.folded, 1);
-	scrape_r(&c, v3, NULL, 3, &b);
-	CHECK_STR(b.data, HDR S("A", 8) OTHER(9));
-	wd_prom_cap_free(&c);
-	wd_prom_buf_free(&b);
+	scrape_is(&p, v1, NULL, 3, HDR S("A", 7) OTHER(5));
+	scrape_is(&p, v1, r2, 3, HDR S("A", 7) OTHER(5));
+	CHECK_INT(p.c.folded, 1);
+	scrape_is(&p, v3, NULL, 3, HDR S("A", 8) OTHER(9));
+	capped_free(&p);
 }
 
 /*
@@ -304,38 +281,29 @@ static void test_cap_retire_folded(void)
  */
 static void test_cap_revive(void)
 {
-	struct wd_prom_cap c = { .max = 5 };
-	struct wd_prom_buf b = {};
+	struct capped p = { .c = { .max = 5 } };
 	uint64_t v1[] = { 40, 1 };
 	bool r1[] = { true, false };
 	uint64_t v3[] = { 43, 1 };
 
-	scrape_r(&c, v1, NULL, 2, &b);
-	scrape_r(&c, v1, r1, 2, &b);
-	CHECK_STR(b.data, HDR S("B", 1) OTHER(0));
+	scrape(&p, v1, NULL, 2);
+	scrape_is(&p, v1, r1, 2, HDR S("B", 1) OTHER(0));
 	/* still retired, still 40: nothing */
-	scrape_r(&c, v1, NULL, 2, &b);
-	CHECK_STR(b.data, HDR S("B", 1) OTHER(0));
-	scrape_r(&c, v3, NULL, 2, &b);
-	CHECK_STR(b.data, HDR S("A", 3) S("B", 1) OTHER(0));
-	wd_prom_cap_free(&c);
-	wd_prom_buf_free(&b);
+	scrape_is(&p, v1, NULL, 2, HDR S("B", 1) OTHER(0));
+	scrape_is(&p, v3, NULL, 2, HDR S("A", 3) S("B", 1) OTHER(0));
+	capped_free(&p);
 }
 
 /* An input that shrinks (one of two cgroups with one label forgotten) is carried. */
 static void test_cap_carry(void)
 {
-	struct wd_prom_cap c = { .max = 5 };
-	struct wd_prom_buf b = {};
+	struct capped p = { .c = { .max = 5 } };
 	uint64_t v1[] = { 30 }, v2[] = { 12 }, v3[] = { 15 };
 
-	scrape_r(&c, v1, NULL, 1, &b);
-	scrape_r(&c, v2, NULL, 1, &b);
-	CHECK_STR(b.data, HDR S("A", 30) OTHER(0));
-	scrape_r(&c, v3, NULL, 1, &b);
-	CHECK_STR(b.data, HDR S("A", 33) OTHER(0));
-	wd_prom_cap_free(&c);
-	wd_prom_buf_free(&b);
+	scrape(&p, v1, NULL, 1);
+	scrape_is(&p, v2, NULL, 1, HDR S("A", 30) OTHER(0));
+	scrape_is(&p, v3, NULL, 1, HDR S("A", 33) OTHER(0));
+	capped_free(&p);
 }
 
 /* Churn: 30 label sets, 3 alive at a time, under max 4: each gets a series. */
