@@ -42,6 +42,28 @@ static void keys_init(struct wd_keyset *ks)
 	wd_keyset_init(ks, sizeof(struct wd_key));
 }
 
+/* A count of a key, as a read of the maps gives it. */
+struct push {
+	const void *key;
+	uint64_t count;
+};
+
+#define PUSHES(...) ((const struct push[]){ __VA_ARGS__, { NULL, 0 } })
+
+/* Push each of @p (up to its NULL key) into @ks. */
+static void push_all(struct wd_keyset *ks, const struct push *p)
+{
+	for (; p->key; p++)
+		wd_keyset_push(ks, p->key, p->count);
+}
+
+/* One read: @p pushed into @ks, then merged. */
+static void read_keys(struct wd_keyset *ks, const struct push *p)
+{
+	push_all(ks, p);
+	wd_keyset_merge(ks);
+}
+
 /* The hash and a run hold the same key: one row, the sum. */
 static void test_merge(void)
 {
@@ -49,12 +71,7 @@ static void test_merge(void)
 	struct wd_key a = key(2, 0x100), b = key(3, 0x200);
 
 	keys_init(&ks);
-	wd_keyset_push(&ks, &b, 5);
-	wd_keyset_push(&ks, &a, 7);
-	wd_keyset_push(&ks, &b, 1);
-	wd_keyset_push(&ks, &a, 3);
-	wd_keyset_push(&ks, &a, 0);
-	wd_keyset_merge(&ks);
+	read_keys(&ks, PUSHES({ &b, 5 }, { &a, 7 }, { &b, 1 }, { &a, 3 }, { &a, 0 }));
 	CHECK_INT(ks.n, 2);
 	CHECK_INT(count_of(&ks, 2, 0x100), 10);
 	CHECK_INT(count_of(&ks, 3, 0x200), 6);
@@ -79,10 +96,7 @@ static void test_reused_inode(void)
 
 	keys_init(&ks);
 	b.netns_cookie = 8;
-	wd_keyset_push(&ks, &a, 4);
-	wd_keyset_push(&ks, &b, 5);
-	wd_keyset_push(&ks, &a, 2);
-	wd_keyset_merge(&ks);
+	read_keys(&ks, PUSHES({ &a, 4 }, { &b, 5 }, { &a, 2 }));
 	CHECK_INT(ks.n, 2);
 	CHECK_INT(wd_key_rows(&ks)[0].key.netns_cookie, 7);
 	CHECK_INT(wd_key_rows(&ks)[0].count, 6);
@@ -142,16 +156,10 @@ static void test_clamp_subsys_overflow(void)
 
 	keys_init(&cur);
 	keys_init(&prev);
-	wd_keyset_push(&prev, &r255, 1);
-	wd_keyset_push(&prev, &run255, 5);
-	wd_keyset_push(&prev, &ovs1, 2);
-	wd_keyset_push(&prev, &run2, 3);
+	push_all(&prev, PUSHES({ &r255, 1 }, { &run255, 5 }, { &ovs1, 2 }, { &run2, 3 }));
 	qsort(prev.v, 4, sizeof(struct wd_key_total), cmp_total);
 	/* now: 0x20002's run of 3 moved into its bucket (4), the others unchanged */
-	wd_keyset_push(&cur, &r255, 1);
-	wd_keyset_push(&cur, &ovs1, 2);
-	wd_keyset_push(&cur, &ovs2, 4);
-	wd_keyset_merge(&cur);
+	read_keys(&cur, PUSHES({ &r255, 1 }, { &ovs1, 2 }, { &ovs2, 4 }));
 	CHECK_INT(wd_keys_clamp(&cur, &prev), 0);
 	CHECK_INT(count_of(&cur, 0x20002, 0), 4);
 	CHECK_INT(count_of(&cur, 0x20002, 0x500), (uint64_t)-1);
@@ -169,12 +177,9 @@ static void test_clamp(void)
 
 	keys_init(&prev);
 	keys_init(&cur);
-	wd_keyset_push(&prev, &a, 10);
-	wd_keyset_push(&prev, &b, 20);
-	wd_keyset_merge(&prev);
-	wd_keyset_push(&cur, &a, 8);	/* lower than before: keep 10 */
-	wd_keyset_push(&cur, &c, 1);	/* new */
-	wd_keyset_merge(&cur);		/* b missing: keep 20 */
+	read_keys(&prev, PUSHES({ &a, 10 }, { &b, 20 }));
+	/* a lower than before: keep 10; c new; b missing: keep 20 */
+	read_keys(&cur, PUSHES({ &a, 8 }, { &c, 1 }));
 	CHECK_INT(wd_keys_clamp(&cur, &prev), 0);
 	CHECK_INT(cur.n, 3);
 	CHECK_INT(count_of(&cur, 2, 0x100), 10);
@@ -269,11 +274,9 @@ static void test_clamp_overflow(void)
 
 	keys_init(&prev);
 	keys_init(&cur);
-	wd_keyset_push(&prev, &a, 10);
-	wd_keyset_push(&prev, &b, 5);
-	wd_keyset_merge(&prev);
-	wd_keyset_push(&cur, &ovf, 12);	/* a's 10 and 2 more, in the bucket */
-	wd_keyset_merge(&cur);		/* a and b are gone */
+	read_keys(&prev, PUSHES({ &a, 10 }, { &b, 5 }));
+	/* a and b are gone: a's 10 and 2 more in the bucket */
+	read_keys(&cur, PUSHES({ &ovf, 12 }));
 	CHECK_INT(wd_keys_clamp(&cur, &prev), 0);
 	CHECK_INT(count_of(&cur, 2, 0x100), (uint64_t)-1);
 	CHECK_INT(count_of(&cur, 2, 0), 12);
@@ -373,12 +376,7 @@ static void test_sock_keys(void)
 	const struct wd_sock_total *v;
 
 	wd_keyset_init(&ks, sizeof(struct wd_sock_key));
-	wd_keyset_push(&ks, &d, 1);
-	wd_keyset_push(&ks, &c, 2);
-	wd_keyset_push(&ks, &b, 3);
-	wd_keyset_push(&ks, &a, 4);
-	wd_keyset_push(&ks, &c, 5);
-	wd_keyset_merge(&ks);
+	read_keys(&ks, PUSHES({ &d, 1 }, { &c, 2 }, { &b, 3 }, { &a, 4 }, { &c, 5 }));
 	CHECK_INT(ks.n, 4);
 	v = wd_sock_rows(&ks);
 	CHECK_INT(v[2].key.ino, 3);
@@ -411,10 +409,7 @@ static void test_clamp_gone(void)
 	keys_init(&prev);
 	keys_init(&cur);
 	keys_init(&copy);
-	wd_keyset_push(&prev, &a, 1);
-	wd_keyset_push(&prev, &b, 2);
-	wd_keyset_push(&prev, &c, 3);
-	wd_keyset_merge(&prev);
+	read_keys(&prev, PUSHES({ &a, 1 }, { &b, 2 }, { &c, 3 }));
 	CHECK_INT(wd_keyset_append(&copy, &cur), 0);
 	CHECK_INT(wd_keyset_clamp(&cur, &prev, gone_odd, NULL), 0);
 	CHECK_INT(cur.n, 2);
