@@ -63,6 +63,14 @@ v=c[0].get(sys.argv[3], "") if c else ""
 print(",".join(v) if isinstance(v, list) else str(v).lower() if isinstance(v, bool) else v)' "$@"
 }
 
+# reconciled FILE COUNTER WANT WHAT: COUNTER's delta in FILE = WANT (WHAT's
+# delta), and reconciled: traced = WANT, nothing unexplained.
+reconciled() {
+	check "$2 delta = $4" test "$(counter "$1" "$2" delta)" = "$3"
+	check "$2 reconciled: traced = delta, nothing unexplained" test \
+		"$(counter "$1" "$2" traced)" = "$3" -a "$(counter "$1" "$2" unexplained)" = 0
+}
+
 # traced FILE REASON [FUNCTION-PREFIX]: traced drops of a reason.
 traced() {
 	$PY -c 'import json,sys
@@ -228,11 +236,8 @@ qd=$((qa - qb))
 echo "   tc -s qdisc: dropped +$qd; whydrop qdisc:drops +$(counter "$TMP/qdisc.out" qdisc:drops delta)," \
 	"traced QDISC_DROP $(traced "$TMP/qdisc.out" QDISC_DROP)"
 check "tbf dropped (delta $qd > 0)" test "$qd" -gt 0
-check "qdisc:drops delta = tc's dropped delta" test "$(counter "$TMP/qdisc.out" qdisc:drops delta)" = "$qd"
 check "traced QDISC_DROP = tc's dropped delta" test "$(traced "$TMP/qdisc.out" QDISC_DROP)" -eq "$qd"
-check "qdisc:drops reconciled: traced = delta, nothing unexplained" test \
-	"$(counter "$TMP/qdisc.out" qdisc:drops traced)" = "$qd" -a \
-	"$(counter "$TMP/qdisc.out" qdisc:drops unexplained)" = 0
+reconciled "$TMP/qdisc.out" qdisc:drops "$qd" "tc's dropped delta"
 devices=$($PY -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 c = [x for x in d.get("counters", []) if x["name"] == "qdisc:drops"]
@@ -274,13 +279,9 @@ echo "   softnet_stat dropped +$sd, vB rx_dropped +$rd; whydrop softnet:dropped"
 	"+$(counter "$TMP/backlog.out" softnet:dropped delta), traced CPU_BACKLOG" \
 	"$(traced "$TMP/backlog.out" CPU_BACKLOG)"
 check "the backlog overflowed (vB rx_dropped +$rd = 45)" test "$rd" -eq 45
-check "softnet:dropped delta = softnet_stat's" \
-	test "$(counter "$TMP/backlog.out" softnet:dropped delta)" = "$sd"
 check "traced CPU_BACKLOG (every namespace) = softnet_stat's dropped delta" \
 	test "$(traced "$TMP/backlog.out" CPU_BACKLOG)" -eq "$sd"
-check "softnet:dropped reconciled: traced = delta, nothing unexplained" test \
-	"$(counter "$TMP/backlog.out" softnet:dropped traced)" = "$sd" -a \
-	"$(counter "$TMP/backlog.out" softnet:dropped unexplained)" = 0
+reconciled "$TMP/backlog.out" softnet:dropped "$sd" "softnet_stat's"
 fi
 
 echo "-- count --fail-on: a crossed threshold exits 3 with the cause, else 0"
