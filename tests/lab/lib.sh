@@ -165,14 +165,30 @@ mib() { in_ns "$1" "$PY" "$LAB_PY" mib "$2"; }
 
 # sysctl_global KEY=VALUE (restored at teardown) and sysctl_restore: tests/lib/sysctl.sh
 cleanup_cmd() { _CLEANUPS+=("$1"); }
-# a_ignores_synack: A's nftables drops what B sends from port 8080 to port 41000 (the
-# SYN-ACK of a crafted handshake), so A's kernel sends no RST: B's request stays in SYN-RECV
-a_ignores_synack() {
-	in_a nft -f - <<'NFT'
+# nft_in a|b HOOK RULE: table inet wdlab in that namespace, one base chain named after
+# HOOK (input, output, forward) at priority 0 holding RULE (its handle: 2)
+nft_in() {
+	in_ns "$1" nft -f - <<NFT
 table inet wdlab {
-	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000 drop; }
+	chain $2 { type filter hook $2 priority 0; $3; }
 }
 NFT
+}
+# a_ignores_synack: A's nftables drops what B sends from port 8080 to port 41000 (the
+# SYN-ACK of a crafted handshake), so A's kernel sends no RST: B's request stays in SYN-RECV
+a_ignores_synack() { nft_in a input 'tcp sport 8080 tcp dport 41000 drop'; }
+# by_family V4 V6: V4 in an IPv4 run, V6 in an IPv6 one (a field or a header of the family)
+by_family() { if [ "$V" = 4 ]; then echo "$1"; else echo "$2"; fi; }
+# b_iptables IPTABLES PORT: IPTABLES (iptables-nft, iptables-legacy) in B drops UDP to PORT
+# on INPUT; the scenario is skipped without it
+b_iptables() {
+	command -v "$1" >/dev/null || skip "$1 not installed"
+	in_b "$1" -A INPUT -p udp --dport "$2" -j DROP
+}
+# b_forwards: C's link (lab_setup_c) and B forwarding the family's packets (inside B only)
+b_forwards() {
+	lab_setup_c
+	in_b sysctl -q -w "$(by_family net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1)"
 }
 # vxlan_b [LOCAL]: VXLAN device vx0 in $NS_B (VNI 100, UDP 4789, MAC 02:00:00:00:0d:ee,
 # learning on) over vB, local address LOCAL (default 192.0.2.2); IPv6 off on it, so quiet
@@ -356,18 +372,65 @@ EOF
 # Each sets setup()/trigger() and runs lab_main; the scenario states REASON, FUNCTION,
 # CAUSE and calls one of these last, instead of lab_main.
 
+# send_recipe N PACKET: A sends B N of the scapy PACKET (`lab.py send`); N drops expected.
+send_recipe() {
+	_RECIPE_N=$1 _RECIPE_PKT=$2
+	trigger() {
+		send "$_RECIPE_N" "$_RECIPE_PKT"
+		expect "$_RECIPE_N"
+	}
+	lab_main
+}
+
 # forge_recipe N [FORGE ARGS...]: A (timestamps off) connects to B's TCP server on port
-# 8080 and forges segments on that connection (`lab.py forge`: --count, --send, seg()
-# expressions with SEQ, ACK and WIN); N drops expected.
+# 8080 (`lab.py tcp-server`, with the options in SERVER_OPTS if set) and forges segments
+# on that connection (`lab.py forge`: --count, --send, seg() expressions with SEQ, ACK and
+# WIN); N drops expected, or, N not a number, N is the command expect_counter runs.
 forge_recipe() {
 	_RECIPE_N=$1
 	shift
 	_RECIPE=("$@")
 	setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
 	trigger() {
-		bg_py srv b tcp-server $V 8080
+		# shellcheck disable=SC2086 # SERVER_OPTS: options, a word each
+		bg_py srv b tcp-server $V 8080 ${SERVER_OPTS:-}
+		case $_RECIPE_N in *[!0-9]*) expect_counter "$_RECIPE_N" ;; esac
 		bg_py cli a forge $V 8080 "${_RECIPE[@]}"
-		expect "$_RECIPE_N"
+		case $_RECIPE_N in *[!0-9]*) ;; *) expect "$_RECIPE_N" ;; esac
+	}
+	lab_main
+}
+
+# handshake_recipe [HANDSHAKE ARGS...]: B listens on 8080 and never accepts (`lab.py
+# tcp-server --no-accept`, with the options in SERVER_OPTS if set), A's nftables drops the
+# SYN-ACKs (a_ignores_synack); A's crafted handshake (`lab.py handshake`: --ts, --tfo,
+# --then, --count, seg() expressions) makes 3 drops.
+handshake_recipe() {
+	_RECIPE=("$@")
+	setup() { a_ignores_synack; }
+	trigger() {
+		# shellcheck disable=SC2086 # SERVER_OPTS: options, a word each
+		bg_py srv b tcp-server $V 8080 --no-accept ${SERVER_OPTS:-}
+		bg_py hs a handshake $V 8080 "${_RECIPE[@]}"
+		expect 3
+	}
+	lab_main
+}
+
+# tunnel_recipe LINK ARGS: B's tunnel device LINK (`ip link add LINK type ARGS`, IPv6 off,
+# 203.0.113.1/24, a static neighbour 203.0.113.5 so no ARP); 3 datagrams B sends
+# 203.0.113.5 through it are dropped.
+tunnel_recipe() {
+	_RECIPE_LINK=$1 _RECIPE_TYPE=$2
+	setup() {
+		in_b sh -c "ip link add $_RECIPE_LINK type $_RECIPE_TYPE &&
+			sysctl -q -w net.ipv6.conf.$_RECIPE_LINK.disable_ipv6=1 &&
+			ip link set $_RECIPE_LINK up && ip addr add 203.0.113.1/24 dev $_RECIPE_LINK &&
+			ip neigh replace 203.0.113.5 lladdr 02:00:00:00:0c:05 dev $_RECIPE_LINK nud permanent"
+	}
+	trigger() {
+		py_b udp-send 4 203.0.113.5 9 3 >/dev/null
+		expect 3
 	}
 	lab_main
 }
@@ -426,13 +489,7 @@ unix_recipe() {
 # hook_recipe: 3 UDP datagrams from A to B port 5555, for a program the scenario's setup()
 # hooked on vB to drop; 3 drops expected. xdp_recipe OBJ: setup() is OBJ
 # (tests/lab/bpf/OBJ.c) attached as generic XDP on vB.
-hook_recipe() {
-	trigger() {
-		send 3 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555)'
-		expect 3
-	}
-	lab_main
-}
+hook_recipe() { send_recipe 3 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555)'; }
 xdp_recipe() {
 	_RECIPE_OBJ=$1
 	setup() {

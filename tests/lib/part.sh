@@ -1,6 +1,7 @@
 # The first lines of a real-kernel test part (tests/system, tests/integration):
 # strict variables, the repository as the working directory, the assertions
-# and the harness, and W, the binary under test ($1, default build/whydrop).
+# and the harness, and W, the binary under test ($1, default build/whydrop;
+# a part that drives a test binary of its own reads $1 itself).
 #   . "$(dirname "$0")/../lib/part.sh"
 # shellcheck shell=bash
 set -u

@@ -15,10 +15,7 @@
 # the ruleset changes; overruns under a flood counted exactly (received +
 # lost = sent x messages per packet); the cost per packet printed.
 # Prints "N passed, N failed[, N skipped]".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
+. "$(dirname "$0")/../lib/part.sh"
 . tests/lib/router.sh
 D=${1:-build/system/nftrace_drive}
 C=wdnft-$$-c R=wdnft-$$-r S=wdnft-$$-s F1=wdnft-$$-f1 F2=wdnft-$$-f2
@@ -38,8 +35,6 @@ HAVE_IPT_NFT=0 HAVE_IPT_LEGACY=0
 command -v iptables-nft >/dev/null && HAVE_IPT_NFT=1
 command -v iptables-legacy >/dev/null && HAVE_IPT_LEGACY=1
 
-nsx() { local n=$1; shift; ip netns exec "$n" "$@"; }
-
 # ---------------------------------------------------------------- topology
 # C (client) -- R (router, forwarding on inside it) -- S (server, the rules),
 # tests/lib/router.sh; F1 -- F2 a pair without IPv6 for the flood (no
@@ -49,46 +44,23 @@ nsx "$F1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disa
 nsx "$F2" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 veth_link "$F1" f1 203.0.113.1/24 "$F2" f2 203.0.113.2/24
 
+# the rules of tests/lib/router.sh, and more: the user's own nftrace rule,
+# conntrack's invalid state, an output hook, a rule behind the first
+# table's at the same port
+router_rules "$C" "$R" "$S" "$D"
 nsx "$S" nft -f - <<'EOF'
+add rule inet fw input udp dport 7785 meta nftrace set 1 counter drop comment "the user's own trace"
+add rule inet fw input tcp dport 7800 ct state invalid counter drop comment "invalid for conntrack"
 table inet fw {
-	chain input {
-		type filter hook input priority 0; policy accept;
-		udp dport 7777 counter drop comment "block legacy app"
-		udp dport 7778 counter drop
-		meta nfproto ipv6 udp dport 7783 counter drop comment "v6 only"
-		udp dport 7785 meta nftrace set 1 counter drop comment "the user's own trace"
-		tcp dport 7800 ct state invalid counter drop comment "invalid for conntrack"
-	}
 	chain output {
 		type filter hook output priority 0; policy accept;
 		udp dport 7792 counter drop comment "no egress to 7792"
 	}
 }
-table inet fw2 {
-	chain input {
-		type filter hook input priority 10; policy accept;
-		udp dport 7777 counter drop comment "never reached: fw drops first"
-		udp dport 7779 counter drop comment "second table"
-	}
-}
-table ip pol {
-	chain input {
-		type filter hook input priority 20; policy drop;
-		udp dport != 7780 accept
-		udp dport 7780 counter
-	}
-}
+insert rule inet fw2 input udp dport 7777 counter drop comment "never reached: fw drops first"
 EOF
 [ "$HAVE_IPT_NFT" = 1 ] && nsx "$S" iptables-nft -A INPUT -p udp --dport 7781 -j DROP
 [ "$HAVE_IPT_LEGACY" = 1 ] && nsx "$S" iptables-legacy -A INPUT -p udp --dport 7782 -j DROP
-nsx "$R" nft -f - <<'EOF'
-table inet rfw {
-	chain forward {
-		type filter hook forward priority 0; policy accept;
-		udp dport 7790 counter drop comment "no forwarding to 7790"
-	}
-}
-EOF
 nsx "$F2" nft -f - <<'EOF'
 table inet fw {
 	chain input {
@@ -97,11 +69,7 @@ table inet fw {
 	}
 }
 EOF
-# neighbours resolved before counting (a packet queued for resolution can be
-# lost): one datagram each way to a port nothing drops by rule
-nsx "$C" "$D" flood 198.51.100.2 9 1 >/dev/null
-nsx "$C" "$D" flood 2001:db8:2::2 9 1 >/dev/null
-nsx "$S" "$D" flood 198.51.100.1 9 1 >/dev/null
+# and F1's neighbour resolved too
 nsx "$F1" "$D" flood 203.0.113.2 9999 1 >/dev/null
 
 # ---------------------------------------------------------------- helpers
@@ -136,16 +104,6 @@ finish() {
 has_table() { nsx "$1" nft list tables | grep -qw "$2"; }
 no_table() { ! has_table "$@"; }
 
-# handle NS FAMILY TABLE CHAIN TEXT: the handle of the rule containing TEXT
-handle() {
-	nsx "$1" nft -a list chain "$2" "$3" "$4" | grep -F -- "$5" |
-		sed -n 's/.*# handle \([0-9]*\)$/\1/p' | head -n 1
-}
-# counter NS FAMILY TABLE HANDLE: packets of that rule's counter
-counter() {
-	nsx "$1" nft -a list table "$2" "$3" | grep -E "# handle $4\$" |
-		sed -n 's/.* counter packets \([0-9]*\) .*/\1/p'
-}
 # nft_text NS FAMILY TABLE HANDLE: the rule as `nft -a -s list` prints it
 nft_text() {
 	nsx "$1" nft -a -s list table "$2" "$3" | grep -E "# handle $4\$" |
@@ -176,9 +134,6 @@ flood() {
 # same_ruleset NS FILE [NFT-OPTION]: the namespace's ruleset listed as FILE holds it
 same_ruleset() { nsx "$1" nft -a ${3:-} list ruleset | cmp -s - "$2"; }
 snap_has() { sed -n '/^snapshot$/,/^end$/p' "$1" | grep -q "$2"; }
-eq() {	# eq NAME GOT WANT
-	if [ "$2" = "$3" ]; then pass "$1 ($2)"; else fail "$1" "got '$2', wanted '$3'"; fi
-}
 
 # ---------------------------------------------------------------- the table in and out
 echo "whydrop's table, and the ruleset left as found"

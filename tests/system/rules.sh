@@ -19,12 +19,8 @@
 # WD_TEST_NO_HOST_SYSCTL=1 skips the one part that changes a host-wide
 # sysctl (nf_conntrack_max, for about a second).
 # Prints "N passed, N failed[, N skipped]".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
+. "$(dirname "$0")/../lib/part.sh"
 . tests/lib/router.sh
-W=${1:-build/whydrop}
 D=${2:-build/system/nftrace_drive}
 C=wdrul-$$-c R=wdrul-$$-r S=wdrul-$$-s
 harness_begin tests/system/rules "$C" "$R" "$S"
@@ -42,67 +38,18 @@ if ! command -v nft >/dev/null; then
 	exit
 fi
 
-nsx() { local n=$1; shift; ip netns exec "$n" "$@"; }
-eq() {	# eq NAME GOT WANT
-	if [ "$2" = "$3" ]; then pass "$1 ($2)"; else fail "$1" "got '$2', wanted '$3'"; fi
-}
-
 # ---------------------------------------------------------------- topology
 # C (client) -- R (router, forwarding on inside it) -- S (server, the rules):
 # tests/lib/router.sh
 router_topology "$C" "$R" "$S"
 
-nsx "$S" nft -f - <<'EOF'
-table inet fw {
-	chain input {
-		type filter hook input priority 0; policy accept;
-		udp dport 7777 counter drop comment "block legacy app"
-		udp dport 7778 counter drop
-		meta nfproto ipv6 udp dport 7783 counter drop comment "v6 only"
-	}
-}
-table inet fw2 {
-	chain input {
-		type filter hook input priority 10; policy accept;
-		udp dport 7779 counter drop comment "second table"
-	}
-}
-table ip pol {
-	chain input {
-		type filter hook input priority 20; policy drop;
-		udp dport != 7780 accept
-		udp dport 7780 counter
-	}
-}
-EOF
+router_rules "$C" "$R" "$S" "$D"
 HAVE_IPT=0
 command -v iptables-nft >/dev/null && nsx "$S" iptables-nft -A INPUT -p udp --dport 7781 -j DROP &&
 	HAVE_IPT=1
-nsx "$R" nft -f - <<'EOF'
-table inet rfw {
-	chain forward {
-		type filter hook forward priority 0; policy accept;
-		udp dport 7790 counter drop comment "no forwarding to 7790"
-	}
-}
-EOF
-# neighbours resolved before counting: one datagram each way to a closed port
-nsx "$C" "$D" flood 198.51.100.2 9 1 >/dev/null
-nsx "$C" "$D" flood 2001:db8:2::2 9 1 >/dev/null
-nsx "$S" "$D" flood 198.51.100.1 9 1 >/dev/null
 
 # flood NS ADDR PORT COUNT: the datagrams the sender sent
 flood() { nsx "$1" "$D" flood "$2" "$3" "$4" | sed -n 's/^sent \([0-9]*\) .*/\1/p'; }
-# handle NS FAMILY TABLE CHAIN TEXT: the handle of the rule containing TEXT
-handle() {
-	nsx "$1" nft -a list chain "$2" "$3" "$4" | grep -F -- "$5" |
-		sed -n 's/.*# handle \([0-9]*\)$/\1/p' | head -n 1
-}
-# counter NS FAMILY TABLE HANDLE: packets of that rule's own counter
-counter() {
-	nsx "$1" nft -a list table "$2" "$3" | grep -E "# handle $4\$" |
-		sed -n 's/.* counter packets \([0-9]*\) .*/\1/p'
-}
 # jq-less reading of count --json: python prints what is asked
 # rule_count FILE FAMILY TABLE CHAIN HANDLE|policy: whydrop's count (0: none)
 rule_count() {
@@ -622,15 +569,23 @@ same "after SIGKILL and the next run"
 # other test's namespace gets a table.
 echo "without --netns: every namespace that exists at start"
 ALLW=$(readlink -f "$W") ALLD=$(readlink -f "$D")
-unshare --net --pid --fork --mount --mount-proc env W="$ALLW" D="$ALLD" T="$TMP" bash -c '
-	mount -t tmpfs wdrul /run/netns || exit 1
-	ip link set lo up
-	ip netns add a && ip netns add b || exit 1
-	ip link add ea netns a type veth peer name eb netns b
-	ip -n a addr add 203.0.113.1/24 dev ea && ip -n b addr add 203.0.113.2/24 dev eb
-	ip -n a link set ea up && ip -n b link set eb up
-	echo "table inet fw { chain input { type filter hook input priority 0; udp dport 7001 counter drop comment \"all ns\"; }; }" |
-		ip netns exec b nft -f -
+# fw_pair NS1 NS2 PORT COMMENT (in the unshare below): two namespaces, a veth
+# between them, 203.0.113.1 and .2; in NS2 a rule dropping UDP to PORT
+fw_pair() {
+	ip netns add "$1" && ip netns add "$2" || return 1
+	veth_link "$1" "e$1" 203.0.113.1/24 "$2" "e$2" 203.0.113.2/24
+	echo "table inet fw { chain input { type filter hook input priority 0; udp dport $3 counter drop comment \"$4\"; }; }" |
+		ip netns exec "$2" nft -f -
+}
+in_own_namespaces() {	# in_own_namespaces SCRIPT: in new net, pid, mount namespaces
+	unshare --net --pid --fork --mount --mount-proc env W="$ALLW" D="$ALLD" T="$TMP" \
+		bash -c "$(declare -f veth_link fw_pair)
+		mount -t tmpfs wdrul /run/netns || exit 1
+		ip link set lo up
+		$1"
+}
+in_own_namespaces '
+	fw_pair a b 7001 "all ns" || exit 1
 	ip netns exec a "$D" flood 203.0.113.2 9 1 >/dev/null
 	"$W" count --rules --json -d 4 >"$T/all.json" 2>"$T/all.err" &
 	p=$!
@@ -663,18 +618,11 @@ fi
 # A namespace created while whydrop runs (no --netns) gets its table at the
 # next look (each second), through capabilities kept permitted for it alone.
 echo "without --netns: a namespace created while running"
-unshare --net --pid --fork --mount --mount-proc env W="$ALLW" D="$ALLD" T="$TMP" bash -c '
-	mount -t tmpfs wdrul /run/netns || exit 1
-	ip link set lo up
+in_own_namespaces '
 	"$W" count --rules --json -d 8 >"$T/late.json" 2>"$T/late.err" &
 	p=$!
 	for _ in $(seq 50); do grep -q attached "$T/late.err" && break; sleep 0.1; done
-	ip netns add c && ip netns add d || exit 1
-	ip link add ec netns c type veth peer name ed netns d
-	ip -n c addr add 203.0.113.1/24 dev ec && ip -n d addr add 203.0.113.2/24 dev ed
-	ip -n c link set ec up && ip -n d link set ed up
-	echo "table inet fw { chain input { type filter hook input priority 0; udp dport 7002 counter drop comment \"late ns\"; }; }" |
-		ip netns exec d nft -f -
+	fw_pair c d 7002 "late ns" || exit 1
 	for _ in $(seq 50); do ip netns exec d nft list tables | grep -q whydrop_ && break; sleep 0.1; done
 	sed -n "s/^CapPrm:[[:space:]]*//p" /proc/$p/status >"$T/late.prm"	# traced d by now
 	# in effect only around the look (a few ms each second): 0 at some reading

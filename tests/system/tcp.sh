@@ -13,32 +13,7 @@
 # Prints "N passed, N failed[, N skipped]".
 . "$(dirname "$0")/../lib/part.sh"
 . tests/lib/tcp_pair.sh
-A=wdtcpwa-$$
-B=wdtcpwb-$$
-VA=wwa$$
-VB=wwb$$
-A4=198.51.100.1 B4=198.51.100.2 A6=2001:db8:27::1 B6=2001:db8:27::2
-harness_begin tests/system/tcp "$A" "$B"
-PEER=("$PY" tests/system/tcp_events_peer.py)
-N=3	# connections per family and scenario
-
-tcp_pair_setup
-
-
-# q FILE EXPR: a Python expression over whydrop's count --json document d.
-q() {
-	"$PY" -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-def rows(direction=None, reason=None, state=None, cookie=None):
-    return sum(r["count"] for r in d["resets"]
-               if (direction is None or r["direction"] == direction)
-               and (reason is None or r["reason"] == reason)
-               and (state is None or r["state"] == state)
-               and (cookie is None or r.get("netns_cookie") == cookie))
-print(eval("(" + sys.argv[2] + ")"))' "$1" "$2"
-}
-
-
+tcp_pair_begin tests/system/tcp w
 
 # Nothing from another namespace in a --netns report.
 check_isolated() {
@@ -46,47 +21,10 @@ check_isolated() {
 		"sum(1 for r in d['resets'] if r.get('netns_cookie') != $2)")" = 0
 }
 
-# rst_case NAME SENDER REASON STATE COUNTER PEER_STATE SMODE CMODE
-# (as in tests/system/tcp_events.sh): the server in B, the client in A, N
-# connections on IPv4 then IPv6; SENDER sends REASON in STATE, COUNTER
-# ("-": none) moves with it, the peer receives them in PEER_STATE.
-rst_case() {
-	local name=$1 sl=$2 reason=$3 state=$4 counter=$5 pstate=$6 smode=$7 cmode=$8
-	local sender peer pl snd_d rcv_d sent want=$((2 * N)) app=0 r
-	if [ "$sl" = A ]; then
-		sender=$A peer=$B pl=B snd_d=dA rcv_d=dB
-	else
-		sender=$B peer=$A pl=A snd_d=dB rcv_d=dA
-	fi
-	wd "$name.A" count --tcp --json --netns "$A" || return
-	wd "$name.B" count --tcp --json --netns "$B" || return
-	snap 0
-	reset_round "$smode" "$cmode" "$pl" || return
-	sleep 0.3
-	snap 1
-	wd_stop "$name.A"
-	wd_stop "$name.B"
-	local sj=$TMP/$name.$sl.json pj=$TMP/$name.$pl.json rst
-	rst=$($snd_d TcpOutRsts)
-	sent=$(q "$sj" "rows('sent', '$reason', '$state', $(ns_cookie "$sender"))")
-	check "$name: whydrop counted $sent resets $reason in $state = $want sent" \
-		test "$sent" = "$want"
-	check "$name: every reset sent ($(q "$sj" "d['tcp']['resets_sent']")) = the sender's TcpOutRsts (+$rst)" \
-		test "$(q "$sj" "rows('sent')")" = "$rst" -a "$(q "$sj" "d['tcp']['resets_sent']")" = "$rst"
-	[ "$counter" != - ] && check "$name: = the sender's $counter (+$($snd_d "$counter"))" \
-		test "$sent" = "$($snd_d "$counter")"
-	if [ "$pstate" != - ]; then
-		r=$(q "$pj" "rows('received', 'none', '$pstate', $(ns_cookie "$peer"))")
-		check "$name: the peer received $r in $pstate = the peer application's own resets ($app)" \
-			test "$r" = "$app" -a "$r" = "$want"
-		case $pstate in ESTABLISHED | CLOSE_WAIT)
-			check "$name: = the peer's TcpEstabResets (+$($rcv_d TcpEstabResets))" \
-				test "$r" = "$($rcv_d TcpEstabResets)" ;;
-		esac
-	fi
-	check_isolated "$name.A" "$COOKIE_A"
-	check_isolated "$name.B" "$COOKIE_B"
-}
+# the cases of tests/lib/tcp_pair.sh through count --tcp --json --netns
+trace() { wd "$1" count --tcp --json --netns "$2" "${@:3}"; }
+trace_stop() { wd_stop "$1"; }
+RST_TOTAL="d['tcp']['resets_sent']" RCVD_REASON="'none'"
 
 echo "-- bad input"
 expect_run "--tcp with --source dropmon: exit 2, saying to use --source bpf" 2 \
@@ -101,10 +39,10 @@ names() { for id in $(prog_ids "$1"); do bpftool prog show id "$id" | sed -n 's/
 # xlated and jited bytes of the drop program (kfree_skb_*, not kfree_skb_tcp_*)
 size() { for id in $(prog_ids "$1"); do bpftool prog show id "$id" | tr '\n' ' ' |
 	sed -n 's/.* name kfree_skb_[br][a-z]* .*xlated \([0-9]*B\) *jited \([0-9]*B\).*/\1 \2/p'; done; }
-plain_names=$(names "${WPID[plain]}")
-tcp_names=$(names "${WPID[tcp]}")
-plain_size=$(size "${WPID[plain]}")
-tcp_size=$(size "${WPID[tcp]}")
+plain_names=$(names "${BGPID[plain]}")
+tcp_names=$(names "${BGPID[tcp]}")
+plain_size=$(size "${BGPID[plain]}")
+tcp_size=$(size "${BGPID[tcp]}")
 wd_stop plain
 wd_stop tcp
 check "without --tcp no TCP program ($plain_names)" test -n "$plain_names" -a \
@@ -115,32 +53,11 @@ check "the drop program the same size with --tcp ($tcp_size) as without ($plain_
 check "without --tcp no resets in the document" test "$(q "$TMP/plain.json" "'resets' in d or 'tcp' in d")" = False
 
 echo "-- resets sent with their reasons, and received"
-rst_case no_socket B NO_SOCKET - - SYN_SENT none refused
-rst_case abort_on_close B TCP_ABORT_ON_CLOSE CLOSE TcpExtTCPAbortOnClose ESTABLISHED \
-	abort_on_close send_wait
-rst_case abort_on_linger A TCP_ABORT_ON_LINGER CLOSE TcpExtTCPAbortOnLinger CLOSE_WAIT \
-	hold linger2
-rst_case so_linger_0 A TCP_STATE CLOSE TcpExtTCPAbortOnData ESTABLISHED hold linger0
-rst_case abort_on_data A TCP_ABORT_ON_DATA CLOSE TcpExtTCPAbortOnData CLOSE_WAIT \
-	send_after_eof shut_rdwr
-rst_case timewait A TCP_TIMEWAIT_SOCKET TIME_WAIT - CLOSE_WAIT send_after_eof shut_wr_close
+rst_cases
 
 echo "-- INVALID_SYN and TCP_FLAGS (crafted SYNs, an ACK)"
 wd invalid_syn count --tcp --json --netns "$B"
-ip netns exec "$B" "$PY" -c 'import socket, sys, time
-s = socket.socket(); s.bind((sys.argv[1], 5002)); s.listen(8)
-print("ready", flush=True); time.sleep(5)' "$B4" >"$TMP/listener.out" &
-PIDS+=("$!")
-poll_until 5 grep -q ready "$TMP/listener.out"
-snap 0
-ip netns exec "$A" "$PY" -c 'import sys
-from scapy.all import IP, TCP, conf, send
-conf.verb = 0
-for port in range(40001, 40001 + int(sys.argv[3])):
-    for seq in (1000, 1001):
-        send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=port, dport=5002, flags="S", seq=seq))
-send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=40100, dport=5002, flags="A", seq=1, ack=1))' \
-	198.51.100.3 "$B4" "$N"
+crafted_syns
 sleep 1
 snap 1
 wd_stop invalid_syn
@@ -153,47 +70,23 @@ check "tcp_flags: a bare ACK to the listener, 1 reset TCP_FLAGS" \
 	test "$(q "$TMP/invalid_syn.json" "rows('sent', 'TCP_FLAGS', 'LISTEN', $COOKIE_B)")" = 1
 
 echo "-- TCP_KEEPALIVE_TIMEOUT: B goes silent under a keepalive of 1 s"
-serve "$B" sink "$B4" 5001 1
-wd keepalive.A count --tcp --json --netns "$A"
-snap 0
-coproc KA { ip netns exec "$A" "${PEER[@]}" client keepalive "$B4" 5001 1 2>&1; }
-read -r -t 5 line <&"${KA[0]}"
-ip netns exec "$B" nft -f - <<NFT
-table inet wdtcpw$$ {
-	chain in { type filter hook input priority 0; tcp dport 5001 drop; }
-	chain out { type filter hook output priority 0; tcp sport 5001 drop; }
-}
-NFT
-echo go >&"${KA[1]}"
-wait "$KA_PID" 2>/dev/null
-# B's end closes too: its FIN (and retransmissions, for seconds) would
-# each make A answer a reset, racing snap 1 and whydrop's exit. B's output
-# is dropped, so A's only reset is the keepalive's.
-kill "$SERVER" 2>/dev/null
-wait "$SERVER" 2>/dev/null
-sleep 0.5
-snap 1
-wd_stop keepalive.A
-ip netns exec "$B" nft delete table inet "wdtcpw$$"
-check "keepalive: 1 reset TCP_KEEPALIVE_TIMEOUT in ESTABLISHED = A's TcpExtTCPAbortOnTimeout (+$(dA TcpExtTCPAbortOnTimeout))" \
-	test "$(q "$TMP/keepalive.A.json" "rows('sent', 'TCP_KEEPALIVE_TIMEOUT', 'ESTABLISHED', $COOKIE_A)")" = 1 \
-	-a "$(dA TcpExtTCPAbortOnTimeout)" = 1
-check "keepalive: every reset counted = A's TcpOutRsts (+$(dA TcpOutRsts))" \
-	test "$(q "$TMP/keepalive.A.json" "rows('sent')")" = "$(dA TcpOutRsts)"
+keepalive_case "wdtcpw$$"
 
 echo "-- the table names them too"
-wd table count --tcp --netns "$B"
-ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 4 >/dev/null 2>&1
-sleep 0.3
-wd_stop table
+# refused NAME N SECONDS ARGS...: whydrop ARGS while A makes N connections
+# to a closed port of B, stopped SECONDS after
+refused() {
+	wd "$1" "${@:4}"
+	ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 "$2" >/dev/null 2>&1
+	sleep "$3"
+	wd_stop "$1"
+}
+refused table 4 0.3 count --tcp --netns "$B"
 check "count --tcp's table: a resets section with 4 NO_SOCKET sent" \
 	grep -Eq '^ +4  sent +NO_SOCKET ' "$TMP/table.json"
 
 echo "-- top --tcp: a live section"
-wd top top --tcp --netns "$B"
-ip netns exec "$A" "${PEER[@]}" client refused "$B4" 5009 3 >/dev/null 2>&1
-sleep 1.5
-wd_stop top
+refused top 3 1.5 top --tcp --netns "$B"
 check "top --tcp: a refresh says 'TCP resets: 3 sent' and names NO_SOCKET" \
 	grep -q "^TCP resets: 3 sent, 0 received: sent NO_SOCKET 3" "$TMP/top.json"
 
@@ -220,11 +113,6 @@ check "serve: the received ones on A are not in B's view" \
 fl() {
 	q "$1" "[f['$2'] for f in d['flows'] if f['netns_cookie'] == $COOKIE_A
 		and f['src'] == '$A4' and f['dst'] == '$B4' and f['dport'] == 5001]"
-}
-bulk() {	# bulk ADDR PORT BYTES: a transfer from A to a sink in B
-	serve "$B" sink "$1" "$2" 1 || return
-	ip netns exec "$A" "${PEER[@]}" client bulk "$1" "$2" 1 "$3" >"$TMP/client.out" 2>&1
-	wait "$SERVER"
 }
 
 # drop_tenth random|inc: an nftables table in B drops a tenth of the input
@@ -361,7 +249,7 @@ s.close()' "$B4" "$TMP/miss.acked" "$TMP/miss.go" &
 PIDS+=($!)
 CLIENT=$!
 poll_until 30 test -e "$TMP/miss.acked"
-id=$(seen_map "${WPID[miss.A]}")
+id=$(seen_map "${BGPID[miss.A]}")
 entries=0
 if [ -n "$id" ]; then
 	# each entry's update: its key, its value lowered by 5 (little-endian)

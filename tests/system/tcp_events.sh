@@ -14,66 +14,25 @@
 # dropping on the sender's own veth, a route gone under a connection (calls
 # that end before TcpRetransSegs), a flows hash of one entry (the rest in
 # its overflow), and lost SYN-ACKs. Prints the programs' cost per event
-# (bpf_stats, enabled host-wide only while measured).
+# (bpf_stats, enabled host-wide only while measured; WD_TEST_NO_HOST_SYSCTL=1:
+# not measured).
 #   tests/system/tcp_events.sh [DRIVER]
 # Prints "N passed, N failed[, N skipped]".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/assert.sh
-. tests/lib/harness.sh
+. "$(dirname "$0")/../lib/part.sh"
 . tests/lib/tcp_pair.sh
 DRV=${1:-build/system/tcp_events_driver}
-A=wdtcpa-$$
-B=wdtcpb-$$
-VA=wta$$
-VB=wtb$$
-A4=198.51.100.1 B4=198.51.100.2 A6=2001:db8:27::1 B6=2001:db8:27::2
-harness_begin tests/system/tcp_events "$A" "$B"
-PEER=("$PY" tests/system/tcp_events_peer.py)
-N=3	# connections per family and scenario
-
 if [ ! -x "$DRV" ]; then
 	fail "$DRV is built" "make all unit-bins (or make asan) builds it"
 	summary
 	exit 1
 fi
-
-tcp_pair_setup
+tcp_pair_begin tests/system/tcp_events e
 
 # ------------------------------------------------------------------ helpers
 
-# q FILE EXPR: a Python expression over the driver's JSON document d.
-q() {
-	"$PY" -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-def rows(direction=None, reason=None, state=None, cookie=None):
-    return sum(r["count"] for r in d["resets"]
-               if (direction is None or r["direction"] == direction)
-               and (reason is None or r.get("reason") == reason)
-               and (state is None or r["state"] == state)
-               and (cookie is None or r["netns_cookie"] == cookie))
-def flows(cookie=None):
-    return sum(f["retransmits"] for f in d["flows"]
-               if cookie is None or f["netns_cookie"] == cookie)
-s = d["stats"]
-print(eval("(" + sys.argv[2] + ")"))' "$1" "$2"
-}
-
 # drv NAME ARGS...: the driver in the background until drv_stop NAME.
-declare -A DPID
-drv() {
-	local name=$1
-	shift
-	"$DRV" "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" &
-	DPID[$name]=$!
-	PIDS+=("${DPID[$name]}")
-	wait_attached "$TMP/$name.err" ||
-		{ fail "$name: attached" "$(head -c 600 "$TMP/$name.err")"; return 1; }
-}
-drv_stop() {
-	kill -INT "${DPID[$1]}" 2>/dev/null
-	wait "${DPID[$1]}"
-}
+drv() { bg "$1" "$DRV" "${@:2}"; }
+drv_stop() { bg_stop "$1"; }
 
 # Only its own namespace in a filtered driver's report, and every record
 # taken: emitted = the events counted, nothing rate-limited or lost.
@@ -89,85 +48,25 @@ check_isolated() {
 
 # ------------------------------------------------------------ reset scenarios
 
-# rst_case NAME SENDER REASON STATE COUNTER PEER_STATE SMODE CMODE [DRIVER ARGS]
-# The server runs in B, the client in A, N times on IPv4 then IPv6. SENDER
-# (A or B) sends REASON in STATE; COUNTER ("-": none) moves with it; the
-# peer receives them in PEER_STATE ("-": nobody receives them).
-rst_case() {
-	local name=$1 sl=$2 reason=$3 state=$4 counter=$5 pstate=$6 smode=$7 cmode=$8
-	local sender peer pl snd_d rcv_d sent want=$((2 * N)) app=0 r
-	shift 8
-	if [ "$sl" = A ]; then
-		sender=$A peer=$B pl=B snd_d=dA rcv_d=dB
-	else
-		sender=$B peer=$A pl=A snd_d=dB rcv_d=dA
-	fi
-	drv "$name.A" --netns "/run/netns/$A" --rate 100000 "$@" || return
-	drv "$name.B" --netns "/run/netns/$B" --rate 100000 "$@" || return
-	snap 0
-	reset_round "$smode" "$cmode" "$pl" || return
-	sleep 0.3
-	snap 1
-	drv_stop "$name.A"
-	drv_stop "$name.B"
-	local sj=$TMP/$name.$sl.json pj=$TMP/$name.$pl.json rst
-	rst=$($snd_d TcpOutRsts)
-	sent=$(q "$sj" "rows('sent', '$reason', '$state', $(ns_cookie "$sender"))")
-	check "$name: $sent resets $reason in $state = $want sent" test "$sent" = "$want"
-	check "$name: every reset sent counted = the sender's TcpOutRsts (+$rst)" \
-		test "$(q "$sj" "rows('sent')")" = "$rst"
-	[ "$counter" != - ] && check "$name: = the sender's $counter (+$($snd_d "$counter"))" \
-		test "$sent" = "$($snd_d "$counter")"
-	if [ "$pstate" != - ]; then
-		r=$(q "$pj" "rows('received', None, '$pstate', $(ns_cookie "$peer"))")
-		check "$name: the peer received $r in $pstate = the peer application's own resets ($app)" \
-			test "$r" = "$app" -a "$r" = "$want"
-		case $pstate in ESTABLISHED | CLOSE_WAIT)
-			check "$name: = the peer's TcpEstabResets (+$($rcv_d TcpEstabResets))" \
-				test "$r" = "$($rcv_d TcpEstabResets)" ;;
-		esac
-	fi
-	check_isolated "$name.A" "$COOKIE_A"
-	check_isolated "$name.B" "$COOKIE_B"
-}
+# the cases of tests/lib/tcp_pair.sh through filtered drivers
+trace() { drv "$1" --netns "/run/netns/$2" --rate 100000 "${@:3}"; }
+trace_stop() { drv_stop "$1"; }
+RST_TOTAL="rows('sent')" RCVD_REASON=None
 
 echo "-- resets sent with their reasons, and received"
-rst_case no_socket B NO_SOCKET - - SYN_SENT none refused
+rst_cases
 check "tp_btf flavour attached where it can" grep -q 'attached (tp_btf)' "$TMP/no_socket.A.err"
-rst_case no_socket_raw_tp B NO_SOCKET - - SYN_SENT none refused --raw-tp
-check "raw_tp flavour attached" grep -q 'attached (raw_tp)' "$TMP/no_socket_raw_tp.A.err"
-rst_case abort_on_close B TCP_ABORT_ON_CLOSE CLOSE TcpExtTCPAbortOnClose ESTABLISHED \
-	abort_on_close send_wait
-rst_case abort_on_linger A TCP_ABORT_ON_LINGER CLOSE TcpExtTCPAbortOnLinger CLOSE_WAIT \
-	hold linger2
-# SO_LINGER 0: tcp_disconnect() says TCP_STATE; the kernel counts it in TCPAbortOnData
-rst_case so_linger_0 A TCP_STATE CLOSE TcpExtTCPAbortOnData ESTABLISHED hold linger0
-rst_case abort_on_data A TCP_ABORT_ON_DATA CLOSE TcpExtTCPAbortOnData CLOSE_WAIT \
-	send_after_eof shut_rdwr
 # the aborting socket runs tcp_reset() itself before it sends: a "received" one
 check "abort_on_data: the aborting side's own tcp_reset() counted as received in FIN_WAIT2" \
 	test "$(q "$TMP/abort_on_data.A.json" "rows('received', None, 'FIN_WAIT2', $COOKIE_A)")" = $((2 * N))
-rst_case timewait A TCP_TIMEWAIT_SOCKET TIME_WAIT - CLOSE_WAIT send_after_eof shut_wr_close
+rst_case no_socket_raw_tp B NO_SOCKET - - SYN_SENT none refused --raw-tp
+check "raw_tp flavour attached" grep -q 'attached (raw_tp)' "$TMP/no_socket_raw_tp.A.err"
 
 # INVALID_SYN: a second SYN inside the window of a pending request, from an
 # address nobody answers for (the SYN-ACK goes nowhere); IPv4 only.
 echo "-- INVALID_SYN and TCP_FLAGS (crafted SYNs, an ACK)"
 drv invalid_syn --netns "/run/netns/$B" --rate 100000 --records
-ip netns exec "$B" "$PY" -c 'import socket, sys, time
-s = socket.socket(); s.bind((sys.argv[1], 5002)); s.listen(8)
-print("ready", flush=True); time.sleep(5)' "$B4" >"$TMP/listener.out" &
-PIDS+=("$!")
-poll_until 5 grep -q ready "$TMP/listener.out"
-snap 0
-ip netns exec "$A" "$PY" -c 'import sys
-from scapy.all import IP, TCP, conf, send
-conf.verb = 0
-for port in range(40001, 40001 + int(sys.argv[3])):
-    for seq in (1000, 1001):
-        send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=port, dport=5002, flags="S", seq=seq))
-# an ACK no pending connection expects: the listener answers TCP_FLAGS
-send(IP(src=sys.argv[1], dst=sys.argv[2]) / TCP(sport=40100, dport=5002, flags="A", seq=1, ack=1))' \
-	198.51.100.3 "$B4" "$N"
+crafted_syns
 sleep 0.3
 snap 1
 drv_stop invalid_syn
@@ -184,30 +83,7 @@ check "invalid_syn: its records name the crafted flow, not the listener's" test 
 check_isolated invalid_syn "$COOKIE_B"
 
 echo "-- TCP_KEEPALIVE_TIMEOUT: B goes silent under a keepalive of 1 s"
-serve "$B" sink "$B4" 5001 1
-drv keepalive.A --netns "/run/netns/$A" --rate 100000
-snap 0
-coproc KA { ip netns exec "$A" "${PEER[@]}" client keepalive "$B4" 5001 1 2>&1; }
-read -r -t 5 line <&"${KA[0]}"
-ip netns exec "$B" nft -f - <<EOF
-table inet wdtcp$$ {
-	chain in { type filter hook input priority 0; tcp dport 5001 drop; }
-}
-EOF
-echo go >&"${KA[1]}"
-wait "$KA_PID" 2>/dev/null
-# the server's end closes too, and A answers it: let that settle first
-kill "$SERVER" 2>/dev/null
-wait "$SERVER" 2>/dev/null
-sleep 1	# a loaded machine (ASan) answers late: as tests/system/tcp.sh waits
-snap 1
-drv_stop keepalive.A
-ip netns exec "$B" nft delete table inet "wdtcp$$"
-check "keepalive: 1 reset TCP_KEEPALIVE_TIMEOUT in ESTABLISHED = A's TcpExtTCPAbortOnTimeout (+$(dA TcpExtTCPAbortOnTimeout))" \
-	test "$(q "$TMP/keepalive.A.json" "rows('sent', 'TCP_KEEPALIVE_TIMEOUT', 'ESTABLISHED', $COOKIE_A)")" = 1 \
-	-a "$(dA TcpExtTCPAbortOnTimeout)" = 1
-check "keepalive: every reset counted = A's TcpOutRsts (+$(dA TcpOutRsts))" \
-	test "$(q "$TMP/keepalive.A.json" "rows('sent')")" = "$(dA TcpOutRsts)"
+keepalive_case "wdtcp$$"
 
 # ------------------------------------------------------- retransmissions
 
@@ -222,12 +98,6 @@ retrans_check() {
 		test "$got" = "$all" -a "$all" = "$($d TcpRetransSegs)"
 }
 
-bulk() {	# bulk ADDR PORT BYTES: a transfer from A to a sink in B
-	serve "$B" sink "$1" "$2" 1 || return
-	ip netns exec "$A" "${PEER[@]}" client bulk "$1" "$2" 1 "$3" >"$TMP/client.out" 2>&1
-	wait "$SERVER"
-}
-
 echo "-- retransmissions: an nftables rule drops a tenth of B's input"
 ip netns exec "$B" nft -f - <<EOF
 table inet wdtcp$$ {
@@ -237,7 +107,8 @@ table inet wdtcp$$ {
 	}
 }
 EOF
-sysctl_global kernel.bpf_stats_enabled=1
+# bpf_stats is host-wide: WD_TEST_NO_HOST_SYSCTL=1 leaves it (no cost printed)
+[ -z "${WD_TEST_NO_HOST_SYSCTL:-}" ] && sysctl_global kernel.bpf_stats_enabled=1
 drv nft.A --netns "/run/netns/$A" --rate 100000
 drv nft.B --netns "/run/netns/$B" --rate 100000
 snap 0
@@ -361,7 +232,7 @@ check "rate: 40 resets, records shown + over the budget + lost = counted" test "
 
 echo "-- nothing left attached"
 drv last --netns "/run/netns/$A"
-ids=$(prog_ids "${DPID[last]}")
+ids=$(prog_ids "${BGPID[last]}")
 drv_stop last
 check "the driver's programs ($ids) are gone after it exits" test -n "$ids"
 check "... from the kernel" progs_gone $ids

@@ -13,31 +13,7 @@
 # Prints "N passed, N failed[, N skipped]".
 . "$(dirname "$0")/../lib/part.sh"
 . tests/lib/tcp_pair.sh
-A=wdtcpra-$$
-B=wdtcprb-$$
-VA=wra$$
-VB=wrb$$
-A4=198.51.100.1 B4=198.51.100.2 A6=2001:db8:27::1 B6=2001:db8:27::2
-harness_begin tests/system/tcp_record "$A" "$B"
-PEER=("$PY" tests/system/tcp_events_peer.py)
-N=3	# connections per family and case
-
-tcp_pair_setup
-
-
-# q FILE EXPR: a Python expression over a read --json document d.
-q() {
-	"$PY" -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-def rows(direction=None, reason=None, state=None):
-    return sum(r["count"] for r in d.get("resets", [])
-               if (direction is None or r["direction"] == direction)
-               and (reason is None or r["reason"] == reason)
-               and (state is None or r["state"] == state))
-def drops(reason=None):
-    return sum(r["count"] for r in d["drops"] if reason is None or r["reason"] == reason)
-print(eval("(" + sys.argv[2] + ")"))' "$1" "$2"
-}
+tcp_pair_begin tests/system/tcp_record r
 
 # rd NAME [ARGS...]: read --json of NAME's file into NAME.json
 rd() {
@@ -55,6 +31,11 @@ tshark_rst() {
 	[ -s "$TMP/$1.tshark" ] && grep -qiv "running as user" "$TMP/$1.tshark" && echo err
 }
 
+# trace NAME NS / trace_stop NAME: NS recorded with --tcp into NAME.pcapng
+# (tests/lib/tcp_pair.sh's rst_round)
+trace() { wd "$1" record --tcp --netns "$2" -w "$TMP/$1.pcapng"; }
+trace_stop() { wd_stop "$1"; }
+
 # rst_case NAME SENDER REASON STATE PEER_STATE SMODE CMODE: the server in
 # B, the client in A, N connections on IPv4 then IPv6, each namespace
 # recorded with --tcp; SENDER sends REASON in STATE, the peer receives
@@ -63,14 +44,7 @@ rst_case() {
 	local name=$1 sl=$2 reason=$3 state=$4 pstate=$5 smode=$6 cmode=$7
 	local pl snd_d rcv_d want=$((2 * N)) app=0 r sj pj rst
 	if [ "$sl" = A ]; then pl=B snd_d=dA rcv_d=dB; else pl=A snd_d=dB rcv_d=dA; fi
-	wd "$name.A" record --tcp --netns "$A" -w "$TMP/$name.A.pcapng" || return
-	wd "$name.B" record --tcp --netns "$B" -w "$TMP/$name.B.pcapng" || return
-	snap 0
-	reset_round "$smode" "$cmode" "$pl" || return
-	sleep 0.3
-	snap 1
-	wd_stop "$name.A"
-	wd_stop "$name.B"
+	rst_round "$name" "$pl" "$smode" "$cmode" || return
 	rd "$name.A"
 	rd "$name.B"
 	sj=$TMP/$name.$sl.json pj=$TMP/$name.$pl.json
@@ -79,13 +53,7 @@ rst_case() {
 		test "$(q "$sj" "rows('sent', '$reason', '$state')")" = "$want"
 	check "$name: every reset sent in the file ($(q "$sj" "rows('sent')")) = the sender's TcpOutRsts (+$rst)" \
 		test "$(q "$sj" "rows('sent')")" = "$rst" -a "$rst" -gt 0
-	r=$(q "$pj" "rows('received', 'none', '$pstate')")
-	check "$name: the peer's file has $r received in $pstate = the peer application's own resets ($app)" \
-		test "$r" = "$app" -a "$r" = "$want"
-	case $pstate in ESTABLISHED | CLOSE_WAIT)
-		check "$name: = the peer's TcpEstabResets (+$($rcv_d TcpEstabResets))" \
-			test "$r" = "$($rcv_d TcpEstabResets)" ;;
-	esac
+	rst_received "$name" "$pstate" "$(q "$pj" "rows('received', 'none', '$pstate')")"
 	for ns in A B; do
 		local resets t
 		resets=$(q "$TMP/$name.$ns.json" "rows()")
@@ -163,12 +131,8 @@ wd loss.A record --tcp --netns "$A" -w "$TMP/loss.A.pcapng"
 wd loss.B record --tcp --netns "$B" -w "$TMP/loss.B.pcapng"
 wd plain.B record --netns "$B" -w "$TMP/plain.B.pcapng"
 snap 0
-serve "$B" sink "$B4" 5001 1
-ip netns exec "$A" "${PEER[@]}" client bulk "$B4" 5001 1 3000000 >"$TMP/client.out" 2>&1
-wait "$SERVER"
-serve "$B" sink "$B6" 5001 1
-ip netns exec "$A" "${PEER[@]}" client bulk "$B6" 5001 1 3000000 >"$TMP/client.out" 2>&1
-wait "$SERVER"
+bulk "$B4" 5001 3000000
+bulk "$B6" 5001 3000000
 sleep 0.5
 snap 1
 wd_stop loss.A

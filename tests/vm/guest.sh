@@ -90,6 +90,25 @@ wd_stop() {
 	return $_rc
 }
 
+# beside WORK KEY OUT ERR CMD...: with a BPF count already started (WD_PID),
+# CMD started beside it (wd_start OUT ERR CMD...), WORK (a function) run
+# while both count, CMD stopped (its exit status as kv whydrop_rc.KEY unless
+# KEY is -), then the BPF count; returns the BPF count's exit status.
+beside() {
+	_work=$1 _key=$2 _pb=$WD_PID
+	shift 2
+	if wd_start "$@"; then
+		_pd=$WD_PID
+		$_work
+		WD_PID=$_pd
+		wd_stop
+		_rc=$?
+		[ "$_key" = - ] || kv "whydrop_rc.$_key" $_rc
+	fi
+	WD_PID=$_pb
+	wd_stop
+}
+
 # ---------------------------------------------------------------- tracefs
 trace_on() {
 	echo 0 >$T/tracing_on
@@ -326,21 +345,10 @@ dropmon_privileges() {
 	sect dm.netadmin as_nobody ,+net_admin $WD count -d 1 "$DM_FILTER"
 	sect dm.sysadmin_bpf as_nobody ,+net_admin,+sys_admin $WD count -d 0.5
 	wd_start /tmp/dpb.json /tmp/dpb.err $WD count --json -d 600 "$DM_FILTER" || return 1
-	_pb=$WD_PID
-	if wd_start /tmp/dpd.json /tmp/dpd.err env WHYDROP_ATTACH=fail \
+	beside dm_priv_v4v6 dm_priv /tmp/dpd.json /tmp/dpd.err env WHYDROP_ATTACH=fail \
 		$SETPRIV --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=-all,+net_admin,+sys_admin --ambient-caps=-all,+net_admin,+sys_admin \
-		$WD count --json -d 600 "$DM_FILTER"; then
-		_pd=$WD_PID
-		sect trigger.dm_priv4 sc_no_socket_v4
-		sect trigger.dm_priv6 sc_no_socket_v6
-		usleep 500000
-		WD_PID=$_pd
-		wd_stop
-		kv whydrop_rc.dm_priv $?
-	fi
-	WD_PID=$_pb
-	wd_stop
+		$WD count --json -d 600 "$DM_FILTER"
 	echo "$_pp" >/proc/sys/kernel/perf_event_paranoid
 	echo "$_kr" >/proc/sys/kernel/kptr_restrict
 	sect dm.priv_bpf cat /tmp/dpb.json
@@ -348,42 +356,62 @@ dropmon_privileges() {
 	sect stderr.dm_priv cat /tmp/dpd.err
 }
 
+# dm_burst NAME SPORT: section trigger.NAME, 3000 datagrams from wda's SPORT
+# to port 9, held by netem and released in softirq batches, which
+# drop_monitor's worker cannot interrupt (it kept up with a plain send loop
+# on 6.1)
+dm_burst() {
+	A /usr/sbin/tc qdisc add dev va root netem delay 300ms limit 10000
+	sect "trigger.$1" A wdpkt udp 192.0.2.1 192.0.2.2 "$2" 9 3000
+	usleep 800000
+	A /usr/sbin/tc qdisc del dev va root
+}
+dm_serve_queue_scraped() {
+	dm_burst dm_serve_queue 40018
+	# under TCG the kernel may still be at the burst: scrape until the
+	# drops and losses (both read at the scrape) stop moving
+	_prev= _i=0
+	while [ $_i -lt 15 ]; do
+		_i=$((_i + 1))
+		usleep 1000000
+		wget -qO- http://127.0.0.1:9465/metrics >/tmp/dsq.prom 2>&1
+		_now=$(grep -E '^whydrop_(drops|lost_events)_total' /tmp/dsq.prom |
+			awk '{ s += $NF } END { print s + 0 }')
+		[ "$_now" = "$_prev" ] && break
+		_prev=$_now
+	done
+	kv dm.serve_queue_scrapes $_i
+	sect dm.serve_queue_metrics cat /tmp/dsq.prom
+}
 # serve's metrics show drop_monitor's losses while it runs: the burst of the
 # queue test below (--dropmon-queue 10), scraped before serve stops, beside
 # the BPF backend counting the same drops.
 dropmon_serve_losses() {
 	wd_start /tmp/dsqb.json /tmp/dsqb.err $WD count --json -r NO_SOCKET -d 600 \
 		'udp dst port 9' || return 1
-	_pb=$WD_PID
-	if wd_start /tmp/dsq.out /tmp/dsq.err $WD serve --source dropmon --dropmon-queue 10 \
-		-r NO_SOCKET --listen 127.0.0.1:9465 'udp dst port 9'; then
-		_pd=$WD_PID
-		A /usr/sbin/tc qdisc add dev va root netem delay 300ms limit 10000
-		sect trigger.dm_serve_queue A wdpkt udp 192.0.2.1 192.0.2.2 40018 9 3000
-		usleep 800000
-		A /usr/sbin/tc qdisc del dev va root
-		# under TCG the kernel may still be at the burst: scrape until the
-		# drops and losses (both read at the scrape) stop moving
-		_prev= _i=0
-		while [ $_i -lt 15 ]; do
-			_i=$((_i + 1))
-			usleep 1000000
-			wget -qO- http://127.0.0.1:9465/metrics >/tmp/dsq.prom 2>&1
-			_now=$(grep -E '^whydrop_(drops|lost_events)_total' /tmp/dsq.prom |
-				awk '{ s += $NF } END { print s + 0 }')
-			[ "$_now" = "$_prev" ] && break
-			_prev=$_now
-		done
-		kv dm.serve_queue_scrapes $_i
-		sect dm.serve_queue_metrics cat /tmp/dsq.prom
-		WD_PID=$_pd
-		wd_stop
-		kv whydrop_rc.dm_serve_queue $?
-	fi
-	WD_PID=$_pb
-	wd_stop
+	beside dm_serve_queue_scraped dm_serve_queue /tmp/dsq.out /tmp/dsq.err \
+		$WD serve --source dropmon --dropmon-queue 10 \
+		-r NO_SOCKET --listen 127.0.0.1:9465 'udp dst port 9'
 	sect dm.serve_queue_bpf cat /tmp/dsqb.json
 	sect stderr.dm_serve_queue cat /tmp/dsq.err
+}
+# what the runs beside BPF (beside) count
+dm_priv_v4v6() {
+	sect trigger.dm_priv4 sc_no_socket_v4
+	sect trigger.dm_priv6 sc_no_socket_v6
+	usleep 500000
+}
+dm_busy_v4v6nf() {
+	sect dm.busy $WD count --source dropmon -d 1
+	sect trigger.dm_v4 sc_no_socket_v4
+	sect trigger.dm_v6 sc_no_socket_v6
+	sect trigger.dm_nf sc_netfilter_drop
+	usleep 500000
+}
+dm_queue_burst() { dm_burst dm_queue 40017; }
+dm_summary_udp4() {
+	sect trigger.dm_summary sc_no_socket_udp4
+	usleep 500000
 }
 dropmon_scenarios() {
 	# not loaded: no autoload here (the kernel would modprobe NET_DM's alias)
@@ -402,21 +430,8 @@ dropmon_scenarios() {
 
 	pre_netfilter_drop
 	wd_start /tmp/dmb.json /tmp/dmb.err $WD count --json -d 600 "$DM_FILTER" || return 1
-	_pb=$WD_PID
-	if wd_start /tmp/dmd.json /tmp/dmd.err $WD count --json --source dropmon -d 600 \
-		"$DM_FILTER"; then
-		_pd=$WD_PID
-		sect dm.busy $WD count --source dropmon -d 1
-		sect trigger.dm_v4 sc_no_socket_v4
-		sect trigger.dm_v6 sc_no_socket_v6
-		sect trigger.dm_nf sc_netfilter_drop
-		usleep 500000
-		WD_PID=$_pd
-		wd_stop
-		kv whydrop_rc.dm_dropmon $?
-	fi
-	WD_PID=$_pb
-	wd_stop
+	beside dm_busy_v4v6nf dm_dropmon /tmp/dmd.json /tmp/dmd.err \
+		$WD count --json --source dropmon -d 600 "$DM_FILTER"
 	kv whydrop_rc.dm_bpf $?
 	# not post_netfilter_drop: its section belongs to the netfilter_drop scenario
 	sect nft.dm B nft list ruleset
@@ -454,22 +469,8 @@ dropmon_scenarios() {
 	# drop whose skb has no MAC header yet (a local packet), BPF does.
 	wd_start /tmp/dqb.json /tmp/dqb.err $WD count --json -r NO_SOCKET -d 600 \
 		'udp dst port 9' || return 1
-	_pb=$WD_PID
-	if wd_start /tmp/dqd.json /tmp/dqd.err $WD count --json --source dropmon \
-		--dropmon-queue 10 -r NO_SOCKET -d 600 'udp dst port 9'; then
-		_pd=$WD_PID
-		# netem holds the burst and releases it in softirq batches, which
-		# drop_monitor's worker cannot interrupt (it kept up with a plain
-		# send loop on 6.1)
-		A /usr/sbin/tc qdisc add dev va root netem delay 300ms limit 10000
-		sect trigger.dm_queue A wdpkt udp 192.0.2.1 192.0.2.2 40017 9 3000
-		usleep 800000
-		A /usr/sbin/tc qdisc del dev va root
-		WD_PID=$_pd
-		wd_stop
-	fi
-	WD_PID=$_pb
-	wd_stop
+	beside dm_queue_burst - /tmp/dqd.json /tmp/dqd.err $WD count --json --source dropmon \
+		--dropmon-queue 10 -r NO_SOCKET -d 600 'udp dst port 9'
 	sect dm.queue_bpf cat /tmp/dqb.json
 	sect dm.queue cat /tmp/dqd.json
 	sect stderr.dm_queue cat /tmp/dqd.err
@@ -479,17 +480,8 @@ dropmon_scenarios() {
 	# BPF would hide an expected drop (an MLD report at ip6_mc_input) that
 	# summary mode shows.
 	wd_start /tmp/dsb.json /tmp/dsb.err $WD count --json --show-all -d 600 || return 1
-	_pb=$WD_PID
-	if wd_start /tmp/dss.json /tmp/dss.err $WD count --json --show-all --source dropmon \
-		--dropmon-mode summary -d 600; then
-		_pd=$WD_PID
-		sect trigger.dm_summary sc_no_socket_udp4
-		usleep 500000
-		WD_PID=$_pd
-		wd_stop
-	fi
-	WD_PID=$_pb
-	wd_stop
+	beside dm_summary_udp4 - /tmp/dss.json /tmp/dss.err $WD count --json --show-all \
+		--source dropmon --dropmon-mode summary -d 600
 	sect dm.summary_bpf cat /tmp/dsb.json
 	sect dm.summary cat /tmp/dss.json
 	sect stderr.dm_summary cat /tmp/dss.err

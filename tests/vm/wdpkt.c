@@ -424,6 +424,19 @@ static int mix_connect(const char *a, int port)
 	return fd;
 }
 
+/* A listener on PORT (*l), a client connected to it (*c); returns the accepted end. */
+static int mix_accepted(const char *a, int port, int *l, int *c)
+{
+	int fd;
+
+	*l = mix_listener(a, port);
+	*c = mix_connect(a, port);
+	fd = accept(*l, NULL, NULL);
+	if (fd < 0)
+		die("accept");
+	return fd;
+}
+
 static void mix_send(int fd, size_t len)
 {
 	char buf[1000];
@@ -532,11 +545,7 @@ static int cmd_sockmix(int argc, char **argv)
 	printf("tcp: listener closed, unaccepted connection with 100 bytes\n");
 
 	/* The server closes first; the client sends afterwards (reset). */
-	l = mix_listener(argv[1], port + 2);
-	c = mix_connect(argv[1], port + 2);
-	a = accept(l, NULL, NULL);
-	if (a < 0)
-		die("accept");
+	a = mix_accepted(argv[1], port + 2, &l, &c);
 	close(a);
 	pause_ms(100);
 	mix_send(c, 50);
@@ -547,11 +556,7 @@ static int cmd_sockmix(int argc, char **argv)
 	printf("tcp: data sent to a peer that had closed\n");
 
 	/* Ordinary connection: request, reply, close from both sides. */
-	l = mix_listener(argv[1], port + 3);
-	c = mix_connect(argv[1], port + 3);
-	a = accept(l, NULL, NULL);
-	if (a < 0)
-		die("accept");
+	a = mix_accepted(argv[1], port + 3, &l, &c);
 	mix_send(c, 10);
 	if (recv(a, buf, sizeof(buf), 0) < 0)
 		die("recv");
@@ -565,11 +570,7 @@ static int cmd_sockmix(int argc, char **argv)
 	printf("tcp: ordinary request/reply/close\n");
 
 	/* The client closes with a reply it did not read (reset). */
-	l = mix_listener(argv[1], port + 4);
-	c = mix_connect(argv[1], port + 4);
-	a = accept(l, NULL, NULL);
-	if (a < 0)
-		die("accept");
+	a = mix_accepted(argv[1], port + 4, &l, &c);
 	mix_send(a, 100);
 	pause_ms(100);
 	close(c);

@@ -3,10 +3,5 @@
 REASON=ICMP_CSUM FUNCTION_ipv4=icmp_rcv FUNCTION_ipv6=icmpv6_rcv
 CAUSE="bad ICMP checksum"
 source "$(dirname "$0")/../lib.sh"
-trigger() {
-	local echo='ICMP(type=8, chksum=0xdead)/Raw(b"x"*8)'
-	[ "$V" = 4 ] || echo='ICMPv6EchoRequest(cksum=0xdead)'
-	send 3 "E/IPX(src=AX, dst=BX)/$echo"
-	expect 3
-}
-lab_main
+send_recipe 3 "E/IPX(src=AX, dst=BX)/$(by_family 'ICMP(type=8, chksum=0xdead)/Raw(b"x"*8)' \
+	'ICMPv6EchoRequest(cksum=0xdead)')"

@@ -6,8 +6,4 @@ REASON=IP_INADDRERRORS FAMILY=ipv4 FUNCTION=ip_error
 CAUSE="not forwardable"
 source "$(dirname "$0")/../lib.sh"
 setup() { in_b sysctl -q -w net.ipv4.conf.vB.forwarding=0; }
-trigger() {
-	send 3 'E/IP(src=A4, dst="198.51.100.7")/UDP(sport=40000, dport=5555)'
-	expect 3
-}
-lab_main
+send_recipe 3 'E/IP(src=A4, dst="198.51.100.7")/UDP(sport=40000, dport=5555)'

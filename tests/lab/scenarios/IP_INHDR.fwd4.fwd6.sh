@@ -8,16 +8,6 @@ REASON=IP_INHDR FUNCTION_fwd4=ip_forward FUNCTION_fwd6=ip6_forward
 CAUSE_fwd4="TTL expired"
 CAUSE_fwd6="hop limit expired"
 source "$(dirname "$0")/../lib.sh"
-setup() {
-	lab_setup_c
-	local fwd=net.ipv4.ip_forward=1
-	[ "$V" = 4 ] || fwd=net.ipv6.conf.all.forwarding=1
-	in_b sysctl -q -w $fwd
-}
-trigger() {
-	local l3='IP(src=A4, dst="198.51.100.2", ttl=1)'
-	[ "$V" = 4 ] || l3='IPv6(src=A6, dst="2001:db8:1::2", hlim=1)'
-	send 6 "E/$l3/UDP(sport=40000, dport=5555)"
-	expect 6
-}
-lab_main
+setup() { b_forwards; }
+send_recipe 6 "E/$(by_family 'IP(src=A4, dst="198.51.100.2", ttl=1)' \
+	'IPv6(src=A6, dst="2001:db8:1::2", hlim=1)')/UDP(sport=40000, dport=5555)"

@@ -3,10 +3,4 @@
 REASON=IP_NOPROTO FUNCTION_ipv4=ip_local_deliver_finish FUNCTION_ipv6=ip6_input_finish
 CAUSE="no handler for this IP protocol"
 source "$(dirname "$0")/../lib.sh"
-trigger() {
-	local proto=proto
-	[ "$V" = 4 ] || proto=nh
-	send 3 "E/IPX(src=AX, dst=BX, $proto=253)"'/Raw(b"x"*20)'
-	expect 3
-}
-lab_main
+send_recipe 3 "E/IPX(src=AX, dst=BX, $(by_family proto nh)=253)"'/Raw(b"x"*20)'

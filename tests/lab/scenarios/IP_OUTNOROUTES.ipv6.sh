@@ -7,13 +7,6 @@
 REASON=IP_OUTNOROUTES FAMILY=ipv6 FUNCTION=cookie_v6_check
 CAUSE="SYN-cookie ACK with no route back"
 source "$(dirname "$0")/../lib.sh"
-setup() {
-	in_b sysctl -q -w net.ipv4.tcp_syncookies=2
-	a_ignores_synack
-}
-trigger() {
-	bg_py srv b tcp-server 6 8080 --no-accept
-	bg_py hs a handshake 6 8080 --then "ip -n $NS_B -6 route del 2001:db8::/64 dev vB" 'seg()' --count 3
-	expect 3
-}
-lab_main
+pre_link() { in_b sysctl -q -w net.ipv4.tcp_syncookies=2; }
+V=6	# one family: lab_family sets no V
+handshake_recipe --then "ip -n $NS_B -6 route del 2001:db8::/64 dev vB" 'seg()' --count 3

@@ -9,11 +9,7 @@ source "$(dirname "$0")/../lib.sh"
 setup() {
 	lab_setup_c
 	in_b sysctl -q -w net.ipv4.ip_forward=1
-	in_b nft -f - <<'NFT'
-table inet wdlab {
-	chain forward { type filter hook forward priority 0; udp dport 5560 drop; }
-}
-NFT
+	nft_in b forward 'udp dport 5560 drop'
 }
 trigger() {
 	send 5 'E/IP(src=A4, dst="198.51.100.2")/UDP(sport=40000, dport=5560)/Raw(b"x"*20)'

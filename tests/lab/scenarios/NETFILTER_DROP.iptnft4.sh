@@ -6,13 +6,8 @@ CAUSE="an nftables rule or chain policy"
 NO_IPV6=1
 source "$(dirname "$0")/../lib.sh"
 setup() {
-	command -v iptables-nft >/dev/null || skip "no iptables-nft"
-	in_b iptables-nft -A INPUT -p udp --dport 5559 -j DROP
+	b_iptables iptables-nft 5559
 	RULE=ip/filter/INPUT/$(in_b nft -a list chain ip filter INPUT | grep 'dport 5559' |
 		sed -n 's/.*# handle \([0-9]*\)$/\1/p')
 }
-trigger() {
-	send 3 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5559)/Raw(b"x"*20)'
-	expect 3
-}
-lab_main
+send_recipe 3 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5559)/Raw(b"x"*20)'

@@ -3,14 +3,5 @@
 REASON=NETFILTER_DROP FUNCTION=nft_do_chain
 CAUSE="an nftables rule or chain policy"
 source "$(dirname "$0")/../lib.sh"
-setup() { in_b nft -f - <<'NFT'
-table inet wdlab {
-	chain input { type filter hook input priority 0; udp dport 5555 drop; }
-}
-NFT
-}
-trigger() {
-	send 4 'E/IPX(src=AX, dst=BX)/UDP(sport=40000, dport=5555)/Raw(b"x"*20)'
-	expect 4
-}
-lab_main
+setup() { nft_in b input 'udp dport 5555 drop'; }
+send_recipe 4 'E/IPX(src=AX, dst=BX)/UDP(sport=40000, dport=5555)/Raw(b"x"*20)'

@@ -6,12 +6,5 @@ REASON=NETFILTER_DROP FAMILY=legacy FUNCTION=nf_hook_slow
 CAUSE="legacy iptables rule"
 NO_IPV6=1
 source "$(dirname "$0")/../lib.sh"
-setup() {
-	command -v iptables-legacy >/dev/null || skip "iptables-legacy not installed"
-	in_b iptables-legacy -A INPUT -p udp --dport 5555 -j DROP
-}
-trigger() {
-	send 4 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555)/Raw(b"x"*20)'
-	expect 4
-}
-lab_main
+setup() { b_iptables iptables-legacy 5555; }
+send_recipe 4 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5555)/Raw(b"x"*20)'

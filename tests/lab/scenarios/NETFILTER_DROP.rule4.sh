@@ -6,14 +6,5 @@ CAUSE="an nftables rule or chain policy"
 RULE=inet/wdlab/input/2
 NO_IPV6=1
 source "$(dirname "$0")/../lib.sh"
-setup() { in_b nft -f - <<'NFT'
-table inet wdlab {
-	chain input { type filter hook input priority 0; udp dport 5556 counter drop comment "lab rule"; }
-}
-NFT
-}
-trigger() {
-	send 5 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5556)/Raw(b"x"*20)'
-	expect 5
-}
-lab_main
+setup() { nft_in b input 'udp dport 5556 counter drop comment "lab rule"'; }
+send_recipe 5 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5556)/Raw(b"x"*20)'

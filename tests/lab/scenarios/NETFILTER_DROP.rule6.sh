@@ -5,14 +5,5 @@ REASON=NETFILTER_DROP FAMILY=rule6 FUNCTION=nft_do_chain
 CAUSE="an nftables rule or chain policy"
 RULE=inet/wdlab/input/2
 source "$(dirname "$0")/../lib.sh"
-setup() { in_b nft -f - <<'NFT'
-table inet wdlab {
-	chain input { type filter hook input priority 0; udp dport 5556 drop; }
-}
-NFT
-}
-trigger() {
-	send 6 'E/IPv6(src=A6, dst=B6)/UDP(sport=40000, dport=5556)/Raw(b"x"*20)'
-	expect 6
-}
-lab_main
+setup() { nft_in b input 'udp dport 5556 drop'; }
+send_recipe 6 'E/IPv6(src=A6, dst=B6)/UDP(sport=40000, dport=5556)/Raw(b"x"*20)'

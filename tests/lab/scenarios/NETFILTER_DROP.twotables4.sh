@@ -15,8 +15,4 @@ table inet wdlab2 {
 }
 NFT
 }
-trigger() {
-	send 4 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5558)/Raw(b"x"*20)'
-	expect 4
-}
-lab_main
+send_recipe 4 'E/IP(src=A4, dst=B4)/UDP(sport=40000, dport=5558)/Raw(b"x"*20)'

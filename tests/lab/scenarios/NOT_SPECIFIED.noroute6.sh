@@ -7,11 +7,7 @@ REASON=NOT_SPECIFIED FAMILY=noroute6 FUNCTION=inet6_csk_xmit WATCH=a
 CAUSE="no route"
 source "$(dirname "$0")/../lib.sh"
 setup() {	# B's MLD reports would be NOT_SPECIFIED in A too (ip6_mc_input)
-	in_b nft -f - <<'NFT'
-table inet wdlab {
-	chain output { type filter hook output priority 0; icmpv6 type { mld-listener-report, mld2-listener-report } drop; }
-}
-NFT
+	nft_in b output 'icmpv6 type { mld-listener-report, mld2-listener-report } drop'
 }
 trigger() {
 	bg_py srv b tcp-server 6 8080 --read

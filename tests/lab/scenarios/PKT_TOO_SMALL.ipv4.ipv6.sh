@@ -3,10 +3,4 @@
 REASON=PKT_TOO_SMALL FUNCTION_ipv4=ip_rcv_core FUNCTION_ipv6=ip6_rcv_core
 CAUSE="shorter than its headers"
 source "$(dirname "$0")/../lib.sh"
-trigger() {
-	local len=len
-	[ "$V" = 4 ] || len=plen
-	send 3 "E/IPX(src=AX, dst=BX, $len=600)"'/UDP(sport=40000, dport=5555)/Raw(b"x"*20)'
-	expect 3
-}
-lab_main
+send_recipe 3 "E/IPX(src=AX, dst=BX, $(by_family len plen)=600)"'/UDP(sport=40000, dport=5555)/Raw(b"x"*20)'

@@ -8,10 +8,5 @@
 REASON=PROTO_MEM FUNCTION=tcp_data_queue
 CAUSE="out-of-order data refused"
 source "$(dirname "$0")/../lib.sh"
-setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
-trigger() {
-	bg_py srv b tcp-server $V 8080 --rcvbuf 2048
-	expect_counter "mib b TcpExtTCPOFODrop"
-	bg_py cli a forge $V 8080 '[seg(seq=SEQ+200+2*i, data=b"h") for i in range(40)]'
-}
-lab_main
+SERVER_OPTS="--rcvbuf 2048"
+forge_recipe "mib b TcpExtTCPOFODrop" '[seg(seq=SEQ+200+2*i, data=b"h") for i in range(40)]'

@@ -10,11 +10,7 @@ CAUSE="CLOSE state"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_a sysctl -q -w net.ipv4.tcp_timestamps=0
-	in_a nft -f - <<'NFT'
-table inet wdlab {
-	chain input { type filter hook input priority 0; tcp sport 8080 tcp flags & syn == 0 drop; }
-}
-NFT
+	nft_in a input 'tcp sport 8080 tcp flags & syn == 0 drop'
 }
 trigger() {
 	bg_py srv b tcp-server $V 8080 --hold-lock --release-on "$T/release"

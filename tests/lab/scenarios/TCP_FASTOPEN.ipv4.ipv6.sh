@@ -6,13 +6,6 @@
 REASON=TCP_FASTOPEN FUNCTION=tcp_rcv_state_process
 CAUSE="Fast Open"
 source "$(dirname "$0")/../lib.sh"
-setup() {
-	in_b sysctl -q -w net.ipv4.tcp_fastopen=3
-	a_ignores_synack
-}
-trigger() {
-	bg_py srv b tcp-server $V 8080 --fastopen --no-accept
-	bg_py hs a handshake $V 8080 --tfo 10 --count 3 'seg(flags="P", data=b"x"*10)'
-	expect 3
-}
-lab_main
+pre_link() { in_b sysctl -q -w net.ipv4.tcp_fastopen=3; }
+SERVER_OPTS=--fastopen
+handshake_recipe --tfo 10 --count 3 'seg(flags="P", data=b"x"*10)'

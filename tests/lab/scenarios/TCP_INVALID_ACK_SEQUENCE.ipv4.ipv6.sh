@@ -4,13 +4,7 @@
 REASON=TCP_INVALID_ACK_SEQUENCE FUNCTION_ipv4=tcp_v4_do_rcv FUNCTION_ipv6=tcp_v6_do_rcv
 CAUSE="ACK number outside"
 source "$(dirname "$0")/../lib.sh"
-setup() {
-	in_a nft -f - <<'NFT'
-table inet wdlab {
-	chain input { type filter hook input priority 0; tcp dport 8080 drop; }
-}
-NFT
-}
+setup() { nft_in a input 'tcp dport 8080 drop'; }
 trigger() {
 	bg_py fg a synack $V 8080 --count 3 'seg(ack=PSEQ+1000)'
 	bg_py cli b syn-sent $V $AX 8080 --wait "$T/fg.ready.done"

@@ -6,11 +6,7 @@ CAUSE="accept queue full"
 source "$(dirname "$0")/../lib.sh"
 setup() {
 	in_b sysctl -q -w net.ipv4.tcp_syncookies=0
-	in_a nft -f - <<'NFT'
-table inet wdlab {
-	chain input { type filter hook input priority 0; tcp sport 8080 tcp dport 41000-41099 drop; }
-}
-NFT
+	nft_in a input 'tcp sport 8080 tcp dport 41000-41099 drop'
 }
 trigger() {
 	bg_py srv b tcp-server $V 8080 --backlog 2 --no-accept

@@ -8,11 +8,6 @@
 REASON=TCP_OFO_QUEUE_PRUNE FUNCTION=tcp_prune_ofo_queue
 CAUSE="pruned"
 source "$(dirname "$0")/../lib.sh"
-setup() { in_a sysctl -q -w net.ipv4.tcp_timestamps=0; }
-trigger() {
-	bg_py srv b tcp-server $V 8080 --rcvbuf 2048
-	bg_py cli a forge $V 8080 '[seg(seq=SEQ+200+2*i, data=b"h") for i in range(20)]' \
-		'[seg(seq=SEQ+100-2*i, data=b"l") for i in range(3)]'
-	expect 3
-}
-lab_main
+SERVER_OPTS="--rcvbuf 2048"
+forge_recipe 3 '[seg(seq=SEQ+200+2*i, data=b"h") for i in range(20)]' \
+	'[seg(seq=SEQ+100-2*i, data=b"l") for i in range(3)]'

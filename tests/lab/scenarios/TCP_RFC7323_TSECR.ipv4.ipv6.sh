@@ -5,10 +5,4 @@
 REASON=TCP_RFC7323_TSECR FUNCTION_ipv4=tcp_v4_rcv FUNCTION_ipv6=tcp_v6_rcv
 CAUSE="invalid timestamp"
 source "$(dirname "$0")/../lib.sh"
-setup() { a_ignores_synack; }
-trigger() {
-	bg_py srv b tcp-server $V 8080 --no-accept
-	bg_py hs a handshake $V 8080 --ts --count 3 'seg(tsval=TS, tsecr=TSE-100000)'
-	expect 3
-}
-lab_main
+handshake_recipe --ts --count 3 'seg(tsval=TS, tsecr=TSE-100000)'

@@ -5,13 +5,7 @@
 REASON=TCP_RFC7323_TW_PAWS FUNCTION_ipv4=tcp_v4_rcv FUNCTION_ipv6=tcp_v6_rcv
 CAUSE="TIME_WAIT"
 source "$(dirname "$0")/../lib.sh"
-setup() {
-	in_a nft -f - <<'NFT'
-table inet wdlab {
-	chain output { type filter hook output priority 0; tcp sport != 8080 tcp flags rst drop; }
-}
-NFT
-}
+setup() { nft_in a output 'tcp sport != 8080 tcp flags rst drop'; }
 trigger() {
 	bg_py srv b tcp-server $V 8080 --close
 	bg_py cli a forge $V 8080 --ts --fin --count 3 'seg(tsval=TS-200000)'
