@@ -562,6 +562,7 @@ int cmd_read(int argc, char **argv)
 	};
 	wd_read_table_init(&s.drops);
 	wd_group_rows_init(&s.groups);
+	wd_read_tcp_init(&s.tcp);
 	status = wd_read_filter_init(&flt, &cli);
 	if (status)
 		goto out;
