@@ -366,6 +366,7 @@ int cmd_read(int argc, char **argv)
 	wd_read_table_init(&s.drops);
 	wd_group_rows_init(&s.groups);
 	wd_read_tcp_init(&s.tcp);
+	wd_read_stacks_init(&s.stacks);
 	status = wd_read_filter_init(&flt, &cli);
 	if (status)
 		goto out;

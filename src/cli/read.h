@@ -2,7 +2,7 @@
 /*
  * whydrop read, between its files: cmd_read.c (options, the files and
  * their packets read), read_report.c (the summary printed) and
- * read_rows.c (what it counts by reason and location).
+ * read_rows.c (what it counts by reason and location, in a read_table.h).
  */
 #ifndef WD_READ_H
 #define WD_READ_H
@@ -18,20 +18,8 @@
 #include "pcapng_read.h"
 #include "read_filter.h"
 #include "read_stacks.h"
+#include "read_table.h"
 #include "read_tcp.h"
-
-/* Rows counted by key: an array and an open-addressing index into it. */
-struct table {
-	size_t size;			/* of a row */
-	uint32_t (*hash)(const void *row);
-	bool (*same)(const void *a, const void *b);
-	char *rows;
-	size_t n, cap;
-	uint32_t *slots;		/* row index + 1, 0 = empty */
-	size_t n_slots;
-};
-
-void wd_table_free(struct table *t);
 
 /* Drops by (reason, location), as count. */
 struct read_row {
