@@ -226,15 +226,25 @@ static __always_inline void rst_who(struct wd_tcp_rst_key *k, struct sock___wdtc
 	bpf_get_current_comm(k->comm, sizeof(k->comm));
 }
 
-/* The exact count: the hash, else the overflow slot of the reason. */
-static __always_inline void count_rst(const struct wd_tcp_rst_key *k)
+/*
+ * A reset counted exactly, in f's namespace, for whom rst_who() says: the
+ * hash, else the overflow slot of the reason; and one more in stat, the
+ * total of its direction.
+ */
+static __always_inline void count_rst(struct wd_tcp_rst_key *k, const struct wd_tcp_flow *f,
+				      struct sock___wdtcp *sk, __u32 stat, bool btf)
 {
-	__u32 slot = k->reason < WD_TCP_RST_SLOTS - 1 ? k->reason : WD_TCP_RST_SLOTS - 1;
+	__u32 slot;
 
+	k->netns_cookie = f->netns_cookie;
+	k->netns_ino = f->netns_ino;
+	rst_who(k, sk, btf);
+	slot = k->reason < WD_TCP_RST_SLOTS - 1 ? k->reason : WD_TCP_RST_SLOTS - 1;
 	if (k->dir == WD_TCP_RECEIVED)
 		slot += WD_TCP_RST_SLOTS;
 	if (!hash_add_or_overflow(&rst_counts, k, 1, &rst_overflow, slot))
 		stat_add(WD_TCP_STAT_RST_OVERFLOW, 1);
+	stat_add(stat, 1);
 }
 
 static __always_inline void count_flow(const struct wd_tcp_flow *f, __u64 segs)
@@ -332,11 +342,7 @@ static __always_inline int on_send_reset(__u64 *args, bool btf)
 	} else if (!netns_fill(&f, skb ? skb_net(skb) : NULL, false)) {
 		return 0;	/* a probe read's pointer: no direct loads */
 	}
-	k.netns_cookie = f.netns_cookie;
-	k.netns_ino = f.netns_ino;
-	rst_who(&k, sk, btf);
-	count_rst(&k);
-	stat_add(WD_TCP_STAT_RST_SENT, 1);
+	count_rst(&k, &f, sk, WD_TCP_STAT_RST_SENT, btf);
 	if (!detail_budget)
 		return 0;
 	/* a listener (INVALID_SYN) knows no peer: the packet does */
@@ -369,11 +375,7 @@ static __always_inline int on_receive_reset(__u64 *args, bool btf)
 	k.state = RD(btf, sk, __sk_common.skc_state);
 	if (!netns_fill(&f, sock_net(sk, btf), btf))
 		return 0;
-	k.netns_cookie = f.netns_cookie;
-	k.netns_ino = f.netns_ino;
-	rst_who(&k, sk, btf);
-	count_rst(&k);
-	stat_add(WD_TCP_STAT_RST_RECEIVED, 1);
+	count_rst(&k, &f, sk, WD_TCP_STAT_RST_RECEIVED, btf);
 	if (!detail_budget)
 		return 0;
 	flow_from_sock(&f, sk, btf);
