@@ -20,4 +20,21 @@
 	((btf) ? ___arrow(src, a, ##__VA_ARGS__)			\
 	       : BPF_CORE_READ(src, a, ##__VA_ARGS__))
 
+/*
+ * A tracepoint's two programs, NAME_btf (tp_btf/TP) and NAME_raw
+ * (raw_tp/TP), both calling FN(args, btf): user space loads the one the
+ * kernel can attach. FN takes the tracepoint's arguments as __u64 *.
+ */
+#define WD_TP_PROGRAMS(name, tp, fn)					\
+	SEC("tp_btf/" #tp)						\
+	int name##_btf(__u64 *ctx)					\
+	{								\
+		return fn(ctx, true);					\
+	}								\
+	SEC("raw_tp/" #tp)						\
+	int name##_raw(struct bpf_raw_tracepoint_args *ctx)		\
+	{								\
+		return fn(ctx->args, false);				\
+	}
+
 #endif /* WHYDROP_FLAVOUR_H */

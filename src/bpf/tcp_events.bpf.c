@@ -8,8 +8,8 @@
  * as the kernel counts TcpRetransSegs (tcp:tcp_retransmit_skb with the
  * skb's segment count, tcp:tcp_retransmit_synack one each, what calls it
  * did not see at the socket's next call or state change,
- * sock:inet_sock_set_state); and a
- * rate-limited ring buffer of single events, its losses counted.
+ * sock:inet_sock_set_state: tcp_retrans.h); and a rate-limited ring buffer
+ * of single events, its losses counted.
  *
  * The tracepoints' shapes (reason since 6.10, err since 6.17) come from the
  * kernel's BTF at load time, never from its version. tp_btf reads the
@@ -30,19 +30,11 @@
 #define AF_INET			2
 #define AF_INET6		10
 #define WAKEUP_BYTES		(16 * 1024)
-#define TCPCB_EVER_RETRANS	0x80	/* include/net/tcp.h, TCP_SKB_CB()->sacked */
 #define SKB_DST_PTRMASK		~1UL
 #define NO_HEADER		0xffff	/* an unset skb header offset */
 #define TCP_CLOSE		7	/* include/net/tcp_states.h, as /proc/net/tcp shows it */
 #define TCP_LISTEN		10
 #define IPPROTO_TCP		6
-
-/* asm-generic errno values __tcp_retransmit_skb() returns */
-#define EAGAIN			11
-#define ENOMEM			12
-#define EBUSY			16
-#define EINVAL			22
-#define EHOSTUNREACH		113
 
 /* Set by user space before load (and detail_budget, jiffies_hz: record_budget.h). */
 const volatile __u64 filter_netns_cookie;	/* 0: every namespace */
@@ -114,11 +106,6 @@ static __always_inline void stat_add(__u32 slot, __u64 n)
 static __always_inline bool tp_has_rst_reason(void)
 {
 	return bpf_core_field_exists(struct trace_event_raw_tcp_send_reset, reason);
-}
-
-static __always_inline bool tp_has_retrans_err(void)
-{
-	return bpf_core_field_exists(struct trace_event_raw_tcp_retransmit_skb, err);
 }
 
 /* --------------------------------------------------------------- where */
@@ -239,15 +226,25 @@ static __always_inline void rst_who(struct wd_tcp_rst_key *k, struct sock___wdtc
 	bpf_get_current_comm(k->comm, sizeof(k->comm));
 }
 
-/* The exact count: the hash, else the overflow slot of the reason. */
-static __always_inline void count_rst(const struct wd_tcp_rst_key *k)
+/*
+ * A reset counted exactly, in f's namespace, for whom rst_who() says: the
+ * hash, else the overflow slot of the reason; and one more in stat, the
+ * total of its direction.
+ */
+static __always_inline void count_rst(struct wd_tcp_rst_key *k, const struct wd_tcp_flow *f,
+				      struct sock___wdtcp *sk, __u32 stat, bool btf)
 {
-	__u32 slot = k->reason < WD_TCP_RST_SLOTS - 1 ? k->reason : WD_TCP_RST_SLOTS - 1;
+	__u32 slot;
 
+	k->netns_cookie = f->netns_cookie;
+	k->netns_ino = f->netns_ino;
+	rst_who(k, sk, btf);
+	slot = k->reason < WD_TCP_RST_SLOTS - 1 ? k->reason : WD_TCP_RST_SLOTS - 1;
 	if (k->dir == WD_TCP_RECEIVED)
 		slot += WD_TCP_RST_SLOTS;
 	if (!hash_add_or_overflow(&rst_counts, k, 1, &rst_overflow, slot))
 		stat_add(WD_TCP_STAT_RST_OVERFLOW, 1);
+	stat_add(stat, 1);
 }
 
 static __always_inline void count_flow(const struct wd_tcp_flow *f, __u64 segs)
@@ -345,11 +342,7 @@ static __always_inline int on_send_reset(__u64 *args, bool btf)
 	} else if (!netns_fill(&f, skb ? skb_net(skb) : NULL, false)) {
 		return 0;	/* a probe read's pointer: no direct loads */
 	}
-	k.netns_cookie = f.netns_cookie;
-	k.netns_ino = f.netns_ino;
-	rst_who(&k, sk, btf);
-	count_rst(&k);
-	stat_add(WD_TCP_STAT_RST_SENT, 1);
+	count_rst(&k, &f, sk, WD_TCP_STAT_RST_SENT, btf);
 	if (!detail_budget)
 		return 0;
 	/* a listener (INVALID_SYN) knows no peer: the packet does */
@@ -382,11 +375,7 @@ static __always_inline int on_receive_reset(__u64 *args, bool btf)
 	k.state = RD(btf, sk, __sk_common.skc_state);
 	if (!netns_fill(&f, sock_net(sk, btf), btf))
 		return 0;
-	k.netns_cookie = f.netns_cookie;
-	k.netns_ino = f.netns_ino;
-	rst_who(&k, sk, btf);
-	count_rst(&k);
-	stat_add(WD_TCP_STAT_RST_RECEIVED, 1);
+	count_rst(&k, &f, sk, WD_TCP_STAT_RST_RECEIVED, btf);
 	if (!detail_budget)
 		return 0;
 	flow_from_sock(&f, sk, btf);
@@ -398,223 +387,14 @@ static __always_inline int on_receive_reset(__u64 *args, bool btf)
 
 /* --------------------------------------------------------- retransmits */
 
-/* tcp_skb_pcount(): the segments TcpRetransSegs adds for this skb. */
-static __always_inline __u32 skb_segs(struct sk_buff___wdtcp *skb)
-{
-	struct tcp_skb_cb *cb = (struct tcp_skb_cb *)__builtin_preserve_access_index(&skb->cb);
-
-	return BPF_CORE_READ(cb, tcp_gso_segs);
-}
-
-/*
- * Since 6.17 the tracepoint fires whatever __tcp_retransmit_skb() returns.
- * -EBUSY, -EAGAIN, -ENOMEM, -EINVAL and -EHOSTUNREACH come from its checks
- * before TcpRetransSegs is added to; any other result is the transmit's,
- * after it (NET_XMIT_DROP from a qdisc is 1). The transmit can also fail
- * with the last three: a segment never retransmitted before
- * (TCPCB_EVER_RETRANS, set after every counted attempt) cannot have got
- * that far; one that was leaves it open, and is flagged unsure.
- */
-static __always_inline bool err_after_count(__s32 err, struct sk_buff___wdtcp *skb,
-					    __u32 *flags)
-{
-	struct tcp_skb_cb *cb;
-
-	if (err >= 0)
-		return true;
-	if (err == -EBUSY || err == -EAGAIN)
-		return false;
-	if (err != -ENOMEM && err != -EINVAL && err != -EHOSTUNREACH)
-		return true;
-	cb = (struct tcp_skb_cb *)__builtin_preserve_access_index(&skb->cb);
-	if (BPF_CORE_READ(cb, sacked) & TCPCB_EVER_RETRANS)
-		*flags |= WD_TCP_EVF_UNSURE;
-	return false;
-}
-
-/*
- * What the kernel added to TcpRetransSegs since this program last saw the
- * socket retransmit: own (this call's, as classified) plus what calls the
- * program did not see added. The kernel does not always run tracepoint
- * programs for every hit (seen on 6.18: none counted as a recursion miss),
- * and before 6.17 it traces only retransmissions that went out, while
- * TcpRetransSegs also counts those a qdisc or netfilter then dropped. A
- * socket seen for the first time, or whose total went back (a reused
- * address, tcp_disconnect()), counts own alone.
- */
-static __always_inline __u32 segs_since(struct sock___wdtcp *sk, __u32 own)
-{
-	__u32 now = BPF_CORE_READ((struct tcp_sock___wdtcp *)sk, total_retrans);
-	__u64 key = (__u64)sk;
-	__u32 *last = bpf_map_lookup_elem(&retrans_seen, &key);
-	__u32 n = own;
-
-	if (last && now - *last >= own && now - *last < (1U << 24))
-		n = now - *last;
-	if (last)
-		*last = now;
-	else
-		bpf_map_update_elem(&retrans_seen, &key, &now, BPF_ANY);
-	if (n > own)
-		stat_add(WD_TCP_STAT_RETRANS_CAUGHT_UP, n - own);
-	return n;
-}
-
-static __always_inline int on_retransmit(__u64 *args, bool btf)
-{
-	struct sock___wdtcp *sk = (struct sock___wdtcp *)args[0];
-	struct sk_buff___wdtcp *skb = (struct sk_buff___wdtcp *)args[1];
-	struct what w = { .type = WD_TCP_EV_RETRANS, .reason = WD_TCP_REASON_NONE };
-	struct wd_tcp_flow f = {};
-	__u32 own = 0;
-
-	if (!sk || !skb)
-		return 0;
-	if (tp_has_retrans_err())
-		w.err = (__s32)args[2];
-	if (!netns_fill(&f, sock_net(sk, btf), btf))
-		return 0;
-	stat_add(WD_TCP_STAT_RETRANS_CALLS, 1);
-	flow_from_sock(&f, sk, btf);
-	if (w.err && !err_after_count(w.err, skb, &w.flags)) {
-		w.flags |= WD_TCP_EVF_NOT_COUNTED;
-		stat_add(WD_TCP_STAT_RETRANS_SKIPPED, 1);
-		if (w.flags & WD_TCP_EVF_UNSURE)
-			stat_add(WD_TCP_STAT_RETRANS_UNSURE, 1);
-	} else {
-		own = skb_segs(skb);
-		if (w.err)
-			stat_add(WD_TCP_STAT_RETRANS_FAILED, 1);
-	}
-	w.segs = segs_since(sk, own);
-	if (w.segs) {
-		count_flow(&f, w.segs);
-		stat_add(WD_TCP_STAT_RETRANS_SEGS, w.segs);
-	}
-	if (!detail_budget)
-		return 0;
-	w.state = RD(btf, sk, __sk_common.skc_state);
-	emit(&f, &w, btf);
-	return 0;
-}
-
-/*
- * sock:inet_sock_set_state: a socket that retransmitted changes state.
- * Counts what the kernel added to its total_retrans since this program last
- * saw it, as segs_since() does at its next retransmission: the misses of a
- * socket's last retransmissions are counted by its next state change at the
- * latest (TCP_CLOSE, which also forgets it). Other sockets: one lookup.
- */
-static __always_inline int on_set_state(__u64 *args, bool btf)
-{
-	struct sock___wdtcp *sk = (struct sock___wdtcp *)args[0];
-	int newstate = (int)args[2];
-	__u64 key = (__u64)sk;
-	struct wd_tcp_flow f = {};
-	__u32 *last, now, n;
-
-	last = bpf_map_lookup_elem(&retrans_seen, &key);
-	if (!last || !sk || RD(btf, sk, sk_protocol) != IPPROTO_TCP)
-		return 0;
-	now = BPF_CORE_READ((struct tcp_sock___wdtcp *)sk, total_retrans);
-	n = now - *last;
-	if (newstate == TCP_CLOSE)
-		bpf_map_delete_elem(&retrans_seen, &key);
-	else
-		*last = now;
-	/* a total that went back: not the socket last seen (as segs_since()) */
-	if (!n || n >= (1U << 24) || !netns_fill(&f, sock_net(sk, btf), btf))
-		return 0;
-	flow_from_sock(&f, sk, btf);
-	/* TCP_CLOSE has given the port back before the tracepoint runs */
-	if (!f.sport)
-		f.sport = bpf_ntohs(BPF_CORE_READ((struct inet_sock___wdtcp *)sk, inet_sport));
-	count_flow(&f, n);
-	stat_add(WD_TCP_STAT_RETRANS_SEGS, n);
-	stat_add(WD_TCP_STAT_RETRANS_CAUGHT_UP, n);
-	return 0;
-}
-
-/* tcp_rtx_synack(): one segment, traced only once it went out, as counted. */
-static __always_inline int on_synack(__u64 *args, bool btf)
-{
-	struct sock___wdtcp *req = (struct sock___wdtcp *)args[1];
-	struct what w = { .type = WD_TCP_EV_SYNACK, .reason = WD_TCP_REASON_NONE, .segs = 1 };
-	struct wd_tcp_flow f = {};
-
-	if (!req || !netns_fill(&f, sock_net(req, btf), btf))
-		return 0;
-	flow_from_sock(&f, req, btf);
-	count_flow(&f, 1);
-	stat_add(WD_TCP_STAT_RETRANS_SEGS, 1);
-	stat_add(WD_TCP_STAT_SYNACK, 1);
-	if (!detail_budget)
-		return 0;
-	w.state = RD(btf, req, __sk_common.skc_state);
-	emit(&f, &w, btf);
-	return 0;
-}
+#include "tcp_retrans.h"
 
 /* ------------------------------------------------------------ programs */
 
-SEC("tp_btf/tcp_send_reset")
-int rst_sent_btf(__u64 *ctx)
-{
-	return on_send_reset(ctx, true);
-}
-
-SEC("raw_tp/tcp_send_reset")
-int rst_sent_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_send_reset(ctx->args, false);
-}
-
-SEC("tp_btf/tcp_receive_reset")
-int rst_recv_btf(__u64 *ctx)
-{
-	return on_receive_reset(ctx, true);
-}
-
-SEC("raw_tp/tcp_receive_reset")
-int rst_recv_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_receive_reset(ctx->args, false);
-}
-
-SEC("tp_btf/tcp_retransmit_skb")
-int retrans_btf(__u64 *ctx)
-{
-	return on_retransmit(ctx, true);
-}
-
-SEC("raw_tp/tcp_retransmit_skb")
-int retrans_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_retransmit(ctx->args, false);
-}
-
-SEC("tp_btf/tcp_retransmit_synack")
-int synack_btf(__u64 *ctx)
-{
-	return on_synack(ctx, true);
-}
-
-SEC("raw_tp/tcp_retransmit_synack")
-int synack_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_synack(ctx->args, false);
-}
-
-SEC("tp_btf/inet_sock_set_state")
-int state_btf(__u64 *ctx)
-{
-	return on_set_state(ctx, true);
-}
-
-SEC("raw_tp/inet_sock_set_state")
-int state_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_set_state(ctx->args, false);
-}
+WD_TP_PROGRAMS(rst_sent, tcp_send_reset, on_send_reset)
+WD_TP_PROGRAMS(rst_recv, tcp_receive_reset, on_receive_reset)
+WD_TP_PROGRAMS(retrans, tcp_retransmit_skb, on_retransmit)
+WD_TP_PROGRAMS(synack, tcp_retransmit_synack, on_synack)
+WD_TP_PROGRAMS(state, inet_sock_set_state, on_set_state)
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

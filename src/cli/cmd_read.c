@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* whydrop read: summarise a pcapng recording like `count` does. */
-#include <ctype.h>
+/* whydrop read: its options, the files and their packets read into the summary (read.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,53 +19,10 @@
 #include "read_lines.h"
 #include "read_stacks.h"
 #include "read_tcp.h"
-#include "reasons.h"
-#include "report.h"
-
-struct read_opts {
-	bool json;
-	bool verbose;
-	bool lines;
-	bool stacks, folded;		/* --stacks, --folded */
-	enum wd_group_by group_by;
-	uint32_t max_groups;
-};
 
 /* ---- reading ---- */
 
-/* What one file held, of the packets the time range and expression kept. */
-struct file_sum {
-	uint64_t packets;
-	uint64_t uncommented;		/* packets without a whydrop comment */
-	uint64_t commented;		/* of every packet in the file, for -v */
-	bool any_ts;
-	uint64_t first_ns, last_ns;	/* of the packets in the time range */
-	unsigned int n_isb;
-	struct wd_pcapng_stats isb;	/* the last one; comment not kept */
-};
-
-/* Every file's drops, summed. */
-struct summary {
-	const struct read_opts *ro;
-	struct wd_read_filter *flt;
-	const char *path;		/* the file being read */
-	struct file_sum fs;		/* ... and what it held */
-	struct table drops;		/* struct read_row */
-	struct wd_keyset groups;	/* struct wd_group_key, with --group-by */
-	const char *section;		/* the file's section comment (--group-by host) */
-	struct wd_read_stacks stacks;	/* with --stacks */
-	struct wd_flame_out *flame;	/* --svg FILE, else NULL */
-	struct wd_read_tcp tcp;		/* record --tcp's events, not drops */
-	uint64_t kept;			/* packets summarised or printed */
-	bool any_reason;
-	bool any_window;
-	uint64_t start_ns, end_ns;	/* the recordings' time, cut to the range */
-	uint64_t lost_events;
-	char kernels[256];		/* "6.18.0", or "6.1.0, 6.12.0" */
-	int out_errno;			/* --lines: standard output failed */
-};
-
-static void seen_ts(struct file_sum *fs, const struct wd_pcapng_rec *rec)
+static void seen_ts(struct read_file_sum *fs, const struct wd_pcapng_rec *rec)
 {
 	if (!rec->has_ts)
 		return;
@@ -77,7 +33,7 @@ static void seen_ts(struct file_sum *fs, const struct wd_pcapng_rec *rec)
 	fs->any_ts = true;
 }
 
-static int count_packet(struct summary *s, const struct wd_pcapng_rec *rec,
+static int count_packet(struct read_summary *s, const struct wd_pcapng_rec *rec,
 			const struct wd_pcapng_meta *m)
 {
 	struct wd_group_scratch sc;
@@ -108,7 +64,7 @@ static int count_packet(struct summary *s, const struct wd_pcapng_rec *rec,
  * A TCP event of record --tcp: never a drop. The expression and --netns
  * apply to it; -r and -i are of drops only.
  */
-static int on_tcp_event(struct summary *s, const struct wd_pcapng_rec *rec,
+static int on_tcp_event(struct read_summary *s, const struct wd_pcapng_rec *rec,
 			const struct wd_pcapng_meta *m, const char *type)
 {
 	if (!wd_read_filter_tcp(s->flt, m))
@@ -124,7 +80,7 @@ static int on_tcp_event(struct summary *s, const struct wd_pcapng_rec *rec,
 }
 
 /* 0, -ENOMEM, or -EINVAL after a message (the expression and a link type). */
-static int on_packet(struct summary *s, const struct wd_pcapng_reader *r,
+static int on_packet(struct read_summary *s, const struct wd_pcapng_reader *r,
 		     const struct wd_pcapng_rec *rec)
 {
 	struct wd_pcapng_meta m;
@@ -167,7 +123,7 @@ static uint64_t lost_events(const char *comment)
 	return p ? strtoull(p + strlen("lost_events="), NULL, 10) : 0;
 }
 
-static void on_stats(struct summary *s, const struct wd_pcapng_rec *rec)
+static void on_stats(struct read_summary *s, const struct wd_pcapng_rec *rec)
 {
 	s->fs.n_isb++;
 	s->fs.isb = rec->stats;
@@ -179,7 +135,7 @@ static void on_stats(struct summary *s, const struct wd_pcapng_rec *rec)
  * Reads until the end or an error (in r->err, or out of memory): 0 or -1;
  * -2 when the error was said already, or standard output failed.
  */
-static int read_all(struct wd_pcapng_reader *r, struct summary *s)
+static int read_all(struct wd_pcapng_reader *r, struct read_summary *s)
 {
 	struct wd_pcapng_rec rec;
 	int err;
@@ -208,43 +164,10 @@ static int read_all(struct wd_pcapng_reader *r, struct summary *s)
 	}
 }
 
-/* As `count`: "core", or the subsystem of a subsystem reason in lower case. */
-static void set_subsys(struct read_row *r)
-{
-	const char *colon = strchr(r->m.reason, ':');
-	bool sub = r->m.has_code ? (r->m.code & WD_SUBSYS_MASK) != 0 : colon != NULL;
-	size_t i, n = colon ? (size_t)(colon - r->m.reason) : 0;
-
-	if (!sub) {
-		snprintf(r->subsys, sizeof(r->subsys), "core");
-		return;
-	}
-	if (!colon || n >= sizeof(r->subsys)) {
-		snprintf(r->subsys, sizeof(r->subsys), "unknown");
-		return;
-	}
-	for (i = 0; i < n; i++)
-		r->subsys[i] = (char)tolower((unsigned char)r->m.reason[i]);
-	r->subsys[i] = '\0';
-}
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct read_row *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	if (x->m.code != y->m.code)
-		return x->m.code < y->m.code ? -1 : 1;
-	if (strcmp(x->m.reason, y->m.reason))
-		return strcmp(x->m.reason, y->m.reason);
-	return strcmp(x->m.location, y->m.location);
-}
-
 /* A file's own window when it has one, else first to last packet; cut to the range. */
-static void add_window(struct summary *s)
+static void add_window(struct read_summary *s)
 {
-	const struct file_sum *fs = &s->fs;
+	const struct read_file_sum *fs = &s->fs;
 	const struct wd_read_filter *f = s->flt;
 	uint64_t start, end;
 
@@ -271,13 +194,8 @@ static void add_window(struct summary *s)
 	s->any_window = true;
 }
 
-static double duration(const struct summary *s)
-{
-	return s->any_window ? (double)(s->end_ns - s->start_ns) / 1e9 : 0;
-}
-
 /* The recording kernels, each once: "6.18.0", or "6.1.0, 6.12.0". */
-static void add_kernel(struct summary *s, const struct wd_pcapng_reader *r)
+static void add_kernel(struct read_summary *s, const struct wd_pcapng_reader *r)
 {
 	const char *k = strncmp(r->os, "Linux ", 6) ? "" : r->os + 6;
 	size_t used = strlen(s->kernels), n = strlen(k);
@@ -291,125 +209,10 @@ static void add_kernel(struct summary *s, const struct wd_pcapng_reader *r)
 	snprintf(s->kernels + used, sizeof(s->kernels) - used, "%s%s", used ? ", " : "", k);
 }
 
-/* The count rows, largest first; *out freed by the caller. */
-static int doc_rows(struct summary *s, struct wd_count_doc *doc, struct wd_count_row **out)
-{
-	struct read_row *src = (struct read_row *)s->drops.rows;
-	size_t n = s->drops.n;
-
-	*out = calloc(n ? n : 1, sizeof(**out));
-	if (!*out)
-		return -ENOMEM;
-	if (n)
-		qsort(src, n, sizeof(*src), cmp_row);	/* the index is not used again */
-	for (size_t i = 0; i < n; i++) {
-		set_subsys(&src[i]);
-		(*out)[i] = (struct wd_count_row){
-			.code = src[i].m.code,
-			.reason = src[i].m.has_reason ? src[i].m.reason : NULL,
-			.subsystem = src[i].subsys,
-			.function = src[i].m.function,
-			.location = src[i].m.location,
-			/* by place: a recording has no counters to tell causes apart */
-			.hint = src[i].m.has_reason ?
-				wd_hint_at(src[i].m.reason, src[i].m.function) : NULL,
-			.count = src[i].count,
-			.no_code = src[i].m.has_reason && !src[i].m.has_code,
-		};
-		doc->total += src[i].count;
-	}
-	doc->rows = *out;
-	doc->n_rows = n;
-	return 0;
-}
-
-/* --stacks of files recorded without: said, WD_EXIT_USAGE; else 0. */
-static int no_stacks(const struct summary *s)
-{
-	if (!s->ro->stacks || s->stacks.with_stack || !s->stacks.without)
-		return 0;
-	fprintf(stderr, "whydrop read: --stacks: the %" PRIu64 " %s read %s no kernel stack "
-		"(recorded without --stacks): record with `whydrop record --stacks -w FILE`, "
-		"or read without --stacks\n", s->stacks.without,
-		wd_plural(s->stacks.without, "drop", "drops"),
-		wd_plural(s->stacks.without, "has", "have"));
-	return WD_EXIT_USAGE;
-}
-
-/* --stacks: the flame graph, then the folded lines instead of the report. */
-static int print_stacks(struct summary *s, struct wd_count_doc *doc, bool *done)
-{
-	int status = 0;
-
-	*done = false;
-	if (!s->ro->stacks)
-		return 0;
-	if (wd_read_stacks_doc(&s->stacks, doc)) {
-		fprintf(stderr, "whydrop read: out of memory\n");
-		return 1;
-	}
-	if (s->flame)
-		status = wd_report_write_flame(s->flame, doc);
-	if (!s->ro->folded)
-		return status;
-	*done = true;
-	if (wd_report_print_folded(doc, stdout)) {
-		fprintf(stderr, "whydrop read: out of memory\n");
-		return 1;
-	}
-	return wd_output_check(stdout, "read") || status;
-}
-
-/* The table or the JSON document on stdout: 0, or 1 after a message. */
-static int print_summary(struct summary *s)
-{
-	struct wd_count_doc doc = {
-		.kernel = s->kernels,
-		.duration_s = duration(s),
-		.lost_events = s->lost_events,
-		.location_only = s->drops.n && !s->any_reason,
-	};
-	struct wd_count_row *rows = NULL;
-	struct wd_groups_doc gd = { 0 };
-	int status = no_stacks(s), flame_failed;
-	bool done;
-
-	if (status)
-		return status;
-	status = 1;
-	if (s->tcp.any) {
-		if (wd_read_tcp_doc(&s->tcp)) {
-			fprintf(stderr, "whydrop read: out of memory\n");
-			goto out;
-		}
-		doc.tcp = &s->tcp.doc;
-	}
-	if (doc_rows(s, &doc, &rows) || (s->ro->group_by &&
-	     wd_groups_doc_make(&s->groups, s->ro->group_by, s->ro->max_groups, &doc, &gd))) {
-		fprintf(stderr, "whydrop read: out of memory\n");
-		goto out;
-	}
-	flame_failed = print_stacks(s, &doc, &done);
-	if (done) {
-		status = flame_failed;
-		goto out;
-	}
-	if (s->ro->json)
-		wd_print_count_json(stdout, &doc);
-	else
-		wd_print_count_table(stdout, &doc);
-	/* A full disk or a closed pipe: said here, whatever the file held. */
-	status = wd_output_check(stdout, "read") || flame_failed;
-out:
-	free(rows);
-	wd_groups_doc_free(&gd);
-	return status;
-}
-
 /* What the summary does not cover, on stderr; true if the file is damaged. */
-static bool notes(const struct summary *s, const struct wd_pcapng_reader *r, const char *name)
+static bool notes(const struct read_summary *s, const struct wd_pcapng_reader *r, const char *name)
 {
-	const struct file_sum *fs = &s->fs;
+	const struct read_file_sum *fs = &s->fs;
 	const struct wd_pcapng_stats *st = &fs->isb;
 
 	if (fs->uncommented)
@@ -434,7 +237,7 @@ static bool notes(const struct summary *s, const struct wd_pcapng_reader *r, con
 }
 
 /* -v: what the file holds, beyond the summary. */
-static void say_contents(const struct summary *s, const struct wd_pcapng_reader *r,
+static void say_contents(const struct read_summary *s, const struct wd_pcapng_reader *r,
 			 const char *name, uint64_t packets)
 {
 	fprintf(stderr, "whydrop read: %s: %" PRIu64 " %s, %zu %s, %" PRIu64 " %s (%" PRIu64
@@ -514,7 +317,7 @@ static void close_all(struct input *in, int n)
  * damaged or cut short (what was read counts); -1 when nothing of it could
  * be read, or reading must stop.
  */
-static int read_file(struct summary *s, const struct input *in)
+static int read_file(struct read_summary *s, const struct input *in)
 {
 	uint64_t seen = s->flt->seen;
 	struct wd_pcapng_reader r;
@@ -548,7 +351,7 @@ int cmd_read(int argc, char **argv)
 	struct read_opts ro;
 	struct wd_read_filter flt;
 	struct wd_flame_out flame = { .fd = -1 };
-	struct summary s = { .ro = &ro, .flt = &flt };
+	struct read_summary s = { .ro = &ro, .flt = &flt };
 	struct input *in = NULL;
 	struct wd_cli cli;
 	int status, n = 0, worst = 0, r;
@@ -562,6 +365,8 @@ int cmd_read(int argc, char **argv)
 	};
 	wd_read_table_init(&s.drops);
 	wd_group_rows_init(&s.groups);
+	wd_read_tcp_init(&s.tcp);
+	wd_read_stacks_init(&s.stacks);
 	status = wd_read_filter_init(&flt, &cli);
 	if (status)
 		goto out;
@@ -584,7 +389,7 @@ int cmd_read(int argc, char **argv)
 	} else if (worst < 0) {
 		status = 1;	/* said; nothing printed */
 	} else {
-		status = ro.lines ? wd_output_check(stdout, "read") : print_summary(&s);
+		status = ro.lines ? wd_output_check(stdout, "read") : wd_read_print_summary(&s);
 		if (!status)	/* 2: --stacks of a recording without */
 			status = worst;
 	}

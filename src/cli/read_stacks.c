@@ -9,28 +9,22 @@
 #include <string.h>
 
 #include "drop_comment.h"
-#include "grow.h"
 #include "read_stacks.h"
 
 #define MAX_FRAMES	128	/* as read --lines prints them */
 
+/* A row of the table; a key borrows its strings, a row owns copies (own()). */
 struct wd_read_stack {
 	char *reason;		/* NULL: a location-only recording */
 	uint32_t code;
 	char *function, *location;
 	char *stack;		/* the comment's stack= word, "" if none */
+	size_t stack_len;
 	char **frames;		/* as watch prints them, "f+0x1 [mod]", innermost first */
 	size_t n_frames;
 	uint32_t hash;
-	uint64_t count;
+	uint64_t count;		/* 0: a new row, before own() */
 };
-
-static uint32_t fnv(uint32_t h, const char *s, size_t len)
-{
-	for (size_t i = 0; s && i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return (h ^ 0xff) * 16777619u;	/* a separator: "a"+"b" differs from "ab"+"" */
-}
 
 /* The stack= word of a comment, NULL-terminated copy in buf; "" when none. */
 static const char *stack_word(const char *comment, size_t *len)
@@ -48,15 +42,27 @@ static const char *stack_word(const char *comment, size_t *len)
 	return "";
 }
 
-static bool same(const struct wd_read_stack *e, const struct wd_pcapng_meta *m,
-		 const char *stack, size_t len)
+static uint32_t stack_hash(const void *row)
 {
-	const char *reason = m->has_reason ? m->reason : NULL;
+	return ((const struct wd_read_stack *)row)->hash;
+}
 
-	if ((e->reason == NULL) != (reason == NULL) || (reason && strcmp(e->reason, reason)))
+static bool same_stack(const void *a, const void *b)
+{
+	const struct wd_read_stack *x = a, *y = b;
+
+	if (x->hash != y->hash || (x->reason == NULL) != (y->reason == NULL) ||
+	    (x->reason && strcmp(x->reason, y->reason)))
 		return false;
-	return !strcmp(e->location, m->location) && strlen(e->stack) == len &&
-	       !memcmp(e->stack, stack, len);
+	return !strcmp(x->location, y->location) && x->stack_len == y->stack_len &&
+	       !memcmp(x->stack, y->stack, x->stack_len);
+}
+
+void wd_read_stacks_init(struct wd_read_stacks *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	rs->t = (struct table){ .size = sizeof(struct wd_read_stack), .hash = stack_hash,
+				.same = same_stack };
 }
 
 /* "f1;f2+0x1[mod]" into frames "f1", "f2+0x1 [mod]"; "" gives WD_READ_NO_STACK. */
@@ -91,78 +97,42 @@ static int split_frames(struct wd_read_stack *e)
 	return 0;
 }
 
-static int rehash(struct wd_read_stacks *rs)
+/* A new row's own copies of the key's strings, and its frames. */
+static int own(struct wd_read_stack *e)
 {
-	size_t n = rs->n_slots ? rs->n_slots * 2 : 256;
-	uint32_t *s = calloc(n, sizeof(*s));
+	struct wd_read_stack k = *e;
 
-	if (!s)
+	e->reason = k.reason ? strdup(k.reason) : NULL;
+	e->function = strdup(k.function);
+	e->location = strdup(k.location);
+	e->stack = strndup(k.stack, k.stack_len);
+	if ((k.reason && !e->reason) || !e->function || !e->location || !e->stack)
 		return -ENOMEM;
-	for (size_t i = 0; i < rs->n; i++) {
-		size_t k = rs->v[i].hash & (n - 1);
-
-		while (s[k])
-			k = (k + 1) & (n - 1);
-		s[k] = (uint32_t)i + 1;
-	}
-	free(rs->slots);
-	rs->slots = s;
-	rs->n_slots = n;
-	return 0;
-}
-
-static int add_new(struct wd_read_stacks *rs, const struct wd_pcapng_meta *m,
-		   const char *stack, size_t len, uint32_t h)
-{
-	struct wd_read_stack *e;
-
-	if ((rs->n + 1) * 2 > rs->n_slots && rehash(rs))
-		return -ENOMEM;
-	if (wd_grow(&rs->v, &rs->cap, rs->n, sizeof(*rs->v), 64))
-		return -ENOMEM;
-	e = &rs->v[rs->n];
-	*e = (struct wd_read_stack){ .code = m->code, .hash = h, .count = 1 };
-	e->reason = m->has_reason ? strdup(m->reason) : NULL;
-	e->function = strdup(m->function);
-	e->location = strdup(m->location);
-	e->stack = strndup(stack, len);
-	rs->n++;	/* freed with the others, whatever failed */
-	if ((m->has_reason && !e->reason) || !e->function || !e->location || !e->stack)
-		return -ENOMEM;
-	if (split_frames(e))
-		return -ENOMEM;
-	for (size_t k = h & (rs->n_slots - 1);; k = (k + 1) & (rs->n_slots - 1)) {
-		if (!rs->slots[k]) {
-			rs->slots[k] = (uint32_t)rs->n;
-			return 0;
-		}
-	}
+	return split_frames(e);
 }
 
 int wd_read_stacks_add(struct wd_read_stacks *rs, const struct wd_pcapng_meta *m,
 		       const char *comment)
 {
-	size_t len;
-	const char *stack = stack_word(comment, &len);
+	struct wd_read_stack key = { .code = m->code }, *e;
 	const char *reason = m->has_reason ? m->reason : "";
-	uint32_t h;
 
-	h = fnv(fnv(fnv(2166136261u, reason, strlen(reason)), m->location,
-		    strlen(m->location)), stack, len);
-	if (len)
+	key.stack = (char *)stack_word(comment, &key.stack_len);
+	key.reason = m->has_reason ? (char *)m->reason : NULL;
+	key.function = (char *)m->function;
+	key.location = (char *)m->location;
+	key.hash = wd_table_hash_field(wd_table_hash_field(wd_table_hash_field(2166136261u,
+			reason, strlen(reason)), m->location, strlen(m->location)),
+			key.stack, key.stack_len);
+	if (key.stack_len)
 		rs->with_stack++;
 	else
 		rs->without++;
-	for (size_t k = rs->n_slots ? h & (rs->n_slots - 1) : 0; rs->n_slots && rs->slots[k];
-	     k = (k + 1) & (rs->n_slots - 1)) {
-		struct wd_read_stack *e = &rs->v[rs->slots[k] - 1];
-
-		if (e->hash == h && same(e, m, stack, len)) {
-			e->count++;
-			return 0;
-		}
-	}
-	return add_new(rs, m, stack, len, h);
+	e = wd_table_get(&rs->t, &key);
+	if (!e || (!e->count && own(e)))
+		return -ENOMEM;
+	e->count++;
+	return 0;
 }
 
 /* Largest first; then by reason, location and stack, so the output is stable. */
@@ -182,45 +152,44 @@ static int cmp_stack(const void *a, const void *b)
 
 int wd_read_stacks_doc(struct wd_read_stacks *rs, struct wd_count_doc *doc)
 {
+	struct wd_read_stack *v = (struct wd_read_stack *)rs->t.rows;
+	size_t n = rs->t.n;
+
 	free(rs->rows);
-	rs->rows = calloc(rs->n ? rs->n : 1, sizeof(*rs->rows));
+	rs->rows = calloc(n ? n : 1, sizeof(*rs->rows));
 	if (!rs->rows)
 		return -ENOMEM;
 	/* the index is not used again */
-	if (rs->n)
-		qsort(rs->v, rs->n, sizeof(*rs->v), cmp_stack);
-	for (size_t i = 0; i < rs->n; i++)
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_stack);
+	for (size_t i = 0; i < n; i++)
 		rs->rows[i] = (struct wd_stack_row){
-			.reason = rs->v[i].reason, .code = rs->v[i].code,
-			.function = rs->v[i].function, .location = rs->v[i].location,
-			.count = rs->v[i].count,
-			.frames = (const char *const *)rs->v[i].frames,
-			.n_frames = rs->v[i].n_frames,
+			.reason = v[i].reason, .code = v[i].code,
+			.function = v[i].function, .location = v[i].location,
+			.count = v[i].count,
+			.frames = (const char *const *)v[i].frames,
+			.n_frames = v[i].n_frames,
 		};
-	free(rs->slots);
-	rs->slots = NULL;
-	rs->n_slots = 0;
 	doc->has_stacks = true;
 	doc->stacks = rs->rows;
-	doc->n_stacks = rs->n;
+	doc->n_stacks = n;
 	return 0;
 }
 
 void wd_read_stacks_free(struct wd_read_stacks *rs)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		struct wd_read_stack *e = &rs->v[i];
+	struct wd_read_stack *v = (struct wd_read_stack *)rs->t.rows;
 
-		for (size_t k = 0; e->frames && k < e->n_frames; k++)
-			free(e->frames[k]);
-		free(e->frames);
-		free(e->reason);
-		free(e->function);
-		free(e->location);
-		free(e->stack);
+	for (size_t i = 0; i < rs->t.n; i++) {
+		for (size_t k = 0; v[i].frames && k < v[i].n_frames; k++)
+			free(v[i].frames[k]);
+		free(v[i].frames);
+		free(v[i].reason);
+		free(v[i].function);
+		free(v[i].location);
+		free(v[i].stack);
 	}
-	free(rs->v);
-	free(rs->slots);
+	wd_table_free(&rs->t);
 	free(rs->rows);
-	memset(rs, 0, sizeof(*rs));
+	wd_read_stacks_init(rs);
 }

@@ -14,20 +14,20 @@
 
 #include "drop_comment.h"
 #include "format.h"
+#include "read_table.h"
 
 /* A drop kept without a stack= word (recorded without --stacks) has this frame. */
 #define WD_READ_NO_STACK	"[stack not recorded]"
 
 struct wd_read_stacks {
-	struct wd_read_stack *v;	/* read_stacks.c */
-	size_t n, cap;
-	uint32_t *slots;		/* index + 1, 0 = empty */
-	size_t n_slots;
+	struct table t;			/* of struct wd_read_stack (read_stacks.c) */
 	uint64_t with_stack;		/* drops whose comment had a stack */
 	uint64_t without;		/* ... had none */
 	struct wd_stack_row *rows;	/* wd_read_stacks_doc's */
 };
 
+/* Empty; wd_read_stacks_free() leaves it so too. */
+void wd_read_stacks_init(struct wd_read_stacks *rs);
 /* One drop more of its (reason, location, comment's stack); 0 or -ENOMEM. */
 int wd_read_stacks_add(struct wd_read_stacks *rs, const struct wd_pcapng_meta *m,
 		       const char *comment);

@@ -7,35 +7,47 @@
 
 #include "decode.h"
 #include "format.h"
-#include "grow.h"
 #include "json.h"
+#include "keyset.h"
 #include "read_lines.h"
 #include "read_tcp.h"
 #include "tcp_format.h"
 
 #define FLOW_REASONS	8	/* drop reasons named per flow, as count's */
 
-struct wd_read_tcp_rst {
-	bool sent;
+/*
+ * The keys of the three tables (struct wd_keyset: a row per key, found
+ * through a hash, kept in the order first seen), zeroed before they are
+ * filled so that equal keys are equal bytes.
+ */
+struct rst_key {
 	char reason[128], state[24];
+	uint64_t cookie;
 	uint32_t netns;
-	uint64_t cookie, count;
+	uint8_t sent;
+	uint8_t pad[3];
 };
 
-struct wd_read_tcp_flow {
-	int family;
+/* A flow by its local end first; the count is its retransmitted segments. */
+struct flow_key {
 	char src[48], dst[48];	/* local, remote */
-	uint16_t sport, dport;
+	uint64_t cookie;
 	uint32_t netns;
-	uint64_t cookie, segs;
+	uint16_t sport, dport;
+	uint8_t family;
+	uint8_t pad[7];
 };
 
 /* The drops of a connection (either direction) by reason. */
-struct wd_read_tcp_drop {
+struct drop_key {
 	char conn[WD_TCP_CONN_LEN];	/* wd_tcp_conn_key() */
 	char reason[160];
-	uint64_t count;
+	char pad[(8 - (WD_TCP_CONN_LEN + 160) % 8) % 8];
 };
+
+_Static_assert(sizeof(struct rst_key) % 8 == 0, "a keyset key is whole words");
+_Static_assert(sizeof(struct flow_key) % 8 == 0, "a keyset key is whole words");
+_Static_assert(sizeof(struct drop_key) % 8 == 0, "a keyset key is whole words");
 
 /* What an event's packet and comment say, the flow local end first. */
 struct tcp_ev {
@@ -92,55 +104,41 @@ static int decode(const struct wd_pcapng_rec *rec, const char *type, struct tcp_
 	return 0;
 }
 
+void wd_read_tcp_init(struct wd_read_tcp *t)
+{
+	memset(t, 0, sizeof(*t));
+	wd_keyset_init(&t->resets, sizeof(struct rst_key));
+	wd_keyset_init(&t->flows, sizeof(struct flow_key));
+	wd_keyset_init(&t->drops, sizeof(struct drop_key));
+}
+
 static int add_reset(struct wd_read_tcp *t, const struct tcp_ev *e, const struct wd_pcapng_meta *m)
 {
-	const char *reason = e->sent ? (m->has_reason ? m->reason : "unknown") : "none";
-	const char *state = m->has_state ? m->state : "-";
-	uint32_t netns = m->has_netns ? m->netns : 0;
-	uint64_t cookie = m->has_netns_cookie ? m->netns_cookie : 0;
-	struct wd_read_tcp_rst *r;
+	struct rst_key k;
 
-	for (size_t i = 0; i < t->n_resets; i++) {
-		r = &t->resets[i];
-		if (r->sent == e->sent && r->netns == netns && r->cookie == cookie &&
-		    !strcmp(r->reason, reason) && !strcmp(r->state, state)) {
-			r->count++;
-			return 0;
-		}
-	}
-	if (wd_grow(&t->resets, &t->cap_resets, t->n_resets, sizeof(*t->resets), 64))
-		return -ENOMEM;
-	r = &t->resets[t->n_resets++];
-	*r = (struct wd_read_tcp_rst){ .sent = e->sent, .netns = netns, .cookie = cookie,
-				       .count = 1 };
-	snprintf(r->reason, sizeof(r->reason), "%s", reason);
-	snprintf(r->state, sizeof(r->state), "%s", state);
-	return 0;
+	memset(&k, 0, sizeof(k));
+	k.sent = e->sent;
+	k.netns = m->has_netns ? m->netns : 0;
+	k.cookie = m->has_netns_cookie ? m->netns_cookie : 0;
+	snprintf(k.reason, sizeof(k.reason), "%s",
+		 e->sent ? (m->has_reason ? m->reason : "unknown") : "none");
+	snprintf(k.state, sizeof(k.state), "%s", m->has_state ? m->state : "-");
+	return wd_keyset_add(&t->resets, &k, 1);
 }
 
 static int add_flow(struct wd_read_tcp *t, const struct tcp_ev *e, const struct wd_pcapng_meta *m)
 {
-	uint32_t netns = m->has_netns ? m->netns : 0;
-	uint64_t cookie = m->has_netns_cookie ? m->netns_cookie : 0;
-	struct wd_read_tcp_flow *f;
+	struct flow_key k;
 
-	for (size_t i = 0; i < t->n_flows; i++) {
-		f = &t->flows[i];
-		if (f->sport == e->sport && f->dport == e->dport && f->netns == netns &&
-		    f->cookie == cookie && !strcmp(f->src, e->src) && !strcmp(f->dst, e->dst)) {
-			f->segs += e->segs;
-			return 0;
-		}
-	}
-	if (wd_grow(&t->flows, &t->cap_flows, t->n_flows, sizeof(*t->flows), 64))
-		return -ENOMEM;
-	f = &t->flows[t->n_flows++];
-	*f = (struct wd_read_tcp_flow){ .family = e->flow.family, .sport = e->sport,
-					.dport = e->dport, .netns = netns, .cookie = cookie,
-					.segs = e->segs };
-	snprintf(f->src, sizeof(f->src), "%s", e->src);
-	snprintf(f->dst, sizeof(f->dst), "%s", e->dst);
-	return 0;
+	memset(&k, 0, sizeof(k));
+	k.family = (uint8_t)e->flow.family;
+	k.sport = e->sport;
+	k.dport = e->dport;
+	k.netns = m->has_netns ? m->netns : 0;
+	k.cookie = m->has_netns_cookie ? m->netns_cookie : 0;
+	snprintf(k.src, sizeof(k.src), "%s", e->src);
+	snprintf(k.dst, sizeof(k.dst), "%s", e->dst);
+	return wd_keyset_add(&t->flows, &k, e->segs);
 }
 
 int wd_read_tcp_add(struct wd_read_tcp *t, const struct wd_pcapng_rec *rec,
@@ -160,29 +158,16 @@ int wd_read_tcp_drop(struct wd_read_tcp *t, const struct wd_pcapng_rec *rec,
 		     const struct wd_pcapng_meta *m)
 {
 	uint16_t l3 = rec->caplen && rec->data[0] >> 4 == 6 ? WD_ETH_P_IPV6 : WD_ETH_P_IP;
-	const char *reason = m->has_reason ? m->reason : m->function;
-	struct wd_read_tcp_drop *d;
+	struct drop_key k;
 	struct wd_flow f;
-	char conn[sizeof(d->conn)];
 
 	if (!rec->caplen || wd_decode(rec->data, rec->caplen, l3, &f) || !f.has_ports ||
 	    !f.has_l4 || f.l4 != IPPROTO_TCP)
 		return 0;
-	wd_tcp_conn_key(f.src, f.sport, f.dst, f.dport, conn, sizeof(conn));
-	for (size_t i = 0; i < t->n_drops; i++) {
-		d = &t->drops[i];
-		if (!strcmp(d->conn, conn) && !strcmp(d->reason, reason)) {
-			d->count++;
-			return 0;
-		}
-	}
-	if (wd_grow(&t->drops, &t->cap_drops, t->n_drops, sizeof(*t->drops), 64))
-		return -ENOMEM;
-	d = &t->drops[t->n_drops++];
-	memcpy(d->conn, conn, sizeof(conn));
-	snprintf(d->reason, sizeof(d->reason), "%s", reason);
-	d->count = 1;
-	return 0;
+	memset(&k, 0, sizeof(k));
+	wd_tcp_conn_key(f.src, f.sport, f.dst, f.dport, k.conn, sizeof(k.conn));
+	snprintf(k.reason, sizeof(k.reason), "%s", m->has_reason ? m->reason : m->function);
+	return wd_keyset_add(&t->drops, &k, 1);
 }
 
 static int cmp_reset(const void *a, const void *b)
@@ -208,21 +193,49 @@ static void build_resets(struct wd_read_tcp *t)
 	struct wd_tcp_doc *d = &t->doc;
 
 	d->reasons_known = true;
-	for (size_t i = 0; i < t->n_resets; i++) {
-		const struct wd_read_tcp_rst *r = &t->resets[i];
+	for (size_t i = 0; i < t->resets.n; i++) {
+		const struct rst_key *r = wd_keyset_key(&t->resets, i);
+		uint64_t count = *wd_keyset_count(&t->resets, i);
 
 		t->rst_out[i] = (struct wd_tcp_reset_out){
 			.direction = r->sent ? "sent" : "received", .reason = r->reason,
 			.code = 0xffff, .state = r->state, .netns = r->netns,
-			.netns_cookie = r->cookie, .count = r->count,
+			.netns_cookie = r->cookie, .count = count,
 		};
-		*(r->sent ? &d->resets_sent : &d->resets_received) += r->count;
+		*(r->sent ? &d->resets_sent : &d->resets_received) += count;
 		if (r->sent && !strcmp(r->reason, "unknown"))
 			d->reasons_known = false;
 	}
-	qsort(t->rst_out, t->n_resets, sizeof(*t->rst_out), cmp_reset);
+	qsort(t->rst_out, t->resets.n, sizeof(*t->rst_out), cmp_reset);
 	d->resets = t->rst_out;
-	d->n_resets = t->n_resets;
+	d->n_resets = t->resets.n;
+}
+
+/* The drop rows by connection, each connection's in the order first seen. */
+static int cmp_conn(const void *a, const void *b, void *drops)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct drop_key *kx = wd_keyset_key(drops, x), *ky = wd_keyset_key(drops, y);
+	int c = strcmp(kx->conn, ky->conn);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* by_conn: the first of the drop rows of conn, or n when there is none. */
+static size_t first_of_conn(const struct wd_read_tcp *t, const char *conn)
+{
+	size_t lo = 0, hi = t->drops.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct drop_key *k = wd_keyset_key(&t->drops, t->by_conn[mid]);
+
+		if (strcmp(k->conn, conn) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /*
@@ -230,27 +243,27 @@ static void build_resets(struct wd_read_tcp *t)
  * any namespace), as count joins them. A file has no segment count of a
  * drop: each counts one. where as count says it.
  */
-static int join_flow(struct wd_read_tcp *t, struct wd_tcp_flow_out *o)
+static void join_flow(struct wd_read_tcp *t, struct wd_tcp_flow_out *o,
+		      struct wd_tcp_flow_reason *r)
 {
-	struct wd_tcp_flow_reason *r;
-	char conn[sizeof(t->drops->conn)];
+	char conn[WD_TCP_CONN_LEN];
 	size_t n = 0;
 
 	wd_tcp_conn_key(o->src, o->sport, o->dst, o->dport, conn, sizeof(conn));
-	r = calloc(t->n_drops + 1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->n_drops; i++) {
-		if (strcmp(t->drops[i].conn, conn))
-			continue;
-		o->dropped_here += t->drops[i].count;
+	for (size_t i = first_of_conn(t, conn); i < t->drops.n; i++) {
+		const struct drop_key *k = wd_keyset_key(&t->drops, t->by_conn[i]);
+		uint64_t count = *wd_keyset_count(&t->drops, t->by_conn[i]);
+
+		if (strcmp(k->conn, conn))
+			break;
+		o->dropped_here += count;
 		/* as count: FLOW_REASONS named, the rest in the last, "other" */
 		if (n == FLOW_REASONS) {
 			r[n - 1].reason = "other";
-			r[n - 1].count += t->drops[i].count;
+			r[n - 1].count += count;
 			continue;
 		}
-		r[n++] = (struct wd_tcp_flow_reason){ t->drops[i].reason, t->drops[i].count };
+		r[n++] = (struct wd_tcp_flow_reason){ k->reason, count };
 	}
 	o->reasons = r;
 	o->n_reasons = n;
@@ -259,57 +272,60 @@ static int join_flow(struct wd_read_tcp *t, struct wd_tcp_flow_out *o)
 		o->where = "beyond";
 	else
 		o->where = o->dropped_here >= o->retransmits ? "here" : "here and beyond";
-	return 0;
 }
 
-static int build_flows(struct wd_read_tcp *t)
+static void build_flows(struct wd_read_tcp *t)
 {
 	struct wd_tcp_doc *d = &t->doc;
 
-	for (size_t i = 0; i < t->n_flows; i++) {
-		const struct wd_read_tcp_flow *f = &t->flows[i];
+	for (size_t i = 0; i < t->flows.n; i++) {
+		const struct flow_key *f = wd_keyset_key(&t->flows, i);
 		struct wd_tcp_flow_out *o = &t->flow_out[i];
 
 		*o = (struct wd_tcp_flow_out){
 			.family = f->family == 6 ? "ipv6" : "ipv4", .sport = f->sport,
 			.dport = f->dport, .netns = f->netns, .netns_cookie = f->cookie,
-			.retransmits = f->segs,
+			.retransmits = *wd_keyset_count(&t->flows, i),
 		};
 		snprintf(o->src, sizeof(o->src), "%s", f->src);
 		snprintf(o->dst, sizeof(o->dst), "%s", f->dst);
-		d->retransmits += f->segs;
-		if (join_flow(t, o))
-			return -ENOMEM;
+		d->retransmits += o->retransmits;
+		join_flow(t, o, &t->flow_reasons[i * FLOW_REASONS]);
 	}
-	qsort(t->flow_out, t->n_flows, sizeof(*t->flow_out), cmp_flow);
+	qsort(t->flow_out, t->flows.n, sizeof(*t->flow_out), cmp_flow);
 	d->has_flows = true;
 	d->flows = t->flow_out;
-	d->n_flows = t->n_flows;
-	d->max_flows = (uint32_t)t->n_flows;
-	return 0;
+	d->n_flows = t->flows.n;
+	d->max_flows = (uint32_t)t->flows.n;
 }
 
 int wd_read_tcp_doc(struct wd_read_tcp *t)
 {
-	t->rst_out = calloc(t->n_resets + 1, sizeof(*t->rst_out));
-	t->flow_out = calloc(t->n_flows + 1, sizeof(*t->flow_out));
-	if (!t->rst_out || !t->flow_out)
+	t->rst_out = calloc(t->resets.n + 1, sizeof(*t->rst_out));
+	t->flow_out = calloc(t->flows.n + 1, sizeof(*t->flow_out));
+	t->flow_reasons = calloc(t->flows.n * FLOW_REASONS + 1, sizeof(*t->flow_reasons));
+	t->by_conn = calloc(t->drops.n + 1, sizeof(*t->by_conn));
+	if (!t->rst_out || !t->flow_out || !t->flow_reasons || !t->by_conn)
 		return -ENOMEM;
+	for (size_t i = 0; i < t->drops.n; i++)
+		t->by_conn[i] = (uint32_t)i;
+	qsort_r(t->by_conn, t->drops.n, sizeof(*t->by_conn), cmp_conn, &t->drops);
 	t->doc.attach = "recorded";
 	build_resets(t);
-	return build_flows(t);
+	build_flows(t);
+	return 0;
 }
 
 void wd_read_tcp_free(struct wd_read_tcp *t)
 {
-	for (size_t i = 0; t->flow_out && i < t->n_flows; i++)
-		free((void *)t->flow_out[i].reasons);
-	free(t->resets);
-	free(t->flows);
-	free(t->drops);
+	wd_keyset_free(&t->resets);
+	wd_keyset_free(&t->flows);
+	wd_keyset_free(&t->drops);
+	free(t->by_conn);
 	free(t->rst_out);
 	free(t->flow_out);
-	memset(t, 0, sizeof(*t));
+	free(t->flow_reasons);
+	wd_read_tcp_init(t);
 }
 
 /* watch --tcp's type words: "reset_sent", "retransmit", ... */

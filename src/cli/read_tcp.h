@@ -13,29 +13,28 @@
 #include <stdio.h>
 
 #include "drop_comment.h"
+#include "keyset.h"
 #include "pcapng_read.h"
 #include "tcp_format.h"
 
-struct wd_read_tcp_rst;
-struct wd_read_tcp_flow;
-struct wd_read_tcp_drop;
-
+/* Each table a row per key, found through a hash (keyset.h), in the order first seen. */
 struct wd_read_tcp {
 	bool any;			/* a TCP event was kept */
-	struct wd_read_tcp_rst *resets;
-	size_t n_resets, cap_resets;
-	struct wd_read_tcp_flow *flows;
-	size_t n_flows, cap_flows;
-	struct wd_read_tcp_drop *drops;	/* TCP drops by connection and reason */
-	size_t n_drops, cap_drops;
+	struct wd_keyset resets;	/* by direction, reason, state, namespace */
+	struct wd_keyset flows;		/* retransmitted segments by flow */
+	struct wd_keyset drops;		/* TCP drops by connection and reason */
 	/* what print_summary hands to the report */
+	uint32_t *by_conn;		/* drop rows sorted by connection, for the join */
 	struct wd_tcp_reset_out *rst_out;
 	struct wd_tcp_flow_out *flow_out;
+	struct wd_tcp_flow_reason *flow_reasons;	/* 8 a flow */
 	struct wd_tcp_doc doc;
 };
 
 /* The event's type ("tcp_reset_sent", ...) when comment is a TCP event's, else NULL. */
 const char *wd_read_tcp_event(const char *comment, char *buf, size_t len);
+/* Empty tables; wd_read_tcp_free() leaves them so too. */
+void wd_read_tcp_init(struct wd_read_tcp *t);
 /* One TCP event more; 0 or -ENOMEM. */
 int wd_read_tcp_add(struct wd_read_tcp *t, const struct wd_pcapng_rec *rec,
 		    const struct wd_pcapng_meta *m, const char *type);

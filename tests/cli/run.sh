@@ -426,6 +426,18 @@ expect_run "reasons works unprivileged" 0 'NO_SOCKET' \
 expect_run "WHYDROP_BTF unreadable: said, no quiet fallback" 1 \
 	'WHYDROP_BTF=/nonexistent/vmlinux: No such file or directory' \
 	env WHYDROP_BTF=/nonexistent/vmlinux "$W" reasons
+# A kernel without BTF (WHYDROP_ATTACH=nobtf: the flavour chosen when the kernel's
+# BTF cannot be read): --tcp reads sockets by CO-RE, so every command that takes
+# it refuses it, naming BTF, before anything is loaded or written (docs/tcp.md).
+# The message's lines joined, to match it whole.
+for c in "count -d 1" "watch -d 1" "top -d 1" "record -d 1 -w $TMP_ERR.nobtf" \
+	"serve --listen 127.0.0.1:0"; do
+	expect_run "no kernel BTF: ${c%% *} --tcp refused, naming BTF, exit 1" 1 \
+		'this kernel has no BTF .*CONFIG_DEBUG_INFO_BTF=y.* --tcp, .* need BTF' \
+		bash -c 'env WHYDROP_ATTACH=nobtf "$0" "$@" 2>&1 | tr "\n" " "; exit "${PIPESTATUS[0]}"' \
+		"$W" ${c%% *} --tcp ${c#* }
+done
+check "no kernel BTF: record --tcp wrote no file" test ! -e "$TMP_ERR.nobtf"
 
 # Once attached, a run has no capability in effect (docs/reliability.md):
 # what it reads later in a namespace was opened there at start, -p keeps

@@ -172,4 +172,24 @@ print(sum(x["segs"] for x in L if "retransmit" in x.get("type", "")))' "$TMP/los
 t=$(tshark -r "$TMP/loss.A.pcapng" -q 2>&1 >/dev/null | grep -iv "running as user" | head -c 300)
 check "loss: tshark reads A's file without an error" test -z "$t"
 
+echo "-- read: a recording of 40,000 flows, each retransmitting, reset and dropped once"
+# Found by a hash and joined by a sorted index, not by a scan per event: a
+# minute and more before (quadratic), about a second now (docs/benchmark.md).
+FLOWS=40000
+"$PY" tests/lib/tcp_flows_pcapng.py "$FLOWS" "$TMP/flows.pcapng"
+t0=$(date +%s%N)
+timeout 20 "$W" read --json "$TMP/flows.pcapng" >"$TMP/flows.json" 2>"$TMP/flows.err"
+rc=$? ms=$((($(date +%s%N) - t0) / 1000000))
+check "flows: read --json of $FLOWS flows ends within 20 s (exit $rc after $ms ms)" test "$rc" = 0
+# tshark's count: retransmitted packets and their distinct flows, resets, drops
+ts=$(tshark -r "$TMP/flows.pcapng" -T fields -e frame.interface_id -e tcp.flags.reset \
+	-e ip.src -e tcp.srcport -e ip.dst 2>/dev/null | awk '
+	$2 == "1" || $2 == "True" { if ($1 == 1) rst++; next }
+	$1 == 1 { seg++; f[$3 " " $4 " " $5] = 1; next }
+	{ drop++ }
+	END { print seg + 0, length(f), rst + 0, drop + 0 }')
+got=$([ "$rc" = 0 ] && q "$TMP/flows.json" "' '.join(map(str, (sum(f['retransmits'] for f in d['flows']), len(d['flows']), rows('sent'), sum(f['dropped_here'] for f in d['flows']))))")
+check "flows: read's segments, flows, resets sent, drops joined to flows ($got) = tshark's ($ts)" \
+	test -n "$got" -a "$got" = "$ts" -a "$ts" = "$FLOWS $FLOWS $FLOWS $FLOWS"
+
 summary
