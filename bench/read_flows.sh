@@ -8,6 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 [ $# -gt 0 ] || set -- build/whydrop
+[ -x /usr/bin/time ] || { echo "read_flows: needs /usr/bin/time for the peak RSS: apt-get install time" >&2; exit 1; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
