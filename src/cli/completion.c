@@ -52,13 +52,10 @@ static bool completion_pattern(FILE *f, const char *how, bool *done)
 
 static void completion_options(FILE *f, enum wd_cmd cmd)
 {
+	const struct wd_option *o;
 	bool any = false;
 
-	for (size_t i = 0; i < wd_n_options; i++) {
-		const struct wd_option *o = &wd_options[i];
-
-		if (!(o->cmds & WD_CMD_BIT(cmd)))
-			continue;
+	for (size_t i = 0; (o = wd_cmd_option_next(cmd, &i));) {
 		if (o->letter)
 			fprintf(f, "%s-%c", any ? " " : "", o->letter);
 		fprintf(f, "%s--%s", any || o->letter ? " " : "", o->name);

@@ -245,6 +245,25 @@ static void json_one(struct wd_json *j, struct explain_ctx *x,
 	wd_json_close(j, '}');
 }
 
+/* explain FUNCTION: its call-site entry. */
+static void callsite_json(struct wd_json *j, const struct wd_callsite *site)
+{
+	wd_json_open(j, NULL, '{');
+	wd_callsite_json_fields(j, site);
+	wd_json_close(j, '}');
+}
+
+/* explain FUNCTION: the causes the catalogue gives by place in it. */
+static void place_json(struct wd_json *j, const char *function)
+{
+	wd_json_open(j, NULL, '{');
+	wd_json_str(j, "function", function);
+	wd_json_open(j, "causes", '[');
+	wd_causes_json_function(j, function);
+	wd_json_close(j, ']');
+	wd_json_close(j, '}');
+}
+
 void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
 		     const struct wd_callsite **sites, const struct wd_rst_entry **rsts,
 		     const bool *places, char **names, int n)
@@ -262,25 +281,14 @@ void wd_explain_json(struct explain_ctx *x, const struct wd_cat_entry **e,
 			json_one(&j, x, e[i], names[i]);
 	wd_json_close(&j, ']');
 	wd_json_open(&j, "callsites", '[');
-	for (int i = 0; i < n; i++) {
-		if (!sites[i])
-			continue;
-		wd_json_open(&j, NULL, '{');
-		wd_callsite_json_fields(&j, sites[i]);
-		wd_json_close(&j, '}');
-	}
+	for (int i = 0; i < n; i++)
+		if (sites[i])
+			callsite_json(&j, sites[i]);
 	wd_json_close(&j, ']');
 	wd_json_open(&j, "places", '[');
-	for (int i = 0; i < n; i++) {
-		if (!places[i])
-			continue;
-		wd_json_open(&j, NULL, '{');
-		wd_json_str(&j, "function", names[i]);
-		wd_json_open(&j, "causes", '[');
-		wd_causes_json_function(&j, names[i]);
-		wd_json_close(&j, ']');
-		wd_json_close(&j, '}');
-	}
+	for (int i = 0; i < n; i++)
+		if (places[i])
+			place_json(&j, names[i]);
 	wd_json_close(&j, ']');
 	wd_json_open(&j, "resets", '[');
 	for (int i = 0; i < n; i++)

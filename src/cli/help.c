@@ -226,6 +226,19 @@ static const struct cmd_doc docs[WD_NCMDS] = {
 
 /* ------------------------------------------------------------- help */
 
+/* The next line of *text (NULL at its end, or for a NULL text): its length in
+ * *n; *text moves past the line and its newline. */
+static const char *next_line(const char **text, size_t *n)
+{
+	const char *line = *text;
+
+	if (!line || !*line)
+		return NULL;
+	*n = strcspn(line, "\n");
+	*text = line + *n + (line[*n] ? 1 : 0);
+	return line;
+}
+
 /* Words of text from column col, lines indented by indent; returns the column. */
 static int wrap(FILE *f, const char *text, int col, int indent)
 {
@@ -250,19 +263,18 @@ static int wrap(FILE *f, const char *text, int col, int indent)
 /* Paragraphs wrapped, verbatim lines kept. */
 static void print_text(FILE *f, const char *text)
 {
-	while (*text) {
-		size_t n = strcspn(text, "\n");
+	const char *s;
+	size_t n;
+
+	while ((s = next_line(&text, &n))) {
 		char line[1024];
 
-		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		snprintf(line, sizeof(line), "%.*s", (int)n, s);
 		if (!strncmp(line, "  ", 2))
 			fputs(line, f);
 		else
 			wrap(f, line, 0, 0);
 		fputc('\n', f);
-		text += n;
-		if (*text)
-			text++;
 	}
 }
 
@@ -290,24 +302,18 @@ static void help_line(FILE *f, const char *head, const char *text)
 void wd_help_command(enum wd_cmd cmd, FILE *f)
 {
 	const struct cmd_doc *d = &docs[cmd];
-	const char *more = d->more_usage;
+	const char *text = d->more_usage, *line;
+	const struct wd_option *o;
 	char head[64];
+	size_t n;
 
 	fprintf(f, "Usage: whydrop %s %s\n", cmd == WD_CMD_TOP ? "[top]" : wd_cmd_name(cmd),
 		d->usage);
-	while (more && *more) {
-		size_t n = strcspn(more, "\n");
-
-		fprintf(f, "       %.*s\n", (int)n, more);
-		more += n + (more[n] ? 1 : 0);
-	}
+	while ((line = next_line(&text, &n)))
+		fprintf(f, "       %.*s\n", (int)n, line);
 	print_text(f, d->description);
 	fputs("\nOptions:\n", f);
-	for (size_t i = 0; i < wd_n_options; i++) {
-		const struct wd_option *o = &wd_options[i];
-
-		if (!(o->cmds & WD_CMD_BIT(cmd)))
-			continue;
+	for (size_t i = 0; (o = wd_cmd_option_next(cmd, &i));) {
 		option_head(o, head, sizeof(head));
 		help_line(f, head, wd_option_help(o, cmd));
 	}
@@ -316,12 +322,9 @@ void wd_help_command(enum wd_cmd cmd, FILE *f)
 		help_line(f, head, d->words_help);
 	}
 	fputs("\nExamples:\n", f);
-	for (const char *e = d->examples; *e;) {
-		size_t n = strcspn(e, "\n");
-
-		fprintf(f, "  %.*s\n", (int)n, e);
-		e += n + (e[n] ? 1 : 0);
-	}
+	text = d->examples;
+	while ((line = next_line(&text, &n)))
+		fprintf(f, "  %.*s\n", (int)n, line);
 }
 
 void wd_help_main(FILE *f)
@@ -388,10 +391,11 @@ static void man_sentence(FILE *f, const char *s)
 static void man_paragraphs(FILE *f, const char *text)
 {
 	bool verbatim = false, first = true;
+	const char *s;
+	size_t n;
 
-	while (*text) {
-		size_t n = strcspn(text, "\n");
-		bool v = n >= 2 && !strncmp(text, "  ", 2);
+	while ((s = next_line(&text, &n))) {
+		bool v = n >= 2 && !strncmp(s, "  ", 2);
 
 		if (v && !verbatim)
 			fputs(".nf\n", f);
@@ -401,9 +405,8 @@ static void man_paragraphs(FILE *f, const char *text)
 			fputs(".IP\n", f);
 		verbatim = v;
 		first = false;
-		man_text(f, v ? text + 2 : text, v ? n - 2 : n, true);
+		man_text(f, v ? s + 2 : s, v ? n - 2 : n, true);
 		fputc('\n', f);
-		text += n + (text[n] ? 1 : 0);
 	}
 	if (verbatim)
 		fputs(".fi\n", f);
@@ -423,35 +426,29 @@ static void man_option_name(FILE *f, const struct wd_option *o)
 	}
 }
 
-static void man_cmd_list(FILE *f, unsigned int cmds)
-{
-	bool any = false;
-
-	if (cmds == WD_CMD_BIT(WD_NCMDS) - 1) {
-		fputs("(every command)", f);
-		return;
-	}
-	fputc('(', f);
-	for (int i = 0; i < WD_NCMDS; i++) {
-		if (!(cmds & WD_CMD_BIT(i)))
-			continue;
-		fprintf(f, "%s%s", any ? ", " : "", wd_cmd_name((enum wd_cmd)i));
-		any = true;
-	}
-	fputc(')', f);
-}
-
-/* "\fBwatch\fR, \fBrecord\fR" */
-static void man_cmd_names(FILE *f, unsigned int cmds)
+/* "watch, record", or bold: "\fBwatch\fR, \fBrecord\fR" */
+static void man_cmd_names(FILE *f, unsigned int cmds, bool bold)
 {
 	bool any = false;
 
 	for (int c = 0; c < WD_NCMDS; c++) {
 		if (!(cmds & WD_CMD_BIT(c)))
 			continue;
-		fprintf(f, "%s\\fB%s\\fR", any ? ", " : "", wd_cmd_name((enum wd_cmd)c));
+		fprintf(f, "%s%s%s%s", any ? ", " : "", bold ? "\\fB" : "",
+			wd_cmd_name((enum wd_cmd)c), bold ? "\\fR" : "");
 		any = true;
 	}
+}
+
+static void man_cmd_list(FILE *f, unsigned int cmds)
+{
+	if (cmds == WD_CMD_BIT(WD_NCMDS) - 1) {
+		fputs("(every command)", f);
+		return;
+	}
+	fputc('(', f);
+	man_cmd_names(f, cmds, false);
+	fputc(')', f);
 }
 
 static void man_commands(FILE *f)
@@ -459,28 +456,23 @@ static void man_commands(FILE *f)
 	fputs(".SH COMMANDS\n", f);
 	for (int i = 0; i < WD_NCMDS; i++) {
 		const struct cmd_doc *d = &docs[i];
-		const char *more = d->more_usage;
+		const char *text = d->more_usage, *line;
+		const struct wd_option *o;
 		bool any = false;
+		size_t n;
 
 		fprintf(f, ".TP\n\\fBwhydrop %s\\fR ", wd_cmd_name((enum wd_cmd)i));
 		man_str(f, d->usage);
 		fputc('\n', f);
-		while (more && *more) {
-			size_t n = strcspn(more, "\n");
-
+		while ((line = next_line(&text, &n))) {
 			fputs(".br\n", f);
-			man_text(f, more, n, true);
+			man_text(f, line, n, true);
 			fputc('\n', f);
-			more += n + (more[n] ? 1 : 0);
 		}
 		fputs(".br\n", f);
 		man_paragraphs(f, d->description);
 		fputs(".IP\nOptions: ", f);
-		for (size_t k = 0; k < wd_n_options; k++) {
-			const struct wd_option *o = &wd_options[k];
-
-			if (!(o->cmds & WD_CMD_BIT(i)))
-				continue;
+		for (size_t k = 0; (o = wd_cmd_option_next((enum wd_cmd)i, &k));) {
 			fprintf(f, "%s\\fB", any ? ", " : "");
 			if (o->letter)
 				fprintf(f, "\\-%c\\fR/\\fB", o->letter);
@@ -496,12 +488,10 @@ static void man_commands(FILE *f)
 			man_str(f, d->words_help);
 		}
 		fputs(".\n.IP\nExamples:\n.nf\n", f);
-		for (const char *e = d->examples; *e;) {
-			size_t n = strcspn(e, "\n");
-
-			man_text(f, e, n, true);
+		text = d->examples;
+		while ((line = next_line(&text, &n))) {
+			man_text(f, line, n, true);
 			fputc('\n', f);
-			e += n + (e[n] ? 1 : 0);
 		}
 		fputs(".fi\n", f);
 	}
@@ -526,7 +516,7 @@ static void man_options(FILE *f)
 			if (!o->help_for[k].cmds)
 				continue;
 			fputs(".br\n", f);
-			man_cmd_names(f, o->help_for[k].cmds);
+			man_cmd_names(f, o->help_for[k].cmds, true);
 			fputs(": ", f);
 			man_sentence(f, o->help_for[k].text);
 		}
@@ -534,7 +524,7 @@ static void man_options(FILE *f)
 			if (!o->hint_for[k].cmds || (o->hint_for[k].cmds & o->cmds))
 				continue;
 			fputs(".br\nNot for ", f);
-			man_cmd_names(f, o->hint_for[k].cmds);
+			man_cmd_names(f, o->hint_for[k].cmds, true);
 			fputs(": ", f);
 			man_sentence(f, o->hint_for[k].text);
 		}

@@ -52,6 +52,17 @@ const char *wd_option_help(const struct wd_option *opt, enum wd_cmd cmd)
 	return opt->help;
 }
 
+const struct wd_option *wd_cmd_option_next(enum wd_cmd cmd, size_t *i)
+{
+	while (*i < wd_n_options) {
+		const struct wd_option *o = &wd_options[(*i)++];
+
+		if (o->cmds & WD_CMD_BIT(cmd))
+			return o;
+	}
+	return NULL;
+}
+
 /* ------------------------------------------------------------ values */
 
 static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
@@ -150,10 +161,6 @@ static int parse_session_opt(struct parse *p, const char *arg)
 					    "numbers as `whydrop reasons` prints them, e.g. -r "
 					    "NO_SOCKET,TCP_CSUM", arg);
 		o->reasons = arg;
-	} else if (!strcmp(name, "netns")) {
-		o->netns = arg;
-	} else if (!strcmp(name, "interface")) {
-		o->ifname = arg;
 	} else if (!strcmp(name, "duration")) {
 		why = wd_parse_duration(arg, &wd_duration_limits, &o->duration);
 		if (why)
@@ -193,12 +200,6 @@ static int parse_session_opt(struct parse *p, const char *arg)
 			return wd_opt_usage(p, "at most %d --hide options (a --noise-file "
 					    "holds more)", WD_MAX_HIDE);
 		o->hide[o->n_hide++] = arg;
-	} else if (!strcmp(name, "noise-file")) {
-		o->noise_file = arg;
-	} else if (!strcmp(name, "host-root")) {
-		o->host_root = arg;
-	} else if (!strcmp(name, "docker-root")) {
-		o->docker_root = arg;
 	} else if (!strcmp(name, "group-by")) {
 		if (wd_parse_group_by(arg, &o->group_by))
 			return bad_value(p, arg, "netns, interface, cgroup, process, container, pod, "
@@ -212,14 +213,17 @@ static int parse_session_opt(struct parse *p, const char *arg)
 	return 0;
 }
 
-static int parse_flag(struct parse *p)
+/*
+ * The options that only set a field of struct wd_cli: a flag to true, an
+ * option with an argument to the argument as it is.
+ */
+static int parse_field(struct parse *p, const char *arg)
 {
-	struct wd_cli *c = p->c;
-	const char *name = p->opt->name;
 	static const struct {
 		const char *name;
 		size_t off;
-	} flags[] = {
+	} fields[] = {
+		/* the session's */
 		{ "json", offsetof(struct wd_cli, o.json) },
 		{ "verbose", offsetof(struct wd_cli, o.verbose) },
 		{ "explain", offsetof(struct wd_cli, o.explain) },
@@ -231,6 +235,12 @@ static int parse_flag(struct parse *p)
 		{ "folded", offsetof(struct wd_cli, o.folded) },
 		{ "show-all", offsetof(struct wd_cli, o.show_all) },
 		{ "netns-names", offsetof(struct wd_cli, o.netns_names) },
+		{ "netns", offsetof(struct wd_cli, o.netns) },
+		{ "interface", offsetof(struct wd_cli, o.ifname) },
+		{ "noise-file", offsetof(struct wd_cli, o.noise_file) },
+		{ "host-root", offsetof(struct wd_cli, o.host_root) },
+		{ "docker-root", offsetof(struct wd_cli, o.docker_root) },
+		/* the command's own */
 		{ "per-interface", offsetof(struct wd_cli, per_if) },
 		{ "per-netns", offsetof(struct wd_cli, per_netns) },
 		{ "per-cgroup", offsetof(struct wd_cli, per_cgroup) },
@@ -238,14 +248,32 @@ static int parse_flag(struct parse *p)
 		{ "all", offsetof(struct wd_cli, all) },
 		{ "callsites", offsetof(struct wd_cli, callsites) },
 		{ "lines", offsetof(struct wd_cli, lines) },
+		{ "write", offsetof(struct wd_cli, write) },
+		{ "listen", offsetof(struct wd_cli, listen) },
+		{ "user", offsetof(struct wd_cli, user) },
+		{ "svg", offsetof(struct wd_cli, svg) },
 	};
 
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		if (!strcmp(name, flags[i].name)) {
-			*(bool *)((char *)c + flags[i].off) = true;
-			return 0;
-		}
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		char *field = (char *)p->c + fields[i].off;
+
+		if (strcmp(p->opt->name, fields[i].name))
+			continue;
+		if (p->opt->arg)
+			*(const char **)field = arg;
+		else
+			*(bool *)field = true;
+		return 0;
 	}
+	return 1;
+}
+
+/* The flags that choose among values. */
+static int parse_flag(struct parse *p)
+{
+	struct wd_cli *c = p->c;
+	const char *name = p->opt->name;
+
 	if (!strcmp(name, "markdown"))
 		c->doc = WD_DOC_MARKDOWN;
 	else if (!strcmp(name, "man"))
@@ -290,9 +318,6 @@ static int parse_own_opt(struct parse *p, const char *arg)
 	double secs;
 
 	switch (letter) {
-	case 'w':
-		c->write = arg;
-		return 0;
 	case 'c':
 		if (wd_parse_ulong(arg, 1, ULONG_MAX, &v))
 			return bad_value(p, arg, "a number of packets, 1 or more");
@@ -320,17 +345,11 @@ static int parse_own_opt(struct parse *p, const char *arg)
 			return bad_value(p, arg, "a number of files, 1 or more");
 		return 0;
 	}
-	if (!strcmp(name, "listen")) {
-		c->listen = arg;
-	} else if (!strcmp(name, "max-series")) {
+	if (!strcmp(name, "max-series")) {
 		if (parse_u32(arg, 1, 1000000, &c->max_series))
 			return bad_value(p, arg, "1 to 1000000 series");
 	} else if (!strcmp(name, "series-grace")) {
 		return parse_span(p, arg, &wd_grace_limits, &c->series_grace);
-	} else if (!strcmp(name, "user")) {
-		c->user = arg;
-	} else if (!strcmp(name, "svg")) {
-		c->svg = arg;
 	} else if (!strcmp(name, "fail-on")) {
 		char err[512];
 
@@ -362,7 +381,9 @@ static int parse_one(struct parse *p, const char *arg)
 			return 0;
 		return refuse(p, p->opt, p->spelled);
 	}
-	r = p->opt->arg ? parse_session_opt(p, arg) : parse_flag(p);
+	r = parse_field(p, arg);
+	if (r > 0)
+		r = p->opt->arg ? parse_session_opt(p, arg) : parse_flag(p);
 	if (r > 0 && p->opt->arg)
 		r = parse_own_opt(p, arg);
 	if (r > 0)

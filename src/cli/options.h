@@ -61,6 +61,8 @@ const char *wd_cmd_name(enum wd_cmd cmd);
 enum wd_cmd wd_cmd_by_name(const char *name);
 /* The help of option opt for cmd (its own text when it has one). */
 const char *wd_option_help(const struct wd_option *opt, enum wd_cmd cmd);
+/* The next option from *i on that cmd takes (*i moves past it); NULL: no more. */
+const struct wd_option *wd_cmd_option_next(enum wd_cmd cmd, size_t *i);
 
 #define WD_SERVE_LISTEN		"127.0.0.1:9464"
 #define WD_SERVE_MAX_SERIES	500

@@ -260,6 +260,42 @@ static void table_has_forms(const struct wd_count_doc *doc, int plural)
 	free(out);
 }
 
+/* Unknown fields are left out: a NULL string, a 0, a false flag; the reason
+ * and its code together, the code alone left out when unknown. */
+static void opt_fields(FILE *f, const void *unused)
+{
+	struct wd_json j;
+
+	(void)unused;
+	wd_json_init(&j, f);
+	wd_json_open(&j, NULL, '{');
+	wd_json_str_opt(&j, "a", NULL);
+	wd_json_str_opt(&j, "b", "");
+	wd_json_uint_opt(&j, "c", 0);
+	wd_json_uint_opt(&j, "d", 4294967296ULL);
+	wd_json_flag(&j, "e", false);
+	wd_json_flag(&j, "f", true);
+	wd_json_reason(&j, NULL, 2, false);
+	wd_json_open(&j, "g", '[');
+	wd_json_open(&j, NULL, '{');
+	wd_json_reason(&j, "NO_SOCKET", 2, false);
+	wd_json_close(&j, '}');
+	wd_json_open(&j, NULL, '{');
+	wd_json_reason(&j, "X", 0, true);
+	wd_json_close(&j, '}');
+	wd_json_close(&j, ']');
+	wd_json_close(&j, '}');
+}
+
+static void test_opt_fields(void)
+{
+	char *out = capture(opt_fields, NULL);
+
+	CHECK_STR(out, "{\"b\": \"\", \"d\": 4294967296, \"f\": true, \"g\": "
+		  "[{\"reason\": \"NO_SOCKET\", \"code\": 2}, {\"reason\": \"X\"}]}");
+	free(out);
+}
+
 /* "1 drop", "2 drops": singular and plural in the text of a count. */
 static void test_plural(void)
 {
@@ -284,4 +320,4 @@ static void test_plural(void)
 }
 
 UNIT_MAIN(test_plural, test_watch_json, test_watch_text, test_sock_text, test_count_json,
-	  test_groups_json, test_escape, test_escape_utf8)
+	  test_groups_json, test_escape, test_escape_utf8, test_opt_fields)

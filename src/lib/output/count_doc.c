@@ -64,12 +64,10 @@ static void print_counters_json(struct wd_json *j, const struct wd_count_doc *do
 			wd_json_uint(j, "traced", c->traced);
 			wd_json_uint(j, "unexplained", c->unexplained);
 		}
-		if (c->explained)
-			wd_json_bool(j, "explained", true);
+		wd_json_flag(j, "explained", c->explained);
 		if (c->compared && c->unexplained && c->explanation)
 			wd_json_str(j, "explanation", c->explanation);
-		if (c->note)
-			wd_json_str(j, "note", c->note);
+		wd_json_str_opt(j, "note", c->note);
 		if (c->n_parts)
 			json_parts(j, c);
 		wd_json_close(j, '}');
@@ -85,8 +83,7 @@ static void print_cause_json(struct wd_json *j, const struct wd_diagnosis *d)
 	wd_json_str(j, "confidence", wd_confidence_name(d->confidence));
 	if (d->evidence[0])
 		wd_json_str(j, "evidence", d->evidence);
-	if (d->remedy)
-		wd_json_str(j, "remedy", d->remedy);
+	wd_json_str_opt(j, "remedy", d->remedy);
 	wd_json_close(j, '}');
 }
 
@@ -95,12 +92,9 @@ static void print_entry_json(struct wd_json *j, const struct wd_count_row *r, ui
 			     const struct wd_row_rule *part)
 {
 	wd_json_open(j, NULL, '{');
-	if (r->reason) {
-		wd_json_str(j, "reason", r->reason);
-		if (!r->no_code)
-			wd_json_uint(j, "code", r->code);
+	wd_json_reason(j, r->reason, r->code, r->no_code);
+	if (r->reason)
 		wd_json_str(j, "subsystem", r->subsystem);
-	}
 	wd_json_str(j, "function", r->function);
 	wd_json_str(j, "location", r->location);
 	wd_json_uint(j, "count", count);
@@ -151,8 +145,7 @@ static void print_check_json(struct wd_json *j, const struct wd_check_result *r)
 			const struct wd_check_reason *x = &o->reasons[k];
 
 			wd_json_open(j, NULL, '{');
-			if (x->reason)
-				wd_json_str(j, "reason", x->reason);
+			wd_json_str_opt(j, "reason", x->reason);
 			wd_json_uint(j, "count", x->count);
 			wd_json_double(j, "rate", x->rate, 3);
 			wd_json_bool(j, "crossed", o->term->what == WD_CHECK_UNEXPECTED ?
@@ -218,15 +211,11 @@ static void print_stacks_json(struct wd_json *j, const struct wd_count_doc *doc)
 		const struct wd_stack_row *r = &doc->stacks[i];
 
 		wd_json_open(j, NULL, '{');
-		if (r->reason) {
-			wd_json_str(j, "reason", r->reason);
-			wd_json_uint(j, "code", r->code);
-		}
+		wd_json_reason(j, r->reason, r->code, false);
 		wd_json_str(j, "function", r->function);
 		wd_json_str(j, "location", r->location);
 		wd_json_uint(j, "count", r->count);
-		if (r->hidden)
-			wd_json_bool(j, "hidden", true);
+		wd_json_flag(j, "hidden", r->hidden);
 		wd_json_strn(j, "stack", r->frames, r->n_frames);
 		wd_json_close(j, '}');
 	}
@@ -241,23 +230,17 @@ static void print_stacks_json(struct wd_json *j, const struct wd_count_doc *doc)
 static void print_groups_json(struct wd_json *j, const struct wd_count_doc *doc)
 {
 	wd_json_str(j, "group_by", doc->group_by);
-	if (doc->groups_lost)
-		wd_json_uint(j, "groups_lost", doc->groups_lost);
+	wd_json_uint_opt(j, "groups_lost", doc->groups_lost);
 	wd_json_open(j, "groups", '[');
 	for (size_t i = 0; i < doc->n_groups; i++) {
 		const struct wd_group_out *g = &doc->groups[i];
 
 		wd_json_open(j, NULL, '{');
 		wd_json_str(j, "group", g->group);
-		if (g->reason) {
-			wd_json_str(j, "reason", g->reason);
-			wd_json_uint(j, "code", g->code);
-		}
+		wd_json_reason(j, g->reason, g->code, false);
 		wd_json_uint(j, "count", g->count);
-		if (g->netns)
-			wd_json_uint(j, "netns", g->netns);
-		if (g->netns_cookie)
-			wd_json_uint(j, "netns_cookie", g->netns_cookie);
+		wd_json_uint_opt(j, "netns", g->netns);
+		wd_json_uint_opt(j, "netns_cookie", g->netns_cookie);
 		wd_json_close(j, '}');
 	}
 	wd_json_close(j, ']');
@@ -278,8 +261,7 @@ void wd_print_count_json(FILE *f, const struct wd_count_doc *doc)
 		wd_json_uint(&j, "lost_events", doc->lost_events);
 		if (doc->has_filter)
 			wd_json_uint(&j, "filter_paged_unmatched", doc->filter_paged);
-		if (doc->location_only)
-			wd_json_bool(&j, "location_only", true);
+		wd_json_flag(&j, "location_only", doc->location_only);
 		if (doc->source)
 			print_source_json(&j, doc->source);
 		print_drops_json(&j, doc);

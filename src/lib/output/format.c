@@ -212,8 +212,7 @@ static void print_flow_json(struct wd_json *j, const struct wd_drop_view *d)
 		wd_json_uint(j, "icmp_type", fl->icmp_type);
 		wd_json_uint(j, "icmp_code", fl->icmp_code);
 	}
-	if (fl->fragment)
-		wd_json_bool(j, "fragment", true);
+	wd_json_flag(j, "fragment", fl->fragment);
 }
 
 void wd_print_sock_json(struct wd_json *j, const struct wd_sock_view *k)
@@ -232,24 +231,27 @@ void wd_print_sock_json(struct wd_json *j, const struct wd_sock_view *k)
 	wd_json_str(j, "state", wd_sock_state_name(k->state));
 	if (k->full && !k->no_uid) {
 		wd_json_uint(j, "uid", k->uid);
-		if (k->cgroup_id)
-			wd_json_uint(j, "cgroup_id", k->cgroup_id);
+		wd_json_uint_opt(j, "cgroup_id", k->cgroup_id);
 	}
-	if (k->cgroup)
-		wd_json_str(j, "cgroup", k->cgroup);
-	if (k->workload)
-		wd_json_str(j, "workload", k->workload);
-	if (k->container)
-		wd_json_str(j, "container", k->container);
-	if (k->pod)
-		wd_json_str(j, "pod", k->pod);
-	if (k->k8s_namespace)
-		wd_json_str(j, "k8s_namespace", k->k8s_namespace);
+	wd_json_str_opt(j, "cgroup", k->cgroup);
+	wd_json_str_opt(j, "workload", k->workload);
+	wd_json_str_opt(j, "container", k->container);
+	wd_json_str_opt(j, "pod", k->pod);
+	wd_json_str_opt(j, "k8s_namespace", k->k8s_namespace);
 	if (k->pid) {
 		wd_json_uint(j, "pid", (uint64_t)k->pid);
 		wd_json_str(j, "comm", k->comm);
 	}
 	wd_json_close(j, '}');
+}
+
+void wd_json_reason(struct wd_json *j, const char *reason, uint32_t code, bool no_code)
+{
+	if (!reason)
+		return;
+	wd_json_str(j, "reason", reason);
+	if (!no_code)
+		wd_json_uint(j, "code", code);
 }
 
 void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
@@ -261,11 +263,7 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 	wd_json_init(&j, f);
 	wd_json_open(&j, NULL, '{');
 	wd_json_str(&j, "ts", ts);
-	if (d->reason) {
-		wd_json_str(&j, "reason", d->reason);
-		if (!d->no_code)
-			wd_json_uint(&j, "code", d->code);
-	}
+	wd_json_reason(&j, d->reason, d->code, d->no_code);
 	wd_json_str(&j, "function", d->function);
 	wd_json_str(&j, "location", d->location);
 	print_flow_json(&j, d);
@@ -273,25 +271,17 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d)
 		wd_json_uint(&j, "len", wd_drop_ip_len(d));
 	if (!d->no_skb_len)
 		wd_json_uint(&j, "skb_len", d->skb_len);
-	if (d->ifindex)
-		wd_json_uint(&j, "ifindex", d->ifindex);
-	if (d->ifname)
-		wd_json_str(&j, "ifname", d->ifname);
-	if (d->netns)
-		wd_json_uint(&j, "netns", d->netns);
-	if (d->netns_cookie)
-		wd_json_uint(&j, "netns_cookie", d->netns_cookie);
-	if (d->netns_name)
-		wd_json_str(&j, "netns_name", d->netns_name);
+	wd_json_uint_opt(&j, "ifindex", d->ifindex);
+	wd_json_str_opt(&j, "ifname", d->ifname);
+	wd_json_uint_opt(&j, "netns", d->netns);
+	wd_json_uint_opt(&j, "netns_cookie", d->netns_cookie);
+	wd_json_str_opt(&j, "netns_name", d->netns_name);
 	wd_print_sock_json(&j, &d->sock);
 	if (!d->no_cpu)
 		wd_json_uint(&j, "cpu", d->cpu);
-	if (d->hw_group)
-		wd_json_str(&j, "hw_trap_group", d->hw_group);
-	if (d->hw_trap)
-		wd_json_str(&j, "hw_trap", d->hw_trap);
-	if (d->rule)
-		wd_json_str(&j, "rule", d->rule);
+	wd_json_str_opt(&j, "hw_trap_group", d->hw_group);
+	wd_json_str_opt(&j, "hw_trap", d->hw_trap);
+	wd_json_str_opt(&j, "rule", d->rule);
 	if (d->stack)
 		wd_json_strn(&j, "stack", d->stack, d->n_stack);
 	wd_json_close(&j, '}');

@@ -227,6 +227,9 @@ void wd_print_drop_json(FILE *f, const struct wd_drop_view *d);
 struct wd_json;
 void wd_print_sock_text(FILE *f, const struct wd_sock_view *k);
 void wd_print_sock_json(struct wd_json *j, const struct wd_sock_view *k);
+/* "reason" and "code": both left out when the reason is unknown (NULL), the
+ * code when no_code. */
+void wd_json_reason(struct wd_json *j, const char *reason, uint32_t code, bool no_code);
 void wd_print_count_json(FILE *f, const struct wd_count_doc *doc);
 void wd_print_count_table(FILE *f, const struct wd_count_doc *doc);
 /* The --stacks part of the table. */

@@ -112,3 +112,21 @@ void wd_json_bool(struct wd_json *j, const char *k, bool val)
 	key(j, k);
 	fputs(val ? "true" : "false", j->f);
 }
+
+void wd_json_str_opt(struct wd_json *j, const char *k, const char *val)
+{
+	if (val)
+		wd_json_str(j, k, val);
+}
+
+void wd_json_uint_opt(struct wd_json *j, const char *k, uint64_t val)
+{
+	if (val)
+		wd_json_uint(j, k, val);
+}
+
+void wd_json_flag(struct wd_json *j, const char *k, bool set)
+{
+	if (set)
+		wd_json_bool(j, k, true);
+}

@@ -24,6 +24,11 @@ void wd_json_uint(struct wd_json *j, const char *key, uint64_t val);
 void wd_json_int(struct wd_json *j, const char *key, int64_t val);
 void wd_json_double(struct wd_json *j, const char *key, double val, int decimals);
 void wd_json_bool(struct wd_json *j, const char *key, bool val);
+/* Fields that are left out when unknown or none: a NULL string, a 0, a false
+ * flag (the flag is written only as true). */
+void wd_json_str_opt(struct wd_json *j, const char *key, const char *val);
+void wd_json_uint_opt(struct wd_json *j, const char *key, uint64_t val);
+void wd_json_flag(struct wd_json *j, const char *key, bool set);
 /* An array of the strings of a NULL-terminated list; NULL or empty: []. */
 void wd_json_strv(struct wd_json *j, const char *key, const char *const *v);
 /* An array of the n strings of v. */

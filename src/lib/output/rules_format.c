@@ -29,8 +29,7 @@ static void rule_obj_json(struct wd_json *j, const struct wd_rule_out *r)
 		wd_json_str(j, "text", r->text);
 	else
 		wd_json_str(j, "text_unavailable", r->text_why ? r->text_why : "");
-	if (r->comment)
-		wd_json_str(j, "comment", r->comment);
+	wd_json_str_opt(j, "comment", r->comment);
 	wd_json_close(j, '}');
 }
 
@@ -58,8 +57,7 @@ static void ns_json(struct wd_json *j, const struct wd_rules_ns_out *n)
 	wd_json_open(j, NULL, '{');
 	wd_json_str(j, "netns", n->netns);
 	wd_json_uint(j, "netns_inode", n->inode);
-	if (n->cookie)
-		wd_json_uint(j, "netns_cookie", n->cookie);
+	wd_json_uint_opt(j, "netns_cookie", n->cookie);
 	wd_json_uint(j, "traced", n->traced);
 	wd_json_open(j, "by_rule", '[');
 	for (size_t i = 0; i < n->n_rules; i++)
@@ -72,8 +70,7 @@ static void ns_json(struct wd_json *j, const struct wd_rules_ns_out *n)
 		wd_json_str(j, "unclaimed_why", n->unclaimed_why);
 	wd_json_uint(j, "trace_messages_lost", n->messages_lost);
 	wd_json_uint(j, "trace_overruns", n->overruns);
-	if (n->legacy)
-		wd_json_str(j, "legacy_iptables", n->legacy);
+	wd_json_str_opt(j, "legacy_iptables", n->legacy);
 	wd_json_close(j, '}');
 }
 

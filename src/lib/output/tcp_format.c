@@ -31,8 +31,7 @@ static void who_json(struct wd_json *j, const struct wd_tcp_reset_out *r)
 	}
 	if (r->cgroup[0])
 		wd_json_str(j, "cgroup", r->cgroup);
-	if (r->cgroup_id)
-		wd_json_uint(j, "cgroup_id", r->cgroup_id);
+	wd_json_uint_opt(j, "cgroup_id", r->cgroup_id);
 	if (r->container[0])
 		wd_json_str(j, "container", r->container);
 	if (r->pod[0])
@@ -61,12 +60,9 @@ static void reset_json(struct wd_json *j, const struct wd_tcp_reset_out *r)
 	wd_json_str(j, "direction", r->direction);
 	wd_json_uint(j, "count", r->count);
 	wd_json_str(j, "state", r->state);
-	if (r->netns)
-		wd_json_uint(j, "netns", r->netns);
-	if (r->netns_cookie)
-		wd_json_uint(j, "netns_cookie", r->netns_cookie);
-	if (r->overflow)
-		wd_json_bool(j, "overflow", true);
+	wd_json_uint_opt(j, "netns", r->netns);
+	wd_json_uint_opt(j, "netns_cookie", r->netns_cookie);
+	wd_json_flag(j, "overflow", r->overflow);
 	who_json(j, r);
 	wd_json_close(j, '}');
 }
