@@ -16,6 +16,7 @@
 
 #define N_ENTRIES	(sizeof(catalogue) / sizeof(catalogue[0]))
 #define N_RENAMES	(sizeof(catalogue_renames) / sizeof(catalogue_renames[0]))
+#define N_SEVERITIES	(sizeof(severities) / sizeof(severities[0]))
 #define NAME_MAX_LEN	128
 #define WRAP_COLS	78
 
@@ -113,30 +114,23 @@ const char *wd_catalogue_suggest(const char *name)
 	return wd_suggest(normalize(name, buf, sizeof(buf)), names, N_ENTRIES);
 }
 
+/* A severity as text says it, and as JSON does. */
+static const struct {
+	const char *name, *key;
+} severities[] = {
+	[WD_SEV_BENIGN] = { "usually benign", "benign" },
+	[WD_SEV_DEPENDS] = { "depends", "depends" },
+	[WD_SEV_PROBLEM] = { "usually a problem", "problem" },
+};
+
 const char *wd_severity_name(enum wd_cat_severity s)
 {
-	switch (s) {
-	case WD_SEV_BENIGN:
-		return "usually benign";
-	case WD_SEV_DEPENDS:
-		return "depends";
-	case WD_SEV_PROBLEM:
-		return "usually a problem";
-	}
-	return "unknown";
+	return (size_t)s < N_SEVERITIES ? severities[s].name : "unknown";
 }
 
 const char *wd_severity_key(enum wd_cat_severity s)
 {
-	switch (s) {
-	case WD_SEV_BENIGN:
-		return "benign";
-	case WD_SEV_DEPENDS:
-		return "depends";
-	case WD_SEV_PROBLEM:
-		return "problem";
-	}
-	return "unknown";
+	return (size_t)s < N_SEVERITIES ? severities[s].key : "unknown";
 }
 
 /* ---------------------------------------------------------------- text */
