@@ -21,20 +21,21 @@
 	       : BPF_CORE_READ(src, a, ##__VA_ARGS__))
 
 /*
- * A tracepoint's two programs, NAME_btf (tp_btf/TP) and NAME_raw
- * (raw_tp/TP), both calling FN(args, btf): user space loads the one the
- * kernel can attach. FN takes the tracepoint's arguments as __u64 *.
+ * A program on tracepoint tp in both flavours: name##_btf (tp_btf: the
+ * arguments are its context) and name##_raw (raw_tp: they are in
+ * ctx->args). Both call fn(args, ctx, btf, ...); user space loads one.
  */
-#define WD_TP_PROGRAMS(name, tp, fn)					\
-	SEC("tp_btf/" #tp)						\
-	int name##_btf(__u64 *ctx)					\
-	{								\
-		return fn(ctx, true);					\
-	}								\
-	SEC("raw_tp/" #tp)						\
-	int name##_raw(struct bpf_raw_tracepoint_args *ctx)		\
-	{								\
-		return fn(ctx->args, false);				\
-	}
+#define BOTH_FLAVOURS(tp, name, fn, ...)				\
+SEC("tp_btf/" #tp)							\
+int name##_btf(__u64 *ctx)						\
+{									\
+	return fn(ctx, ctx, true, ##__VA_ARGS__);			\
+}									\
+									\
+SEC("raw_tp/" #tp)							\
+int name##_raw(struct bpf_raw_tracepoint_args *ctx)			\
+{									\
+	return fn(ctx->args, ctx, false, ##__VA_ARGS__);		\
+}
 
 #endif /* WHYDROP_FLAVOUR_H */

@@ -146,26 +146,13 @@ static __always_inline int on_tcp_drop(__u64 *args, void *ctx, bool btf)
 {
 	struct drop d = {};
 
-	d.f.key.location = args[1];
-	if (tp_has_reason())
-		d.f.key.reason = (__u32)args[2];
-	from_args(&d, args, ctx);
-	if (!reason_wanted(d.f.key.reason) || !where(&d, btf) || !interface(&d, btf))
+	if (!drop_wanted(&d, args, ctx, btf))
 		return 0;
 	tcp_flow_count(d.skb, &d.f.key, btf);
 	return 0;
 }
 
-SEC("tp_btf/kfree_skb")
-int kfree_skb_tcp_btf(__u64 *ctx)
-{
-	return on_tcp_drop(ctx, ctx, true);
-}
-
-SEC("raw_tp/kfree_skb")
-int kfree_skb_tcp_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_tcp_drop(ctx->args, ctx, false);
-}
+/* kfree_skb_tcp_btf, kfree_skb_tcp_raw */
+BOTH_FLAVOURS(kfree_skb, kfree_skb_tcp, on_tcp_drop)
 
 #endif /* WHYDROP_TCP_DROPS_H */

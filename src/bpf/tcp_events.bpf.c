@@ -325,7 +325,7 @@ static __always_inline void emit(const struct wd_tcp_flow *f, const struct what 
 
 /* --------------------------------------------------------------- resets */
 
-static __always_inline int on_send_reset(__u64 *args, bool btf)
+static __always_inline int on_send_reset(__u64 *args, void *ctx, bool btf)
 {
 	struct sock___wdtcp *sk = (struct sock___wdtcp *)args[0];
 	struct sk_buff___wdtcp *skb = (struct sk_buff___wdtcp *)args[1];
@@ -363,7 +363,7 @@ static __always_inline int on_send_reset(__u64 *args, bool btf)
  * tcp_reset(): a reset arrived, or (TCP_ABORT_ON_DATA) this socket aborts
  * on data after its shutdown and runs the same code before it sends one.
  */
-static __always_inline int on_receive_reset(__u64 *args, bool btf)
+static __always_inline int on_receive_reset(__u64 *args, void *ctx, bool btf)
 {
 	struct sock___wdtcp *sk = (struct sock___wdtcp *)args[0];
 	struct wd_tcp_rst_key k = { .reason = WD_TCP_REASON_NONE, .dir = WD_TCP_RECEIVED };
@@ -391,10 +391,10 @@ static __always_inline int on_receive_reset(__u64 *args, bool btf)
 
 /* ------------------------------------------------------------ programs */
 
-WD_TP_PROGRAMS(rst_sent, tcp_send_reset, on_send_reset)
-WD_TP_PROGRAMS(rst_recv, tcp_receive_reset, on_receive_reset)
-WD_TP_PROGRAMS(retrans, tcp_retransmit_skb, on_retransmit)
-WD_TP_PROGRAMS(synack, tcp_retransmit_synack, on_synack)
-WD_TP_PROGRAMS(state, inet_sock_set_state, on_set_state)
+BOTH_FLAVOURS(tcp_send_reset, rst_sent, on_send_reset)
+BOTH_FLAVOURS(tcp_receive_reset, rst_recv, on_receive_reset)
+BOTH_FLAVOURS(tcp_retransmit_skb, retrans, on_retransmit)
+BOTH_FLAVOURS(tcp_retransmit_synack, synack, on_synack)
+BOTH_FLAVOURS(inet_sock_set_state, state, on_set_state)
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -87,7 +87,7 @@ static __always_inline __u32 segs_since(struct sock___wdtcp *sk, __u32 own)
 	return n;
 }
 
-static __always_inline int on_retransmit(__u64 *args, bool btf)
+static __always_inline int on_retransmit(__u64 *args, void *ctx, bool btf)
 {
 	struct sock___wdtcp *sk = (struct sock___wdtcp *)args[0];
 	struct sk_buff___wdtcp *skb = (struct sk_buff___wdtcp *)args[1];
@@ -132,7 +132,7 @@ static __always_inline int on_retransmit(__u64 *args, bool btf)
  * socket's last retransmissions are counted by its next state change at the
  * latest (TCP_CLOSE, which also forgets it). Other sockets: one lookup.
  */
-static __always_inline int on_set_state(__u64 *args, bool btf)
+static __always_inline int on_set_state(__u64 *args, void *ctx, bool btf)
 {
 	struct sock___wdtcp *sk = (struct sock___wdtcp *)args[0];
 	int newstate = (int)args[2];
@@ -163,7 +163,7 @@ static __always_inline int on_set_state(__u64 *args, bool btf)
 }
 
 /* tcp_rtx_synack(): one segment, traced only once it went out, as counted. */
-static __always_inline int on_synack(__u64 *args, bool btf)
+static __always_inline int on_synack(__u64 *args, void *ctx, bool btf)
 {
 	struct sock___wdtcp *req = (struct sock___wdtcp *)args[1];
 	struct what w = { .type = WD_TCP_EV_SYNACK, .reason = WD_TCP_REASON_NONE, .segs = 1 };

@@ -477,16 +477,25 @@ static __always_inline void nf_trace(struct drop *d, bool btf)
 		d->f.key.flags = WD_KEY_NF_TRACE;
 }
 
+/*
+ * A drop's key and pointers from the arguments; false when the program's
+ * own filters (-r, --netns, -i) leave it out.
+ */
+static __always_inline bool drop_wanted(struct drop *d, __u64 *args, void *ctx, bool btf)
+{
+	d->f.key.location = args[1];
+	if (tp_has_reason())
+		d->f.key.reason = (__u32)args[2];
+	from_args(d, args, ctx);
+	return reason_wanted(d->f.key.reason) && where(d, btf) && interface(d, btf);
+}
+
 /* A drop: each filter as soon as what it needs is known, then the rest. */
 static __always_inline int on_drop(__u64 *args, void *ctx, bool btf, bool rules)
 {
 	struct drop d = {};
 
-	d.f.key.location = args[1];
-	if (tp_has_reason())
-		d.f.key.reason = (__u32)args[2];
-	from_args(&d, args, ctx);
-	if (!reason_wanted(d.f.key.reason) || !where(&d, btf) || !interface(&d, btf))
+	if (!drop_wanted(&d, args, ctx, btf))
 		return 0;
 	if (rules)
 		nf_trace(&d, btf);
@@ -522,46 +531,17 @@ static __always_inline int on_match(__u64 *args, void *ctx, bool btf)
 	return counted(&d, btf);
 }
 
-SEC("tp_btf/kfree_skb")
-int kfree_skb_btf(__u64 *ctx)
-{
-	return on_drop(ctx, ctx, true, false);
-}
-
-SEC("raw_tp/kfree_skb")
-int kfree_skb_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_drop(ctx->args, ctx, false, false);
-}
+/* kfree_skb_btf, kfree_skb_raw */
+BOTH_FLAVOURS(kfree_skb, kfree_skb, on_drop, false)
 
 /*
  * --rules: the same with NETFILTER_DROP split by nf_trace. Programs of
  * their own, so that without --rules not one instruction of it is loaded.
  */
-SEC("tp_btf/kfree_skb")
-int kfree_skb_rules_btf(__u64 *ctx)
-{
-	return on_drop(ctx, ctx, true, true);
-}
-
-SEC("raw_tp/kfree_skb")
-int kfree_skb_rules_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_drop(ctx->args, ctx, false, true);
-}
+BOTH_FLAVOURS(kfree_skb, kfree_skb_rules, on_drop, true)
 
 /* Tail-called by the filter on a match; loaded only with a filter. */
-SEC("tp_btf/kfree_skb")
-int kfree_skb_matched_btf(__u64 *ctx)
-{
-	return on_match(ctx, ctx, true);
-}
-
-SEC("raw_tp/kfree_skb")
-int kfree_skb_matched_raw(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_match(ctx->args, ctx, false);
-}
+BOTH_FLAVOURS(kfree_skb, kfree_skb_matched, on_match)
 
 /* --tcp: programs of their own beside these, with the filters above (tcp_drops.h) */
 #include "tcp_drops.h"

@@ -58,32 +58,44 @@ static int read_hash_slow(int fd, struct wd_keyset *out, uint64_t *vals, int ncp
 	return err;
 }
 
+/* What one batch lookup said, or -errno. */
+enum batch_end {
+	BATCH_MORE,	/* more may follow */
+	BATCH_LAST,	/* ENOENT: this was the last one */
+	BATCH_NONE,	/* the kernel has no batch operations: key by key */
+};
+
+static int lookup_batch(int fd, bool first, void *pos, void *keys, uint64_t *vals, __u32 *n)
+{
+	if (!bpf_map_lookup_batch(fd, first ? NULL : pos, pos, keys, vals, n, NULL))
+		return BATCH_MORE;
+	if (errno == ENOENT)
+		return BATCH_LAST;
+	return first && no_batch(errno) ? BATCH_NONE : -errno;
+}
+
 int wd_map_read_hash(int fd, struct wd_keyset *out, int ncpu)
 {
 	uint32_t batch = batch_keys(ncpu);
 	char *keys = malloc((size_t)batch * out->key_size);
 	uint64_t *vals = malloc((size_t)batch * ncpu * sizeof(*vals));
 	__u64 pos = 0;
-	bool first = true, done = false;
-	int err = keys && vals ? 0 : -ENOMEM;
+	int end = BATCH_MORE, err = keys && vals ? 0 : -ENOMEM;
 
-	while (!err && !done) {
+	for (bool first = true; !err && end == BATCH_MORE; first = false) {
 		__u32 n = batch;
 
-		if (bpf_map_lookup_batch(fd, first ? NULL : &pos, &pos, keys, vals, &n, NULL)) {
-			if (errno != ENOENT) {
-				err = first && no_batch(errno) ? 1 : -errno;
-				break;
-			}
-			done = true;	/* ENOENT: this was the last batch */
-		}
-		first = false;
+		end = lookup_batch(fd, first, &pos, keys, vals, &n);
+		if (end < 0 || end == BATCH_NONE)
+			break;
 		for (__u32 i = 0; !err && i < n; i++)
 			err = wd_keyset_push(out, keys + (size_t)i * out->key_size,
 					     cpu_sum(vals + (size_t)i * ncpu, ncpu));
 	}
-	if (err == 1)
+	if (!err && end == BATCH_NONE)
 		err = read_hash_slow(fd, out, vals, ncpu);
+	else if (!err && end < 0)
+		err = end;
 	free(keys);
 	free(vals);
 	return err;
@@ -105,31 +117,26 @@ int wd_map_read_array(int fd, uint32_t n, uint64_t *sums, int ncpu)
 	uint32_t *keys = malloc((size_t)n * sizeof(*keys));
 	uint64_t *vals = malloc((size_t)n * ncpu * sizeof(*vals));
 	__u32 pos = 0, got = 0;
-	bool first = true;
-	int err = keys && vals ? 0 : -ENOMEM;
+	int end = BATCH_MORE, err = keys && vals ? 0 : -ENOMEM;
 
 	memset(sums, 0, (size_t)n * sizeof(*sums));
-	while (!err && got < n) {
+	for (bool first = true; !err && end == BATCH_MORE && got < n; first = false) {
 		__u32 k = n - got;
-		bool last = false;
 
-		if (bpf_map_lookup_batch(fd, first ? NULL : &pos, &pos, keys, vals, &k, NULL)) {
-			if (errno != ENOENT) {
-				err = first && no_batch(errno) ? 1 : -errno;
-				break;
-			}
-			last = true;	/* ENOENT: the end of the array */
-		}
+		end = lookup_batch(fd, first, &pos, keys, vals, &k);
+		if (end < 0 || end == BATCH_NONE)
+			break;
 		for (__u32 i = 0; i < k; i++)
 			if (keys[i] < n)
 				sums[keys[i]] = cpu_sum(vals + (size_t)i * ncpu, ncpu);
 		got += k;
-		if (last || !k)
+		if (!k)
 			break;
-		first = false;
 	}
-	if (err == 1)
+	if (!err && end == BATCH_NONE)
 		err = read_array_slow(fd, n, sums, vals, ncpu);
+	else if (!err && end < 0)
+		err = end;
 	free(keys);
 	free(vals);
 	return err;

@@ -58,15 +58,32 @@ static void decode_l4(const uint8_t *p, size_t len, struct wd_flow *f)
 	}
 }
 
+/* Where an IP header of each version has what both decoders read first. */
+struct ip_layout {
+	int version, af;
+	size_t hdr_len, saddr, addr_len;	/* the fixed header; source, then destination */
+};
+
+static const struct ip_layout ipv4 = { 4, AF_INET, 20, 12, 4 };
+static const struct ip_layout ipv6 = { 6, AF_INET6, 40, 8, 16 };
+
+/* The version and addresses into f: false when p is no such header. */
+static bool ip_addrs(const uint8_t *p, size_t len, const struct ip_layout *l, struct wd_flow *f)
+{
+	if (len < l->hdr_len || p[0] >> 4 != l->version)
+		return false;
+	f->family = l->version;
+	inet_ntop(l->af, p + l->saddr, f->src, sizeof(f->src));
+	inet_ntop(l->af, p + l->saddr + l->addr_len, f->dst, sizeof(f->dst));
+	return true;
+}
+
 static int decode_ipv4(const uint8_t *p, size_t len, struct wd_flow *f)
 {
 	size_t ihl;
 
-	if (len < 20 || p[0] >> 4 != 4)
+	if (!ip_addrs(p, len, &ipv4, f))
 		return -1;
-	f->family = 4;
-	inet_ntop(AF_INET, p + 12, f->src, sizeof(f->src));
-	inet_ntop(AF_INET, p + 16, f->dst, sizeof(f->dst));
 	f->ip_len = get16(p + 2);
 	f->has_l4 = true;
 	f->l4 = p[9];
@@ -94,11 +111,8 @@ static int decode_ipv6(const uint8_t *p, size_t len, struct wd_flow *f)
 	uint8_t nh;
 	int i;
 
-	if (len < 40 || p[0] >> 4 != 6)
+	if (!ip_addrs(p, len, &ipv6, f))
 		return -1;
-	f->family = 6;
-	inet_ntop(AF_INET6, p + 8, f->src, sizeof(f->src));
-	inet_ntop(AF_INET6, p + 24, f->dst, sizeof(f->dst));
 	f->ip_len = get16(p + 4) + 40u;
 	nh = p[6];
 	for (i = 0; i < MAX_EXT_HEADERS && is_ext_header(nh); i++) {

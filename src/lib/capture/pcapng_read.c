@@ -414,6 +414,18 @@ static void isb_opt(struct wd_pcapng_reader *r, uint16_t code, const uint8_t *va
 {
 	struct isb_ctx *c = ctx;
 	struct wd_pcapng_stats *st = c->st;
+	const struct {
+		uint16_t code;
+		bool ts;	/* a timestamp, else a count */
+		uint64_t *v;
+		bool *has;
+	} opts[] = {
+		{ ISB_STARTTIME, true, &c->start, &st->has_start },
+		{ ISB_ENDTIME, true, &c->end, &st->has_end },
+		{ ISB_IFRECV, false, &st->ifrecv, &st->has_ifrecv },
+		{ ISB_OSDROP, false, &st->osdrop, &st->has_osdrop },
+		{ ISB_USRDELIV, false, &st->usrdeliv, &st->has_usrdeliv },
+	};
 
 	if (code == OPT_COMMENT) {
 		add_comment(r, val, len);
@@ -421,21 +433,11 @@ static void isb_opt(struct wd_pcapng_reader *r, uint16_t code, const uint8_t *va
 	}
 	if (len != 8)
 		return;
-	if (code == ISB_STARTTIME) {
-		c->start = rd_ts(r, val);
-		st->has_start = true;
-	} else if (code == ISB_ENDTIME) {
-		c->end = rd_ts(r, val);
-		st->has_end = true;
-	} else if (code == ISB_IFRECV) {
-		st->ifrecv = rd64(r, val);
-		st->has_ifrecv = true;
-	} else if (code == ISB_OSDROP) {
-		st->osdrop = rd64(r, val);
-		st->has_osdrop = true;
-	} else if (code == ISB_USRDELIV) {
-		st->usrdeliv = rd64(r, val);
-		st->has_usrdeliv = true;
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (opts[i].code != code)
+			continue;
+		*opts[i].v = opts[i].ts ? rd_ts(r, val) : rd64(r, val);
+		*opts[i].has = true;
 	}
 }
 

@@ -152,6 +152,27 @@ static bool packet_scalar(const struct nlattr *a, struct wd_dm_packet *p)
 	return true;
 }
 
+#define PKT_STR(attr, member) \
+	{ attr, PKT(member), sizeof(((struct wd_dm_packet *)0)->member) }
+
+/* A packet alert's string attributes: the member each is copied into. */
+static const struct {
+	uint16_t attr;
+	size_t off, size;
+} packet_strings[] = {
+	PKT_STR(NET_DM_ATTR_SYMBOL, symbol),
+	PKT_STR(NET_DM_ATTR_REASON, reason),
+	PKT_STR(NET_DM_ATTR_HW_TRAP_GROUP_NAME, hw_group),
+	PKT_STR(NET_DM_ATTR_HW_TRAP_NAME, hw_trap),
+};
+
+static void packet_string(const struct nlattr *a, struct wd_dm_packet *p)
+{
+	for (size_t i = 0; i < sizeof(packet_strings) / sizeof(packet_strings[0]); i++)
+		if (mnl_attr_get_type(a) == packet_strings[i].attr)
+			copy_str((char *)p + packet_strings[i].off, packet_strings[i].size, a);
+}
+
 static int parse_packet(const struct nlmsghdr *nlh, struct wd_dm_packet *p)
 {
 	const struct nlattr *a;
@@ -159,19 +180,8 @@ static int parse_packet(const struct nlmsghdr *nlh, struct wd_dm_packet *p)
 	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
 		if (!packet_scalar(a, p))
 			return -EINVAL;
+		packet_string(a, p);
 		switch (mnl_attr_get_type(a)) {
-		case NET_DM_ATTR_SYMBOL:
-			copy_str(p->symbol, sizeof(p->symbol), a);
-			break;
-		case NET_DM_ATTR_REASON:
-			copy_str(p->reason, sizeof(p->reason), a);
-			break;
-		case NET_DM_ATTR_HW_TRAP_GROUP_NAME:
-			copy_str(p->hw_group, sizeof(p->hw_group), a);
-			break;
-		case NET_DM_ATTR_HW_TRAP_NAME:
-			copy_str(p->hw_trap, sizeof(p->hw_trap), a);
-			break;
 		case NET_DM_ATTR_IN_PORT:
 			parse_in_port(a, p);
 			break;

@@ -278,18 +278,17 @@ void wd_causes_print_reason(FILE *f, const char *reason)
 	}
 }
 
+/* A call site as one of a reason's causes: the same object a cause writes. */
 static void callsite_cause_json(struct wd_json *j, const struct wd_callsite *c,
 				const char *reason)
 {
-	wd_json_str(j, "reason", reason);
-	wd_json_str(j, "function", c->function);
-	wd_json_str(j, "cause", c->summary);
-	wd_json_str(j, "severity", wd_severity_name(c->severity));
-	wd_json_str(j, "meaning", c->meaning);
-	wd_json_strv(j, "counters", c->counters);
-	wd_json_strv(j, "sysctls", NULL);
-	wd_json_str(j, "remedy", c->check);
-	wd_json_str(j, "source", c->seen);
+	const struct wd_cause cause = {
+		.reason = reason, .function = c->function, .text = c->summary,
+		.meaning = c->meaning, .remedy = c->check, .counters = c->counters,
+		.severity = c->severity, .seen = c->seen,
+	};
+
+	wd_cause_json_fields(j, &cause);
 }
 
 void wd_causes_json_reason(struct wd_json *j, const char *reason)

@@ -16,6 +16,7 @@
 
 #define N_ENTRIES	(sizeof(catalogue) / sizeof(catalogue[0]))
 #define N_RENAMES	(sizeof(catalogue_renames) / sizeof(catalogue_renames[0]))
+#define N_SEVERITIES	(sizeof(severities) / sizeof(severities[0]))
 #define NAME_MAX_LEN	128
 #define WRAP_COLS	78
 
@@ -113,30 +114,23 @@ const char *wd_catalogue_suggest(const char *name)
 	return wd_suggest(normalize(name, buf, sizeof(buf)), names, N_ENTRIES);
 }
 
+/* A severity as text says it, and as JSON does. */
+static const struct {
+	const char *name, *key;
+} severities[] = {
+	[WD_SEV_BENIGN] = { "usually benign", "benign" },
+	[WD_SEV_DEPENDS] = { "depends", "depends" },
+	[WD_SEV_PROBLEM] = { "usually a problem", "problem" },
+};
+
 const char *wd_severity_name(enum wd_cat_severity s)
 {
-	switch (s) {
-	case WD_SEV_BENIGN:
-		return "usually benign";
-	case WD_SEV_DEPENDS:
-		return "depends";
-	case WD_SEV_PROBLEM:
-		return "usually a problem";
-	}
-	return "unknown";
+	return (size_t)s < N_SEVERITIES ? severities[s].name : "unknown";
 }
 
 const char *wd_severity_key(enum wd_cat_severity s)
 {
-	switch (s) {
-	case WD_SEV_BENIGN:
-		return "benign";
-	case WD_SEV_DEPENDS:
-		return "depends";
-	case WD_SEV_PROBLEM:
-		return "problem";
-	}
-	return "unknown";
+	return (size_t)s < N_SEVERITIES ? severities[s].key : "unknown";
 }
 
 /* ---------------------------------------------------------------- text */
@@ -216,27 +210,79 @@ static void all_aliases(char *buf, size_t len, const struct wd_cat_entry *e)
 						catalogue_renames[i].old);
 }
 
+void wd_cat_out_field(const struct wd_cat_out *o, const char *label, const char *text)
+{
+	char lab[32];
+
+	if (!text || !*text)
+		return;
+	if (o->md) {
+		fprintf(o->f, "- **%s:** %s\n", label, text);
+		return;
+	}
+	snprintf(lab, sizeof(lab), "%s:", label);
+	field(o->f, lab, text);
+}
+
+void wd_cat_out_list(const struct wd_cat_out *o, const char *label, const char *const *v,
+		     const char *none)
+{
+	char lab[32];
+
+	if (o->md) {
+		wd_catalogue_md_list(o->f, label, v, none);
+		return;
+	}
+	snprintf(lab, sizeof(lab), "%s:", label);
+	wd_catalogue_list_field(o->f, lab, v, none);
+}
+
+void wd_cat_out_severity(const struct wd_cat_out *o, enum wd_cat_severity s, const char *note,
+			 const char *meaning)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s. %s", wd_severity_name(s), note);
+	wd_cat_out_field(o, "Severity", buf);
+	wd_cat_out_field(o, "Meaning", meaning);
+}
+
+void wd_cat_out_advice(const struct wd_cat_out *o, const char *const *counters,
+		       const char *const *sysctls, const char *check, const char *action)
+{
+	wd_cat_out_list(o, "Counters", counters, o->md ? "none" : "none (no MIB counter)");
+	wd_cat_out_list(o, "Sysctls", sysctls, "none");
+	wd_cat_out_field(o, "Check", check);
+	wd_cat_out_field(o, "Action", action);
+}
+
+/* The fields after the layer: the same in explain's text and in the reference. */
+static void entry_fields(const struct wd_cat_out *o, const struct wd_cat_entry *e)
+{
+	char buf[1024];
+
+	wd_cat_out_severity(o, e->severity, e->severity_note, e->meaning);
+	wd_cat_out_list(o, "Dropped in", e->functions, "-");
+	if (o->md)
+		wd_causes_markdown_reason(o->f, e->name);
+	else
+		wd_causes_print_reason(o->f, e->name);
+	wd_cat_out_advice(o, e->counters, e->sysctls, e->settings, e->action);
+	all_aliases(buf, sizeof(buf), e);
+	wd_cat_out_field(o, "Old names", buf);
+	wd_cat_out_field(o, "History", e->history);
+}
+
 void wd_catalogue_print(FILE *f, const struct wd_cat_entry *e)
 {
+	const struct wd_cat_out o = { f, false };
 	char buf[1024];
 
 	fprintf(f, "%s: %s\n", e->name, e->summary);
 	snprintf(buf, sizeof(buf), "%s (%s reason, since %s)", e->layer,
 		 e->subsys, e->since);
 	field(f, "Layer:", buf);
-	snprintf(buf, sizeof(buf), "%s. %s", wd_severity_name(e->severity),
-		 e->severity_note);
-	field(f, "Severity:", buf);
-	field(f, "Meaning:", e->meaning);
-	wd_catalogue_list_field(f, "Dropped in:", e->functions, "-");
-	wd_causes_print_reason(f, e->name);
-	wd_catalogue_list_field(f, "Counters:", e->counters, "none (no MIB counter)");
-	wd_catalogue_list_field(f, "Sysctls:", e->sysctls, "none");
-	field(f, "Check:", e->settings);
-	field(f, "Action:", e->action);
-	all_aliases(buf, sizeof(buf), e);
-	field(f, "Old names:", buf);
-	field(f, "History:", e->history);
+	entry_fields(&o, e);
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -282,26 +328,13 @@ void wd_catalogue_md_list(FILE *f, const char *label, const char *const *v,
 
 static void md_entry(FILE *f, const struct wd_cat_entry *e)
 {
-	char buf[1024];
+	const struct wd_cat_out o = { f, true };
 
 	fprintf(f, "### %s\n\n", e->name);
 	fprintf(f, "*%s*\n\n", e->summary);
 	fprintf(f, "- **Layer:** %s\n", e->layer);
 	fprintf(f, "- **Since:** %s\n", e->since);
-	fprintf(f, "- **Severity:** %s. %s\n", wd_severity_name(e->severity),
-		e->severity_note);
-	fprintf(f, "- **Meaning:** %s\n", e->meaning);
-	wd_catalogue_md_list(f, "Dropped in", e->functions, "-");
-	wd_causes_markdown_reason(f, e->name);
-	wd_catalogue_md_list(f, "Counters", e->counters, "none");
-	wd_catalogue_md_list(f, "Sysctls", e->sysctls, "none");
-	fprintf(f, "- **Check:** %s\n", e->settings);
-	fprintf(f, "- **Action:** %s\n", e->action);
-	all_aliases(buf, sizeof(buf), e);
-	if (buf[0])
-		fprintf(f, "- **Old names:** %s\n", buf);
-	if (e->history && *e->history)
-		fprintf(f, "- **History:** %s\n", e->history);
+	entry_fields(&o, e);
 	fputc('\n', f);
 }
 

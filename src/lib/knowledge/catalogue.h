@@ -71,6 +71,26 @@ void wd_catalogue_field(FILE *f, const char *label, const char *text);
 /* A list as a field, "a, b"; none when it is empty ("": no line). */
 void wd_catalogue_list_field(FILE *f, const char *label, const char *const *v,
 			     const char *none);
+/*
+ * Where an entry's fields go: the text `whydrop explain` prints (md false)
+ * or the entry's section of docs/reasons.md. Each catalogue writes its
+ * fields once, for both.
+ */
+struct wd_cat_out {
+	FILE *f;
+	bool md;
+};
+/* "  Label:      text" or "- **Label:** text"; nothing when text is empty. */
+void wd_cat_out_field(const struct wd_cat_out *o, const char *label, const char *text);
+/* A list, "a, b" or "`a`, `b`"; none when it is empty (text only: "", no line). */
+void wd_cat_out_list(const struct wd_cat_out *o, const char *label, const char *const *v,
+		     const char *none);
+/* Severity and Meaning, the first fields of a drop-reason and a reset-reason entry. */
+void wd_cat_out_severity(const struct wd_cat_out *o, enum wd_cat_severity s, const char *note,
+			 const char *meaning);
+/* Counters, Sysctls, Check and Action, which both go on with. */
+void wd_cat_out_advice(const struct wd_cat_out *o, const char *const *counters,
+		       const char *const *sysctls, const char *check, const char *action);
 /* "a, b" of a NULL-terminated list into buf ("" when none). */
 void wd_catalogue_join(char *buf, size_t len, const char *const *v);
 /*

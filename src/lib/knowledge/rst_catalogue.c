@@ -49,23 +49,25 @@ const char *wd_rst_catalogue_suggest(const char *name)
 
 /* ---------------------------------------------------------------- text */
 
+/* The fields after the kind: the same in explain's text and in the reference. */
+static void entry_fields(const struct wd_cat_out *o, const struct wd_rst_entry *e)
+{
+	wd_cat_out_severity(o, e->severity, e->severity_note, e->meaning);
+	wd_cat_out_list(o, "Sent in", e->functions, o->md ? "-" : "");
+	wd_cat_out_advice(o, e->counters, e->sysctls, e->settings, e->action);
+	wd_cat_out_field(o, "Reproduced", e->reproduced);
+	wd_cat_out_field(o, "History", e->history);
+}
+
 void wd_rst_catalogue_print(FILE *f, const struct wd_rst_entry *e)
 {
+	const struct wd_cat_out o = { f, false };
 	char buf[1024];
 
 	fprintf(f, "%s%s: %s\n", WD_RST_SCHEME, e->name, e->summary);
 	snprintf(buf, sizeof(buf), "TCP reset sent (enum sk_rst_reason, since %s)", e->since);
 	wd_catalogue_field(f, "Kind:", buf);
-	snprintf(buf, sizeof(buf), "%s. %s", wd_severity_name(e->severity), e->severity_note);
-	wd_catalogue_field(f, "Severity:", buf);
-	wd_catalogue_field(f, "Meaning:", e->meaning);
-	wd_catalogue_list_field(f, "Sent in:", e->functions, "");
-	wd_catalogue_list_field(f, "Counters:", e->counters, "none (no MIB counter)");
-	wd_catalogue_list_field(f, "Sysctls:", e->sysctls, "none");
-	wd_catalogue_field(f, "Check:", e->settings);
-	wd_catalogue_field(f, "Action:", e->action);
-	wd_catalogue_field(f, "Reproduced:", e->reproduced);
-	wd_catalogue_field(f, "History:", e->history);
+	entry_fields(&o, e);
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -92,20 +94,12 @@ static void md_anchor(char *buf, size_t len, const char *name)
 
 static void md_entry(FILE *f, const struct wd_rst_entry *e)
 {
+	const struct wd_cat_out o = { f, true };
+
 	fprintf(f, "### rst:%s\n\n", e->name);
 	fprintf(f, "*%s*\n\n", e->summary);
 	fprintf(f, "- **Since:** %s\n", e->since);
-	fprintf(f, "- **Severity:** %s. %s\n", wd_severity_name(e->severity), e->severity_note);
-	fprintf(f, "- **Meaning:** %s\n", e->meaning);
-	wd_catalogue_md_list(f, "Sent in", e->functions, "-");
-	wd_catalogue_md_list(f, "Counters", e->counters, "none");
-	wd_catalogue_md_list(f, "Sysctls", e->sysctls, "none");
-	fprintf(f, "- **Check:** %s\n", e->settings);
-	fprintf(f, "- **Action:** %s\n", e->action);
-	if (*e->reproduced)
-		fprintf(f, "- **Reproduced:** %s\n", e->reproduced);
-	if (*e->history)
-		fprintf(f, "- **History:** %s\n", e->history);
+	entry_fields(&o, e);
 	fputc('\n', f);
 }
 

@@ -13,6 +13,31 @@
 #include <bpf/btf.h>
 
 #include "reasons.h"
+#include "tracefs.h"
+
+int wd_enum_load(const struct wd_enum_source *s, void *dst, char *err, size_t errlen)
+{
+	const char *btf = secure_getenv("WHYDROP_BTF");
+	char path[256], *text;
+	int ret;
+
+	if (wd_btf_asked(btf, err, errlen))
+		return -1;
+	if (!secure_getenv("WHYDROP_NO_BTF") && !s->parse(dst, btf, NULL))
+		return 0;
+	ret = s->format ? wd_tracefs_event_path(s->format, path, sizeof(path), err, errlen)
+			: wd_tracefs_format_path(path, sizeof(path), err, errlen);
+	if (ret)
+		return -1;
+	text = wd_tracefs_read(path, err, errlen);
+	if (!text)
+		return -1;
+	ret = s->parse(dst, NULL, text);
+	free(text);
+	if (ret)
+		snprintf(err, errlen, "cannot parse the %s in %s", s->what, path);
+	return ret ? -1 : 0;
+}
 
 int wd_reason_list_add(struct wd_reason **v, size_t *n, uint32_t code, const char *name)
 {

@@ -158,27 +158,16 @@ int wd_reasons_from_format(struct wd_reasons *r, const char *text)
 	return err;
 }
 
+static int parse(void *r, const char *btf, const char *text)
+{
+	return text ? wd_reasons_from_format(r, text) : wd_reasons_from_btf(r, btf);
+}
+
 int wd_reasons_load(struct wd_reasons *r, char *err, size_t errlen)
 {
-	char path[256];
-	const char *btf = secure_getenv("WHYDROP_BTF");
-	char *text;
-	int ret;
+	static const struct wd_enum_source src = { "reasons", NULL, parse };
 
-	if (wd_btf_asked(btf, err, errlen))
-		return -1;
-	if (!secure_getenv("WHYDROP_NO_BTF") && !wd_reasons_from_btf(r, btf))
-		return 0;
-	if (wd_tracefs_format_path(path, sizeof(path), err, errlen))
-		return -1;
-	text = wd_tracefs_read(path, err, errlen);
-	if (!text)
-		return -1;
-	ret = wd_reasons_from_format(r, text);
-	free(text);
-	if (ret)
-		snprintf(err, errlen, "cannot parse the reasons in %s", path);
-	return ret ? -1 : 0;
+	return wd_enum_load(&src, r, err, errlen);
 }
 
 void wd_reasons_free(struct wd_reasons *r)

@@ -104,6 +104,18 @@ int wd_btf_enum_names(const struct btf *btf, int id, const char *prefix,
 		      struct wd_reason **v, size_t *n);
 bool wd_format_has_field(const char *text, const char *field);
 int wd_format_symbols(const char *text, const char *field, struct wd_reason **v, size_t *n);
+/*
+ * An enum's names into dst: from BTF (the file WHYDROP_BTF names, else the
+ * kernel's) unless WHYDROP_NO_BTF is set or that fails, then from a tracefs
+ * format file. 0, or -1 with why in err.
+ */
+struct wd_enum_source {
+	const char *what;	/* "reasons", as in "cannot parse the reasons in PATH" */
+	const char *format;	/* "events/.../format"; NULL: kfree_skb's (wd_tracefs_format_path) */
+	/* from BTF (btf: its file, NULL the kernel's) or, text not NULL, a format file's text */
+	int (*parse)(void *dst, const char *btf, const char *text);
+};
+int wd_enum_load(const struct wd_enum_source *s, void *dst, char *err, size_t errlen);
 /* A name appended to a list (not sorted); their order by code; the list freed. */
 int wd_reason_list_add(struct wd_reason **v, size_t *n, uint32_t code, const char *name);
 int wd_reason_cmp_code(const void *a, const void *b);

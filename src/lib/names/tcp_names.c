@@ -90,26 +90,18 @@ int wd_tcp_names_from_format(struct wd_tcp_names *t, const char *text)
 	return 0;
 }
 
+static int parse(void *t, const char *btf, const char *text)
+{
+	return text ? wd_tcp_names_from_format(t, text) : wd_tcp_names_from_btf(t, btf);
+}
+
 int wd_tcp_names_load(struct wd_tcp_names *t, char *err, size_t errlen)
 {
-	const char *btf = secure_getenv("WHYDROP_BTF");
-	char path[256], *text;
-	int ret;
+	static const struct wd_enum_source src = {
+		"reset reasons", WD_TCP_SEND_RESET_FORMAT, parse
+	};
 
-	if (wd_btf_asked(btf, err, errlen))
-		return -1;
-	if (!secure_getenv("WHYDROP_NO_BTF") && !wd_tcp_names_from_btf(t, btf))
-		return 0;
-	if (wd_tracefs_event_path(WD_TCP_SEND_RESET_FORMAT, path, sizeof(path), err, errlen))
-		return -1;
-	text = wd_tracefs_read(path, err, errlen);
-	if (!text)
-		return -1;
-	ret = wd_tcp_names_from_format(t, text);
-	free(text);
-	if (ret)
-		snprintf(err, errlen, "cannot parse the reset reasons in %s", path);
-	return ret ? -1 : 0;
+	return wd_enum_load(&src, t, err, errlen);
 }
 
 void wd_tcp_names_free(struct wd_tcp_names *t)

@@ -53,18 +53,30 @@ static int put_chain(struct wd_nft_batch *bt, const char *table, const char *nam
 	return 0;
 }
 
+/* Expressions of these kinds into e, all or none: 0, or -1 with none left. */
+static int alloc_exprs(struct nftnl_expr **e, const char *const *kinds, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		e[i] = nftnl_expr_alloc(kinds[i]);
+		if (e[i])
+			continue;
+		while (i--)
+			nftnl_expr_free(e[i]);
+		return -1;
+	}
+	return 0;
+}
+
 /* [meta load @key => reg 1; cmp eq reg 1 @data] */
 static int add_meta_eq(struct nftnl_rule *r, uint32_t key, const void *data, uint32_t len)
 {
-	struct nftnl_expr *m = nftnl_expr_alloc("meta"), *c = nftnl_expr_alloc("cmp");
+	static const char *const kinds[] = { "meta", "cmp" };
+	struct nftnl_expr *e[2], *m, *c;
 
-	if (!m || !c) {
-		if (m)
-			nftnl_expr_free(m);
-		if (c)
-			nftnl_expr_free(c);
+	if (alloc_exprs(e, kinds, 2))
 		return -1;
-	}
+	m = e[0];
+	c = e[1];
 	nftnl_expr_set_u32(m, NFTNL_EXPR_META_KEY, key);
 	nftnl_expr_set_u32(m, NFTNL_EXPR_META_DREG, NFT_REG_1);
 	nftnl_rule_add_expr(r, m);
@@ -92,19 +104,15 @@ static int add_ifname_match(struct nftnl_rule *r, const char *ifname, bool out)
  */
 static int add_set_nftrace(struct nftnl_rule *r)
 {
-	struct nftnl_expr *i = nftnl_expr_alloc("immediate"), *m = nftnl_expr_alloc("meta"),
-			  *v = nftnl_expr_alloc("immediate");
+	static const char *const kinds[] = { "immediate", "meta", "immediate" };
+	struct nftnl_expr *e[3], *i, *m, *v;
 	uint8_t one = 1;
 
-	if (!i || !m || !v) {
-		if (i)
-			nftnl_expr_free(i);
-		if (m)
-			nftnl_expr_free(m);
-		if (v)
-			nftnl_expr_free(v);
+	if (alloc_exprs(e, kinds, 3))
 		return -1;
-	}
+	i = e[0];
+	m = e[1];
+	v = e[2];
 	nftnl_expr_set_u32(i, NFTNL_EXPR_IMM_DREG, NFT_REG_1);
 	nftnl_expr_set_data(i, NFTNL_EXPR_IMM_DATA, &one, sizeof(one));
 	nftnl_rule_add_expr(r, i);

@@ -37,10 +37,35 @@ static void copy_str(char *dst, size_t size, const struct nftnl_trace *t, uint16
 	snprintf(dst, size, "%s", s ? s : "");
 }
 
+/* An attribute the trace may lack: true with its value in *v when it has it. */
+static bool get_u32(const struct nftnl_trace *t, uint16_t attr, uint32_t *v)
+{
+	if (!nftnl_trace_is_set(t, attr))
+		return false;
+	*v = nftnl_trace_get_u32(t, attr);
+	return true;
+}
+
+/* A header the trace may carry: true with as much of it as fits in buf. */
+static bool get_header(const struct nftnl_trace *t, uint16_t attr, uint8_t *buf, size_t size,
+		       size_t *len)
+{
+	const void *p;
+	uint32_t n = 0;
+
+	if (!nftnl_trace_is_set(t, attr))
+		return false;
+	p = nftnl_trace_get_data(t, attr, &n);
+	if (!p)
+		return false;
+	*len = n < size ? n : size;
+	memcpy(buf, p, *len);
+	return true;
+}
+
 static void fill(struct wd_nftrace_event *ev, const struct nftnl_trace *t)
 {
-	const void *nh;
-	uint32_t len = 0;
+	uint32_t verdict = 0;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->id = nftnl_trace_get_u32(t, NFTNL_TRACE_ID);
@@ -52,38 +77,16 @@ static void fill(struct wd_nftrace_event *ev, const struct nftnl_trace *t)
 	ev->has_handle = nftnl_trace_is_set(t, NFTNL_TRACE_RULE_HANDLE);
 	if (ev->has_handle)
 		ev->handle = nftnl_trace_get_u64(t, NFTNL_TRACE_RULE_HANDLE);
-	ev->has_verdict = nftnl_trace_is_set(t, NFTNL_TRACE_VERDICT);
-	if (ev->has_verdict)
-		ev->verdict = (int32_t)nftnl_trace_get_u32(t, NFTNL_TRACE_VERDICT);
-	ev->has_policy = nftnl_trace_is_set(t, NFTNL_TRACE_POLICY);
-	if (ev->has_policy)
-		ev->policy = nftnl_trace_get_u32(t, NFTNL_TRACE_POLICY);
-	ev->has_nfproto = nftnl_trace_is_set(t, NFTNL_TRACE_NFPROTO);
-	if (ev->has_nfproto)
-		ev->nfproto = nftnl_trace_get_u32(t, NFTNL_TRACE_NFPROTO);
-	ev->has_iif = nftnl_trace_is_set(t, NFTNL_TRACE_IIF);
-	if (ev->has_iif)
-		ev->iif = nftnl_trace_get_u32(t, NFTNL_TRACE_IIF);
-	ev->has_oif = nftnl_trace_is_set(t, NFTNL_TRACE_OIF);
-	if (ev->has_oif)
-		ev->oif = nftnl_trace_get_u32(t, NFTNL_TRACE_OIF);
-	ev->has_mark = nftnl_trace_is_set(t, NFTNL_TRACE_MARK);
-	if (ev->has_mark)
-		ev->mark = nftnl_trace_get_u32(t, NFTNL_TRACE_MARK);
-	if (!nftnl_trace_is_set(t, NFTNL_TRACE_NETWORK_HEADER))
-		return;
-	nh = nftnl_trace_get_data(t, NFTNL_TRACE_NETWORK_HEADER, &len);
-	if (!nh)
-		return;
-	ev->nh_len = len < sizeof(ev->nh) ? len : sizeof(ev->nh);
-	memcpy(ev->nh, nh, ev->nh_len);
-	if (!nftnl_trace_is_set(t, NFTNL_TRACE_TRANSPORT_HEADER))
-		return;
-	nh = nftnl_trace_get_data(t, NFTNL_TRACE_TRANSPORT_HEADER, &len);
-	if (!nh)
-		return;
-	ev->th_len = len < sizeof(ev->th) ? len : sizeof(ev->th);
-	memcpy(ev->th, nh, ev->th_len);
+	ev->has_verdict = get_u32(t, NFTNL_TRACE_VERDICT, &verdict);
+	ev->verdict = (int32_t)verdict;
+	ev->has_policy = get_u32(t, NFTNL_TRACE_POLICY, &ev->policy);
+	ev->has_nfproto = get_u32(t, NFTNL_TRACE_NFPROTO, &ev->nfproto);
+	ev->has_iif = get_u32(t, NFTNL_TRACE_IIF, &ev->iif);
+	ev->has_oif = get_u32(t, NFTNL_TRACE_OIF, &ev->oif);
+	ev->has_mark = get_u32(t, NFTNL_TRACE_MARK, &ev->mark);
+	/* the transport header only with the network header it follows */
+	if (get_header(t, NFTNL_TRACE_NETWORK_HEADER, ev->nh, sizeof(ev->nh), &ev->nh_len))
+		get_header(t, NFTNL_TRACE_TRANSPORT_HEADER, ev->th, sizeof(ev->th), &ev->th_len);
 }
 
 static bool is_trace(const struct nlmsghdr *nlh, size_t len)
@@ -138,49 +141,51 @@ const char *wd_nftrace_verdict_name(int32_t verdict, char *buf, size_t len)
 	return buf;
 }
 
+struct code_name {
+	uint32_t code;
+	const char *name;
+};
+
+#define CODE_NAME(buf, len, t, code, what) \
+	code_name(buf, len, t, sizeof(t) / sizeof(t[0]), code, what)
+
+/* code's name in t, else "what CODE". */
+static const char *code_name(char *buf, size_t len, const struct code_name *t, size_t n,
+			     uint32_t code, const char *what)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].code == code) {
+			snprintf(buf, len, "%s", t[i].name);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%s %u", what, code);
+	return buf;
+}
+
 const char *wd_nftrace_type_name(uint32_t type, char *buf, size_t len)
 {
-	switch (type) {
-	case NFT_TRACETYPE_RULE:
-		snprintf(buf, len, "rule");
-		break;
-	case NFT_TRACETYPE_RETURN:
-		snprintf(buf, len, "return");
-		break;
-	case NFT_TRACETYPE_POLICY:
-		snprintf(buf, len, "policy");
-		break;
-	default:
-		snprintf(buf, len, "type %u", type);
-	}
-	return buf;
+	static const struct code_name types[] = {
+		{ NFT_TRACETYPE_RULE, "rule" },
+		{ NFT_TRACETYPE_RETURN, "return" },
+		{ NFT_TRACETYPE_POLICY, "policy" },
+	};
+
+	return CODE_NAME(buf, len, types, type, "type");
 }
 
 const char *wd_nft_family_name(uint32_t family, char *buf, size_t len)
 {
-	switch (family) {
-	case NFPROTO_INET:
-		snprintf(buf, len, "inet");
-		break;
-	case NFPROTO_IPV4:
-		snprintf(buf, len, "ip");
-		break;
-	case NFPROTO_IPV6:
-		snprintf(buf, len, "ip6");
-		break;
-	case NFPROTO_ARP:
-		snprintf(buf, len, "arp");
-		break;
-	case NFPROTO_BRIDGE:
-		snprintf(buf, len, "bridge");
-		break;
-	case NFPROTO_NETDEV:
-		snprintf(buf, len, "netdev");
-		break;
-	default:
-		snprintf(buf, len, "family %u", family);
-	}
-	return buf;
+	static const struct code_name families[] = {
+		{ NFPROTO_INET, "inet" },
+		{ NFPROTO_IPV4, "ip" },
+		{ NFPROTO_IPV6, "ip6" },
+		{ NFPROTO_ARP, "arp" },
+		{ NFPROTO_BRIDGE, "bridge" },
+		{ NFPROTO_NETDEV, "netdev" },
+	};
+
+	return CODE_NAME(buf, len, families, family, "family");
 }
 
 bool wd_nftrace_is_drop(const struct wd_nftrace_event *ev)
