@@ -37,21 +37,26 @@ static void interface_label(const struct wd_group_who *w, char *buf, size_t len)
 		snprintf(buf, len, "(no device)@%s", ns);
 }
 
-/* A socket's cgroup or process; NULL when the drop had none to tell. */
-static const char *no_socket(const struct wd_group_who *w)
+/*
+ * By socket (cgroup, process, container, pod): the label of a drop that had
+ * no socket to tell, or (but by process) whose cgroup is gone, its counts
+ * folded (src/core/aging.c); NULL otherwise.
+ */
+static const char *unnamed(enum wd_group_by by, const struct wd_group_who *w)
 {
+	if (by != WD_GROUP_CGROUP && by != WD_GROUP_PROCESS && by != WD_GROUP_CONTAINER &&
+	    by != WD_GROUP_POD)
+		return NULL;
 	if (w->sock == WD_SOCK_UNKNOWN)
 		return "(socket unknown)";
-	return w->sock == WD_SOCK_NONE ? "(no socket)" : NULL;
+	if (w->sock == WD_SOCK_NONE)
+		return "(no socket)";
+	return by != WD_GROUP_PROCESS && w->cgroup_id == WD_CGROUP_GONE ? "(cgroup gone)" : NULL;
 }
 
 static void cgroup_label(const struct wd_group_who *w, char *buf, size_t len)
 {
-	const char *none = no_socket(w);
-
-	if (none)
-		snprintf(buf, len, "%s", none);
-	else if (w->cgroup)
+	if (w->cgroup)
 		snprintf(buf, len, "%s", w->cgroup);
 	else if (w->cgroup_id)
 		snprintf(buf, len, "cgroup %" PRIu64, w->cgroup_id);
@@ -61,11 +66,7 @@ static void cgroup_label(const struct wd_group_who *w, char *buf, size_t len)
 
 static void process_label(const struct wd_group_who *w, char *buf, size_t len)
 {
-	const char *none = no_socket(w);
-
-	if (none)
-		snprintf(buf, len, "%s", none);
-	else if (w->pid)
+	if (w->pid)
 		snprintf(buf, len, "%s[%d]", w->comm ? w->comm : "?", w->pid);
 	else if (w->sock_ino && w->sock_ino != WD_SOCK_INO_RETIRED)
 		snprintf(buf, len, "(socket %" PRIu64 ": process not seen)", w->sock_ino);
@@ -76,11 +77,7 @@ static void process_label(const struct wd_group_who *w, char *buf, size_t len)
 /* "podman:web", "pod shop/web-0/nginx"; the bare id while its name is unknown. */
 static void container_label(const struct wd_group_who *w, char *buf, size_t len)
 {
-	const char *none = no_socket(w);
-
-	if (none)
-		snprintf(buf, len, "%s", none);
-	else if (w->ctr)
+	if (w->ctr)
 		wd_ctr_label(w->ctr, buf, len);
 	else
 		snprintf(buf, len, "(no container)");
@@ -90,11 +87,8 @@ static void container_label(const struct wd_group_who *w, char *buf, size_t len)
 static void pod_label(const struct wd_group_who *w, char *buf, size_t len)
 {
 	const struct wd_ctr_name *c = w->ctr;
-	const char *none = no_socket(w);
 
-	if (none)
-		snprintf(buf, len, "%s", none);
-	else if (c && c->pod[0])
+	if (c && c->pod[0])
 		snprintf(buf, len, "%s/%s", c->k8s_namespace, c->pod);
 	else if (c && c->pod_uid[0])
 		snprintf(buf, len, "pod %s", c->pod_uid);
@@ -140,6 +134,12 @@ static void flow_label(enum wd_group_by by, const struct wd_flow *f, char *buf, 
 const char *wd_group_label(enum wd_group_by by, const struct wd_group_who *w, char *buf,
 			   size_t len)
 {
+	const char *none = unnamed(by, w);
+
+	if (none) {
+		snprintf(buf, len, "%s", none);
+		return buf;
+	}
 	switch (by) {
 	case WD_GROUP_NETNS:
 		return netns_label(w, buf, len);

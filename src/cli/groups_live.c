@@ -25,6 +25,7 @@ void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_sess
 	g->s = s;
 	wd_group_rows_init(&g->retired);
 	wd_aging_init(&g->aging, s);
+	g->aging.cgroups = true;
 }
 
 void wd_groups_free(struct wd_groups *g)
@@ -209,7 +210,7 @@ static void sock_who(struct wd_groups *g, const struct wd_sock_key *k, struct wd
 	w->sock = !k->ino && !k->cgroup_id ? WD_SOCK_NONE : WD_SOCK_SEEN;
 	w->sock_ino = k->ino;
 	w->cgroup_id = k->cgroup_id;
-	if (g->by == WD_GROUP_PROCESS || g->by == WD_GROUP_NONE)
+	if (g->by == WD_GROUP_PROCESS || g->by == WD_GROUP_NONE || k->cgroup_id == WD_CGROUP_GONE)
 		goto process;
 	path = wd_cgroup_path(&s->who.cgroups, k->cgroup_id);
 	if (g->by == WD_GROUP_CGROUP)
@@ -256,7 +257,9 @@ static void learn_containers(struct wd_groups *g, const struct wd_snapshot *snap
 	const struct wd_ctr_name *c;
 
 	for (size_t i = 0; i < snap->socks.n; i++)
-		wd_who_container(who, wd_cgroup_path(&who->cgroups, v[i].key.cgroup_id), &c);
+		if (v[i].key.cgroup_id != WD_CGROUP_GONE)
+			wd_who_container(who, wd_cgroup_path(&who->cgroups, v[i].key.cgroup_id),
+					 &c);
 }
 
 void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap)

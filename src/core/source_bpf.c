@@ -40,6 +40,7 @@
 #include "whydrop.skel.h"
 
 #define RUNS_TRIES	100
+#define GONE_SWAP_MIN	64	/* keys of gone namespaces worth a swap of the hash */
 
 static struct wd_bpf *bpf_of(struct wd_source *src)
 {
@@ -415,21 +416,70 @@ static bool fold_key(void *ctx, void *key)
 	return true;
 }
 
-/* A swapped-out count by socket of a gone namespace: kept by reason and cgroup. */
+/* A cgroup a says is gone: not yet folded, nor none. */
+static bool cg_gone(const struct wd_age *a, uint64_t id)
+{
+	return a->cgroup_gone && id && id != WD_CGROUP_GONE && a->cgroup_gone(a->ctx, id);
+}
+
+/* A swapped-out count by socket of a gone namespace or cgroup: kept without it. */
 static bool fold_sock_key(void *ctx, void *key)
 {
 	struct wd_sock_key *k = key;
+	bool moved = false;
 
-	if (!ns_gone(ctx, k->netns_cookie, k->netns))
-		return false;
-	k->netns_cookie = WD_NETNS_COOKIE_GONE;
-	k->netns = 0;
-	return true;
+	if (ns_gone(ctx, k->netns_cookie, k->netns)) {
+		k->netns_cookie = WD_NETNS_COOKIE_GONE;
+		k->netns = 0;
+		moved = true;
+	}
+	if (cg_gone(ctx, k->cgroup_id)) {
+		k->cgroup_id = WD_CGROUP_GONE;
+		moved = true;
+	}
+	return moved;
+}
+
+/* The keys of the last read (the floor) whose namespace is gone, not folded yet. */
+static size_t count_gone(const struct wd_keyset *last, struct wd_age *a)
+{
+	struct wd_key k;
+	size_t n = 0;
+
+	for (size_t i = 0; i < last->n; i++) {
+		memcpy(&k, wd_keyset_key(last, i), sizeof(k));
+		n += fold_key(a, &k);
+	}
+	return n;
+}
+
+/*
+ * Once the gone namespaces' keys are a quarter of the hash, and at least
+ * GONE_SWAP_MIN, it is swapped out to fold them: else a host that makes
+ * and deletes namespaces keeps them in the hash, read and named at every
+ * read, until it is half full (--map-size).
+ */
+static int swap_gone(struct wd_bpf *b, struct wd_age *a)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	size_t gone;
+	int err;
+
+	if (!b->link || ncpu <= 0 || b->counts.cur_fd < 0)
+		return 0;
+	gone = count_gone(&b->last, a);
+	if (gone < GONE_SWAP_MIN || 4 * gone < b->counts.cur_keys)
+		return 0;
+	err = wd_gen_swap(&b->counts, ncpu, NULL, NULL);
+	if (!err)
+		err = wd_keyset_fold(&b->counts.retired, &b->last, fold_key, a);
+	return err;
 }
 
 /*
  * Only the retired counts fold: a key still in the hash or a run waits for
- * the swap that retires it. The floor of live reads moves alike.
+ * the swap that retires it (swap_gone()). The floor of live reads moves
+ * alike.
  */
 static int bpf_age(struct wd_source *src, const struct wd_age *a)
 {
@@ -437,6 +487,8 @@ static int bpf_age(struct wd_source *src, const struct wd_age *a)
 	struct wd_age copy = *a;
 	int err = wd_keyset_fold(&b->counts.retired, &b->last, fold_key, &copy);
 
+	if (!err && copy.netns_gone)
+		err = swap_gone(b, &copy);
 	if (!err && b->socks.cur_fd >= 0)
 		err = wd_keyset_fold(&b->socks.retired, NULL, fold_sock_key, &copy);
 	return err;
