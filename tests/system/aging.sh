@@ -18,14 +18,19 @@
 # cgroups named are those the kernel's by-socket map still holds, and the
 # total equals the namespaces' own RcvbufErrors.
 #
-#   tests/system/aging.sh [WHYDROP [PART...]]   (parts: netns cgroup; default both)
+# process: two processes each make 2200 sockets drop (marked datagrams) and
+# keep them until the by-socket hash is swapped, then exit, under top
+# --group-by process: their rows fold into "(process exited)", the total
+# equals the namespace's RcvbufErrors.
+#
+#   tests/system/aging.sh [WHYDROP [PART...]]   (parts: netns cgroup process; default all)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
 . tests/lib/harness.sh
 W=${1:-build/whydrop}
 [ $# -gt 0 ] && shift
-PARTS=${*:-netns cgroup}
+PARTS=${*:-netns cgroup process}
 N=40
 PORT=$((20000 + $$ % 20000))	# ours alone: the filter counts only it
 harness_begin tests/system/aging
@@ -262,9 +267,10 @@ cgroup_part() {
 		skip "cgroups that drop and go" "no cgroup v2 hierarchy is mounted"
 		return
 	fi
-	CHURN=${CHURN:-build/bench/churn}
-	[ -x "$CHURN" ] || make -s -C bench OUT=../build/bench >/dev/null ||
-		{ fail "bench/churn builds"; return; }
+	if [ -z "${CHURN:-}" ]; then
+		CHURN=build/bench/churn
+		make -s -C bench OUT=../build/bench >/dev/null || { fail "bench/churn builds"; return; }
+	fi
 	CG_DIR=$v2/wdage-$$
 	mkdir "$CG_DIR" || { fail "a cgroup of the test's own"; return; }
 	mark=$(printf '7761%04x' $(($$ & 0xffff)))	# our datagrams alone: the filter counts only them
@@ -285,6 +291,63 @@ cgroup_part() {
 	check "top: the removed cgroups' drops are folded into (cgroup gone)" test "$gone" -gt 0
 	check "top: $named cgroups named: at most the $live the kernel's by-socket map still holds" \
 		test "$named" -le "$live"
+}
+
+# hold_sockets NS MARK: 2200 UDP sockets in NS with the smallest receive
+# buffer, 4 marked datagrams each (most dropped), kept 4 s (the by-socket
+# hash half full, swapped while they live: their counts go to this process's
+# row), then closed; prints its pid.
+hold_sockets() {
+	ip netns exec "$1" $PY -c '
+import os, resource, socket, sys, time
+resource.setrlimit(resource.RLIMIT_NOFILE, (8192, 8192))
+data = bytes.fromhex(sys.argv[1]) + bytes(996)
+tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+socks = []
+for _ in range(2200):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
+    s.bind(("127.0.0.1", 0))
+    socks.append(s)
+for s in socks:
+    for _ in range(4):
+        tx.sendto(data, s.getsockname())
+time.sleep(4)
+print(os.getpid())' "$2"
+}
+
+# proc_groups FILE PIDS: "rows named after PIDS, drops in (process exited), sum"
+proc_groups() {
+	$PY -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+pids = set(sys.argv[2].split())
+g = [r for r in d["groups"] if r["reason"] == "SOCKET_RCVBUFF"]
+named = [r for r in g if (re.search(r"\[([0-9]+)\]$", r["group"]) or [0, 0])[1] in pids]
+gone = sum(r["count"] for r in g if r["group"] == "(process exited)")
+print(len(named), gone, sum(r["count"] for r in g))' "$1" "$2"
+}
+
+process_part() {
+	local ns=wdage-$$-p mark pids="" named gone sum drops
+	echo "-- processes that drop and exit (2 x 2200 sockets), top --group-by process running"
+	HARNESS_NS+=("$ns")
+	ip netns add "$ns"
+	ip -n "$ns" link set lo up
+	mark=$(printf '7762%04x' $(($$ & 0xffff)))
+	start topproc top --json --group-by process --max-groups 10000 -r SOCKET_RCVBUFF \
+		"udp and udp[8:4] = 0x$mark"
+	TOPPROC=$LAST
+	pids="$(hold_sockets "$ns" "$mark") $(hold_sockets "$ns" "$mark")"
+	# shellcheck disable=SC2016
+	drops=$(ip netns exec "$ns" awk '/^Udp: [0-9]/ { print $6 }' /proc/net/snmp)
+	sleep 12	# two /proc scans (5 s apart) after they exited
+	top_done "$TOPPROC" topproc
+	read -r named gone sum < <(proc_groups "$TMP/topproc.out" "$pids")
+	echo "   processes $pids: $named rows still named after them, $gone drops in (process exited), $sum in all"
+	check "top: SOCKET_RCVBUFF by process sums to the namespace's RcvbufErrors $drops" test "$sum" -eq "$drops"
+	check "top: the exited processes' drops are folded into (process exited)" test "$gone" -gt 0
+	check "top: no row is named after an exited process ($named)" test "$named" -eq 0
 }
 
 if ! command -v curl >/dev/null || ! command -v bpftool >/dev/null; then
