@@ -13,13 +13,12 @@
 #include "groups.h"
 #include "options.h"
 
-static const char *netns_label(const struct wd_group_who *w, char *buf, size_t len)
+static void netns_label(const struct wd_group_who *w, char *buf, size_t len)
 {
 	if (w->netns_name)
 		snprintf(buf, len, "%s", w->netns_name);
 	else
 		wd_netns_label(&w->ns, buf, len);
-	return buf;
 }
 
 static void interface_label(const struct wd_group_who *w, char *buf, size_t len)
@@ -131,44 +130,32 @@ static void flow_label(enum wd_group_by by, const struct wd_flow *f, char *buf, 
 	snprintf(buf, len, "%s %s > %s", proto, src, dst);
 }
 
+static void host_label(const struct wd_group_who *w, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", w->host ? w->host : "(host unknown)");
+}
+
 const char *wd_group_label(enum wd_group_by by, const struct wd_group_who *w, char *buf,
 			   size_t len)
 {
+	static void (*const label[])(const struct wd_group_who *w, char *buf, size_t len) = {
+		[WD_GROUP_NETNS] = netns_label, [WD_GROUP_INTERFACE] = interface_label,
+		[WD_GROUP_CGROUP] = cgroup_label, [WD_GROUP_PROCESS] = process_label,
+		[WD_GROUP_CONTAINER] = container_label, [WD_GROUP_POD] = pod_label,
+		[WD_GROUP_HOST] = host_label,
+	};
 	const char *none = unnamed(by, w);
 
 	if (none) {
 		snprintf(buf, len, "%s", none);
 		return buf;
 	}
-	switch (by) {
-	case WD_GROUP_NETNS:
-		return netns_label(w, buf, len);
-	case WD_GROUP_INTERFACE:
-		interface_label(w, buf, len);
-		break;
-	case WD_GROUP_CGROUP:
-		cgroup_label(w, buf, len);
-		break;
-	case WD_GROUP_PROCESS:
-		process_label(w, buf, len);
-		break;
-	case WD_GROUP_CONTAINER:
-		container_label(w, buf, len);
-		break;
-	case WD_GROUP_POD:
-		pod_label(w, buf, len);
-		break;
-	case WD_GROUP_FLOW:
-	case WD_GROUP_SRC:
-	case WD_GROUP_DST:
+	if (by == WD_GROUP_FLOW || by == WD_GROUP_SRC || by == WD_GROUP_DST)
 		flow_label(by, w->flow, buf, len);
-		break;
-	case WD_GROUP_HOST:
-		snprintf(buf, len, "%s", w->host ? w->host : "(host unknown)");
-		break;
-	default:
+	else if ((size_t)by < sizeof(label) / sizeof(label[0]) && label[by])
+		label[by](w, buf, len);
+	else
 		snprintf(buf, len, "-");
-	}
 	return buf;
 }
 
