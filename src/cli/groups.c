@@ -26,7 +26,7 @@ static void interface_label(const struct wd_group_who *w, char *buf, size_t len)
 	char ns[160];
 
 	netns_label(w, ns, sizeof(ns));
-	if (wd_netns_is_gone(&w->ns))
+	if (wd_netns_is_gone(&w->ns) || w->ifindex == WD_IFINDEX_GONE)
 		snprintf(buf, len, "(interface gone)@%s", ns);
 	else if (w->ifname)
 		snprintf(buf, len, "%s@%s", w->ifname, ns);

@@ -87,6 +87,13 @@ static bool cg_gone(void *ctx, uint64_t id)
 	return wd_cgroup_gone(&ag->s->who.cgroups, id, &known) > 0;
 }
 
+static bool if_gone(void *ctx, const struct wd_netns_id *ns, uint32_t ifindex)
+{
+	struct wd_aging *ag = ctx;
+
+	return wd_ifindex_gone(&ag->s->ifnames, ns, ifindex);
+}
+
 /* The namespaces this pass missed become those the next one judges gone. */
 static void next_pass(struct wd_aging *ag)
 {
@@ -120,6 +127,7 @@ int wd_aging_run(struct wd_aging *ag)
 		a.netns_gone = ns_gone;
 	if (ag->cgroups)
 		a.cgroup_gone = cg_gone;
+	a.iface_gone = if_gone;
 	ag->n_next = 0;
 	err = wd_session_age(ag->s, &a);
 	if (a.netns_gone)

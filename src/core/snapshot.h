@@ -53,6 +53,8 @@ struct wd_stack_total {
 #define WD_SOCK_INO_RETIRED	UINT64_MAX
 /* key.cgroup_id of swapped-out counts whose cgroup is gone (wd_session_age()). */
 #define WD_CGROUP_GONE		UINT64_MAX
+/* wd_key.ifindex of retired counts whose interface is gone, its namespace not. */
+#define WD_IFINDEX_GONE		UINT32_MAX
 
 struct wd_snapshot {
 	double t;			/* wd_now() when it was taken */

@@ -403,16 +403,34 @@ static bool ns_gone(const struct wd_age *a, uint64_t cookie, uint32_t inode)
 	return a->netns_gone(a->ctx, &ns);
 }
 
-/* A drop count of a gone namespace: to its reason and location's "(gone)" row. */
+/* An interface a says is gone from a namespace that lives, not yet folded. */
+static bool if_gone(const struct wd_age *a, const struct wd_key *k)
+{
+	const struct wd_netns_id ns = { k->netns_cookie, k->netns };
+
+	return a->iface_gone && k->ifindex && k->ifindex != WD_IFINDEX_GONE &&
+	       !wd_netns_is_gone(&ns) && a->iface_gone(a->ctx, &ns, k->ifindex);
+}
+
+/*
+ * A drop count of a gone namespace: to its reason and location's "(gone)"
+ * row; of a gone interface: to its namespace's.
+ */
 static bool fold_key(void *ctx, void *key)
 {
 	struct wd_key *k = key;
 
-	if (!k->location || !ns_gone(ctx, k->netns_cookie, k->netns))
+	if (!k->location)
 		return false;	/* the overflow bucket has no namespace */
-	k->netns_cookie = WD_NETNS_COOKIE_GONE;
-	k->netns = 0;
-	k->ifindex = 0;
+	if (ns_gone(ctx, k->netns_cookie, k->netns)) {
+		k->netns_cookie = WD_NETNS_COOKIE_GONE;
+		k->netns = 0;
+		k->ifindex = 0;
+		return true;
+	}
+	if (!if_gone(ctx, k))
+		return false;
+	k->ifindex = WD_IFINDEX_GONE;
 	return true;
 }
 

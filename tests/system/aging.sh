@@ -23,14 +23,19 @@
 # --group-by process: their rows fold into "(process exited)", the total
 # equals the namespace's RcvbufErrors.
 #
-#   tests/system/aging.sh [WHYDROP [PART...]]   (parts: netns cgroup process; default all)
+# iface: 20 veth pairs made, made to drop (NO_SOCKET) and deleted one after
+# another in a namespace that stays, under top --group-by interface
+# --map-size 16: the deleted interfaces' counts fold into "(interface
+# gone)@NS", the total equals the namespace's NoPorts.
+#
+#   tests/system/aging.sh [WHYDROP [PART...]]   (parts: netns cgroup process iface; default all)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/assert.sh
 . tests/lib/harness.sh
 W=${1:-build/whydrop}
 [ $# -gt 0 ] && shift
-PARTS=${*:-netns cgroup process}
+PARTS=${*:-netns cgroup process iface}
 N=40
 PORT=$((20000 + $$ % 20000))	# ours alone: the filter counts only it
 harness_begin tests/system/aging
@@ -114,7 +119,8 @@ print(len(set(r["group"] for r in g)), gone, sum(r["count"] for r in g))' "$1"
 # kernel_ids PID WHAT: how many namespaces (WHAT netns: cookies) or cgroups
 # (cgroup: ids) the keys the kernel still holds for whydrop PID name
 # (bpftool): netns, in its counting hashes and every CPU's runs; hash_netns,
-# in its counting hashes only; cgroup, in its by-socket hashes. Only those
+# in its counting hashes only; cgroup, in its by-socket hashes; ifindex:
+# interfaces, in its counting hashes and runs (formatted with BTF, else raw). Only those
 # may still have a group of their own.
 kernel_ids() {
 	local id
@@ -128,15 +134,26 @@ def u64(raw, at):
     return int.from_bytes(b[at:at + 8], "little")
 for e in json.load(sys.stdin):
     f = e.get("formatted")
-    if name == "wd_counts" and not f and what != "cgroup":
+    if name == "wd_counts" and not f and what == "ifindex":
+        print(int.from_bytes(bytes(int(x, 16) for x in e["key"])[4:8], "little"))
+    elif name == "wd_counts" and not f and what != "cgroup":
         print(u64(e["key"], 16))
     elif name == "wd_by_socket" and not f and what == "cgroup":
         print(u64(e["key"], 24))
-    elif f and isinstance(f.get("values"), list) and what == "netns":
+    elif name == "runs" and not f and what in ("netns", "ifindex"):
+        for cpu in e["values"]:	# struct wd_run: seq, wd_key, n; 48 bytes each
+            v = bytes(int(x, 16) for x in cpu["value"])
+            for at in range(0, len(v) - 47, 48):
+                if int.from_bytes(v[at + 40:at + 48], "little"):
+                    k = v[at + 8:at + 40]
+                    print(int.from_bytes(k[4:8] if what == "ifindex" else k[16:24], "little"))
+    elif f and isinstance(f.get("values"), list) and what in ("netns", "ifindex"):
         for cpu in f["values"]:
             v = cpu.get("value")
             for slot in (v.get("slot", []) if isinstance(v, dict) else []):
-                if slot.get("n"):
+                if slot.get("n") and what == "ifindex":
+                    print(slot["key"]["ifindex"])
+                elif slot.get("n"):
                     print(slot["key"]["netns_cookie"])' \
 			"$(bpftool -j map show id "$id" | $PY -c 'import json, sys; print(json.load(sys.stdin)["name"])')" "$2"
 	done | sort -u | grep -cvx 0
@@ -248,15 +265,28 @@ cg_cleanup() {
 }
 trap 'cg_cleanup; harness_end' EXIT
 
-# cg_groups FILE: "named groups of ours, drops in (cgroup gone), sum" of a --group-by cgroup document
-cg_groups() {
+# fold_groups FILE REASON GONE NAMED [SCOPE]: "groups still named, drops in
+# GONE, sum" of REASON's rows in a --group-by document: named, the groups
+# (GONE aside) that match the regular expression NAMED; the sum, of the rows
+# that match SCOPE (default: all).
+fold_groups() {
 	$PY -c '
-import json, sys
+import json, re, sys
 d = json.load(open(sys.argv[1]))
-g = [r for r in d["groups"] if r["reason"] == "SOCKET_RCVBUFF"]
-ours = set(r["group"] for r in g if sys.argv[2] in r["group"])
-gone = sum(r["count"] for r in g if r["group"] == "(cgroup gone)")
-print(len(ours), gone, sum(r["count"] for r in g))' "$1" "$2"
+reason, gone, named, scope = sys.argv[2:6]
+g = [r for r in d["groups"] if r["reason"] == reason and re.search(scope, r["group"])]
+n = set(r["group"] for r in g if r["group"] != gone and re.search(named, r["group"]))
+print(len(n), sum(r["count"] for r in g if r["group"] == gone), sum(r["count"] for r in g))' \
+		"$1" "$2" "$3" "$4" "${5:-}"
+}
+
+# fold_checks WHAT NAMED GONE SUM TOTAL LIVE: the sum is the independent
+# TOTAL, what is gone was folded, and no more WHAT are named than LIVE (what
+# the kernel still holds; empty: none may be)
+fold_checks() {
+	check "top: by $1, the sum equals the kernel's own counter, $5" test "$4" -eq "$5"
+	check "top: the drops of the gone $1 are folded" test "$3" -gt 0
+	check "top: $2 $1 named: at most the ${6:-0} the kernel's maps still hold" test "$2" -le "${6:-0}"
 }
 
 cgroup_part() {
@@ -285,12 +315,9 @@ cgroup_part() {
 	sleep 3	# refreshes: the last cgroup's removal told, the retired counts folded
 	live=$(kernel_ids "$TOPCG" cgroup)
 	top_done "$TOPCG" topcg
-	read -r named gone sum < <(cg_groups "$TMP/topcg.out" "wdage-$$/")
+	read -r named gone sum < <(fold_groups "$TMP/topcg.out" SOCKET_RCVBUFF "(cgroup gone)" "wdage-$$/")
 	echo "   churn: $out; top: $named of our 15 cgroups named, $gone drops in (cgroup gone), $sum in all"
-	check "top: SOCKET_RCVBUFF by cgroup sums to the namespaces' RcvbufErrors $drops" test "$sum" -eq "$drops"
-	check "top: the removed cgroups' drops are folded into (cgroup gone)" test "$gone" -gt 0
-	check "top: $named cgroups named: at most the $live the kernel's by-socket map still holds" \
-		test "$named" -le "$live"
+	fold_checks cgroups "$named" "$gone" "$sum" "$drops" "$live"
 }
 
 # hold_sockets NS MARK: 2200 UDP sockets in NS with the smallest receive
@@ -316,18 +343,6 @@ time.sleep(4)
 print(os.getpid())' "$2"
 }
 
-# proc_groups FILE PIDS: "rows named after PIDS, drops in (process exited), sum"
-proc_groups() {
-	$PY -c '
-import json, re, sys
-d = json.load(open(sys.argv[1]))
-pids = set(sys.argv[2].split())
-g = [r for r in d["groups"] if r["reason"] == "SOCKET_RCVBUFF"]
-named = [r for r in g if (re.search(r"\[([0-9]+)\]$", r["group"]) or [0, 0])[1] in pids]
-gone = sum(r["count"] for r in g if r["group"] == "(process exited)")
-print(len(named), gone, sum(r["count"] for r in g))' "$1" "$2"
-}
-
 process_part() {
 	local ns=wdage-$$-p mark pids="" named gone sum drops
 	echo "-- processes that drop and exit (2 x 2200 sockets), top --group-by process running"
@@ -343,11 +358,45 @@ process_part() {
 	drops=$(ip netns exec "$ns" awk '/^Udp: [0-9]/ { print $6 }' /proc/net/snmp)
 	sleep 12	# two /proc scans (5 s apart) after they exited
 	top_done "$TOPPROC" topproc
-	read -r named gone sum < <(proc_groups "$TMP/topproc.out" "$pids")
+	read -r named gone sum < <(fold_groups "$TMP/topproc.out" SOCKET_RCVBUFF "(process exited)" \
+		"\\[(${pids// /|})\\]\$")
 	echo "   processes $pids: $named rows still named after them, $gone drops in (process exited), $sum in all"
-	check "top: SOCKET_RCVBUFF by process sums to the namespace's RcvbufErrors $drops" test "$sum" -eq "$drops"
-	check "top: the exited processes' drops are folded into (process exited)" test "$gone" -gt 0
-	check "top: no row is named after an exited process ($named)" test "$named" -eq 0
+	fold_checks processes "$named" "$gone" "$sum" "$drops"
+}
+
+iface_part() {
+	local ns=wdage-$$-i peer=wdage-$$-j i named gone sum live mib
+	echo "-- 20 interfaces that drop and go in a namespace that stays, top --group-by interface running"
+	HARNESS_NS+=("$ns" "$peer")
+	ip netns add "$ns"
+	ip netns add "$peer"
+	# the namespace is there before top starts: top keeps a socket in it to name interfaces
+	start topif top --json --group-by interface --max-groups 10000 --map-size 16 -r NO_SOCKET \
+		"udp dst port $PORT"
+	TOPIF=$LAST
+	for i in $(seq 20); do
+		ip -n "$ns" link add wdva type veth peer name wdvb netns "$peer"
+		ip -n "$ns" addr add 192.0.2.1/24 dev wdva
+		ip -n "$peer" addr add 192.0.2.2/24 dev wdvb
+		ip -n "$ns" link set wdva up
+		ip -n "$peer" link set wdvb up
+		ip netns exec "$peer" $PY -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(5 + int(sys.argv[2])):
+    s.sendto(b"x", ("192.0.2.1", int(sys.argv[1])))
+    time.sleep(0.002)' "$PORT" "$i"
+		sleep 0.3
+		ip -n "$ns" link del wdva
+	done
+	mib=$(noports "$ns")
+	sleep 3	# refreshes: the last keys read, retired ones folded
+	live=$(kernel_ids "$TOPIF" ifindex)
+	top_done "$TOPIF" topif
+	read -r named gone sum < <(fold_groups "$TMP/topif.out" NO_SOCKET "(interface gone)@$ns" \
+		"@$ns\$" "@$ns\$")
+	echo "   $named interfaces of $ns still named, $gone drops in (interface gone)@$ns, $sum in all; NoPorts $mib"
+	fold_checks interfaces "$named" "$gone" "$sum" "$mib" "$live"
 }
 
 if ! command -v curl >/dev/null || ! command -v bpftool >/dev/null; then
