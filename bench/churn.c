@@ -6,21 +6,26 @@
  * SOCKET_RCVBUFF, by socket), closes the batch and goes on, -r sockets a
  * second in all. Every -k batches a process moves to a new network
  * namespace and, with -c DIR, to a new cgroup below DIR (the old one
- * removed): namespaces and cgroups come and go as sockets do.
+ * removed): namespaces and cgroups come and go as sockets do. With -m HEX
+ * each datagram starts with that 32-bit mark (a filter can tell them).
  *
- *   churn -n SOCKETS [-P PROCS] [-b BATCH] [-r PER_SECOND] [-k BATCHES] [-c DIR]
+ *   churn -n SOCKETS [-P PROCS] [-b BATCH] [-r PER_SECOND] [-k BATCHES] [-c DIR] [-m HEX]
  *
- * Prints "sockets=N seconds=S" when done. Needs root (unshare, cgroups).
+ * Prints "sockets=N drops=D seconds=S" when done: D the datagrams its
+ * namespaces' own counters (Udp RcvbufErrors) saw dropped for want of
+ * room. Needs root (unshare, cgroups).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -33,6 +38,7 @@ struct args {
 	long n, batch, rate, every;
 	int procs;
 	const char *cgdir;
+	uint32_t mark;
 };
 
 static double now_s(void)
@@ -41,6 +47,23 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The current namespace's Udp RcvbufErrors; 0 if unreadable. */
+static long rcvbuf_errors(void)
+{
+	char line[512];
+	long v = 0;
+	FILE *f = fopen("/proc/self/net/snmp", "r");
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))	/* the second "Udp:" line holds the values */
+		if (!strncmp(line, "Udp:", 4) && ++n == 2)
+			sscanf(line, "Udp: %*d %*d %*d %*d %ld", &v);
+	fclose(f);
+	return v;
 }
 
 /* A new network namespace with lo up; 0 or -1. */
@@ -90,9 +113,9 @@ static int new_cgroup(const char *dir, int proc, long gen)
 }
 
 /* One batch of sockets, each sent 4 datagrams, then closed; how many were made. */
-static long batch(long n, int *fds)
+static long batch(long n, int *fds, uint32_t mark)
 {
-	static const char data[1000];
+	char data[1000] = { 0 };
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(a);
 	int tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), one = 1;
@@ -100,6 +123,8 @@ static long batch(long n, int *fds)
 
 	if (tx < 0)
 		return 0;
+	mark = htonl(mark);
+	memcpy(data, &mark, sizeof(mark));
 	for (long i = 0; i < n; i++) {
 		int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
@@ -123,7 +148,7 @@ static long batch(long n, int *fds)
 	return made;
 }
 
-static int run(const struct args *ar, int proc)
+static int run(const struct args *ar, int proc, long *drops)
 {
 	long mine = ar->n / ar->procs + (proc < ar->n % ar->procs), done = 0, gen = 0, b = 0;
 	double per_s = (double)ar->rate / ar->procs, t0 = now_s();
@@ -135,18 +160,21 @@ static int run(const struct args *ar, int proc)
 		double due;
 
 		if (b++ % ar->every == 0) {
+			if (gen)	/* the namespace left: its count */
+				*drops += rcvbuf_errors();
 			if (new_netns() || (ar->cgdir && new_cgroup(ar->cgdir, proc, gen))) {
 				perror("churn: a new namespace or cgroup");
 				return 1;
 			}
 			gen++;
 		}
-		done += batch(ar->batch < mine - done ? ar->batch : mine - done, fds);
+		done += batch(ar->batch < mine - done ? ar->batch : mine - done, fds, ar->mark);
 		due = t0 + done / per_s;
 		while (now_s() < due)
 			usleep(1000);
 	}
 	free(fds);
+	*drops += rcvbuf_errors();
 	return 0;
 }
 
@@ -154,13 +182,14 @@ static void usage(FILE *f, const char *prog)
 {
 	(void)prog;
 	fprintf(f, "usage: churn -n SOCKETS [-P PROCS] [-b BATCH] [-r PER_SECOND] "
-		   "[-k BATCHES] [-c CGROUP_DIR]\n");
+		   "[-k BATCHES] [-c CGROUP_DIR] [-m HEX]\n");
 }
 
 int main(int argc, char **argv)
 {
 	struct args ar = { .n = 10000, .batch = 200, .rate = 2000, .every = 10, .procs = 2 };
 	double t0 = now_s();
+	const char *mark = NULL;
 	const struct bench_opt opts[] = {
 		{ 'n', BENCH_LONG, &ar.n },
 		{ 'P', BENCH_INT, &ar.procs },
@@ -168,8 +197,10 @@ int main(int argc, char **argv)
 		{ 'r', BENCH_LONG, &ar.rate },
 		{ 'k', BENCH_LONG, &ar.every },
 		{ 'c', BENCH_STR, &ar.cgdir },
+		{ 'm', BENCH_STR, &mark },
 	};
-	int bad = bench_getopt(argc, argv, "n:P:b:r:k:c:", opts, BENCH_NOPTS(opts), usage);
+	int bad = bench_getopt(argc, argv, "n:P:b:r:k:c:m:", opts, BENCH_NOPTS(opts), usage);
+	long *drops, sum = 0;
 
 	if (bad >= 0)
 		return bad;
@@ -177,14 +208,21 @@ int main(int argc, char **argv)
 		usage(stderr, argv[0]);
 		return 2;
 	}
+	if (mark)
+		ar.mark = (uint32_t)strtoul(mark, NULL, 16);
 	bad = 0;
+	/* each process's count, seen by the parent */
+	drops = mmap(NULL, (size_t)ar.procs * sizeof(*drops), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (drops == MAP_FAILED)
+		return 1;
 	for (int p = 0; p < ar.procs; p++) {
 		pid_t pid = fork();
 
 		if (pid < 0)
 			return 1;
 		if (!pid)
-			_exit(run(&ar, p));
+			_exit(run(&ar, p, &drops[p]));
 	}
 	for (int p = 0; p < ar.procs; p++) {
 		int st;
@@ -192,6 +230,8 @@ int main(int argc, char **argv)
 		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 			bad = 1;
 	}
-	printf("sockets=%ld seconds=%.1f\n", ar.n, now_s() - t0);
+	for (int p = 0; p < ar.procs; p++)
+		sum += drops[p];
+	printf("sockets=%ld drops=%ld seconds=%.1f\n", ar.n, sum, now_s() - t0);
 	return bad;
 }

@@ -5,9 +5,11 @@
 # counted by socket), moving to a new network namespace and a new cgroup every
 # 10 batches of 200. After 10^4, 10^5 and 10^6 sockets (or the totals given),
 # once the churn paused: each command's RSS, the CPU a `top` refresh costs
-# (CPU time over 5 quiet seconds, one refresh a second) and the time of a
-# serve scrape (median of 5). Prints a table and key=value lines; asserts
-# nothing. serve is scraped every 0.5 s throughout.
+# (CPU time over 5 quiet seconds, one refresh a second), the time of a
+# serve scrape (median of 5) and the CPU serve spends per scrape (all its
+# threads over 10 scrapes: less sensitive to other load than the time).
+# Prints a table and key=value lines; asserts nothing. serve is scraped
+# every 0.5 s throughout.
 #
 #   bench/memory.sh [TOTAL...]         (as root; default 10000 100000 1000000)
 #
@@ -83,6 +85,19 @@ refresh_ms() {
 	t1=$(cpu_ticks "$1")
 	echo $(((t1 - t0) * 1000 / hz / 5))
 }
+serve_cpu_ns() { awk '{ s += $1 } END { printf "%.0f\n", s }' /proc/"$PID_serve"/task/*/schedstat; }
+serve_scrapes() { curl -s "http://$ADDR/metrics" | awk '/^whydrop_scrapes_total/ { print $2 }'; }
+# µs of CPU serve's threads spent per scrape, over 10 scrapes (and the
+# background loop's), from schedstat (ns) and whydrop_scrapes_total
+scrape_cpu_us() {
+	local t0 t1 n0 n1
+	n0=$(serve_scrapes)
+	t0=$(serve_cpu_ns)
+	for _ in $(seq 10); do curl -s -o /dev/null "http://$ADDR/metrics"; done
+	t1=$(serve_cpu_ns)
+	n1=$(serve_scrapes)	# the page counts itself, after t1
+	echo $(((t1 - t0) / 1000 / (n1 - n0 - 1)))
+}
 scrape_ms() {	# the median of 5 scrapes, ms
 	local i
 	for i in 1 2 3 4 5; do
@@ -91,8 +106,8 @@ scrape_ms() {	# the median of 5 scrapes, ms
 }
 
 done_n=0
-printf '%-10s %-9s %14s %14s %14s %16s %16s %12s\n' sockets churn_s \
-	top_proc_rss top_cg_rss serve_rss top_proc_ms top_cg_ms scrape_ms
+printf '%-10s %-9s %14s %14s %14s %16s %16s %12s %14s\n' sockets churn_s \
+	top_proc_rss top_cg_rss serve_rss top_proc_ms top_cg_ms scrape_ms scrape_cpu_us
 for total in "${TOTALS[@]}"; do
 	n=$((total - done_n))
 	[ "$n" -gt 0 ] || continue
@@ -106,12 +121,13 @@ for total in "${TOTALS[@]}"; do
 	r1=$(rss_kb "$PID_top_process") r2=$(rss_kb "$PID_top_cgroup") r3=$(rss_kb "$PID_serve")
 	m1=$(refresh_ms "$PID_top_process") m2=$(refresh_ms "$PID_top_cgroup")
 	s=$(scrape_ms)
-	printf '%-10s %-9s %11s KiB %11s KiB %11s KiB %16s %16s %12s\n' "$total" "$secs" \
-		"$r1" "$r2" "$r3" "$m1" "$m2" "$s"
+	c=$(scrape_cpu_us)
+	printf '%-10s %-9s %11s KiB %11s KiB %11s KiB %16s %16s %12s %14s\n' "$total" "$secs" \
+		"$r1" "$r2" "$r3" "$m1" "$m2" "$s" "$c"
 	echo "memory_${total}_churn_seconds=$secs memory_${total}_top_process_rss_kb=$r1" \
 		"memory_${total}_top_cgroup_rss_kb=$r2 memory_${total}_serve_rss_kb=$r3" \
 		"memory_${total}_top_process_refresh_ms=$m1 memory_${total}_top_cgroup_refresh_ms=$m2" \
-		"memory_${total}_serve_scrape_ms=$s" >>"$TMP/kv"
+		"memory_${total}_serve_scrape_ms=$s memory_${total}_serve_scrape_cpu_us=$c" >>"$TMP/kv"
 done
 lost=$(curl -s "http://$ADDR/metrics" | awk '/^whydrop_cgroup_drops_lost_total/ { print $NF }')
 echo "serve: whydrop_cgroup_drops_lost_total ${lost:-?} (drops not grouped: the by-socket hash was full)"

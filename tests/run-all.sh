@@ -60,7 +60,7 @@ part "filter expressions count what tcpdump matches (real kernel)" tests/system/
 both <<'EOF'
 tests/system/stacks.sh;whydrop;stacks, call sites, noise list (real kernel);stacks, call sites, noise list under ASan/UBSan
 tests/system/who.sh;whydrop;who a drop hurts: process, cgroup, netns, socket (real kernel);who a drop hurts under ASan/UBSan
-tests/system/aging.sh;whydrop;gone namespaces folded, totals kept (real kernel);gone namespaces folded under ASan/UBSan
+tests/system/aging.sh;whydrop;gone namespaces, cgroups, processes and interfaces folded, totals kept (real kernel);gone namespaces, cgroups, processes and interfaces folded under ASan/UBSan
 tests/system/flows.sh;whydrop;count/top --group-by flow|src|dst: per-flow drops (real kernel);count/top --group-by flow|src|dst under ASan/UBSan
 tests/system/tcp_events.sh;system/tcp_events_driver;TCP resets and retransmissions against the kernel's counters (real kernel);TCP resets and retransmissions under ASan/UBSan
 tests/system/tcp.sh;whydrop;--tcp: resets and retransmissions through whydrop (real kernel);--tcp under ASan/UBSan

@@ -13,13 +13,12 @@
 #include "groups.h"
 #include "options.h"
 
-static const char *netns_label(const struct wd_group_who *w, char *buf, size_t len)
+static void netns_label(const struct wd_group_who *w, char *buf, size_t len)
 {
 	if (w->netns_name)
 		snprintf(buf, len, "%s", w->netns_name);
 	else
 		wd_netns_label(&w->ns, buf, len);
-	return buf;
 }
 
 static void interface_label(const struct wd_group_who *w, char *buf, size_t len)
@@ -27,7 +26,7 @@ static void interface_label(const struct wd_group_who *w, char *buf, size_t len)
 	char ns[160];
 
 	netns_label(w, ns, sizeof(ns));
-	if (wd_netns_is_gone(&w->ns))
+	if (wd_netns_is_gone(&w->ns) || w->ifindex == WD_IFINDEX_GONE)
 		snprintf(buf, len, "(interface gone)@%s", ns);
 	else if (w->ifname)
 		snprintf(buf, len, "%s@%s", w->ifname, ns);
@@ -37,21 +36,26 @@ static void interface_label(const struct wd_group_who *w, char *buf, size_t len)
 		snprintf(buf, len, "(no device)@%s", ns);
 }
 
-/* A socket's cgroup or process; NULL when the drop had none to tell. */
-static const char *no_socket(const struct wd_group_who *w)
+/*
+ * By socket (cgroup, process, container, pod): the label of a drop that had
+ * no socket to tell, or (but by process) whose cgroup is gone, its counts
+ * folded (src/core/aging.c); NULL otherwise.
+ */
+static const char *unnamed(enum wd_group_by by, const struct wd_group_who *w)
 {
+	if (by != WD_GROUP_CGROUP && by != WD_GROUP_PROCESS && by != WD_GROUP_CONTAINER &&
+	    by != WD_GROUP_POD)
+		return NULL;
 	if (w->sock == WD_SOCK_UNKNOWN)
 		return "(socket unknown)";
-	return w->sock == WD_SOCK_NONE ? "(no socket)" : NULL;
+	if (w->sock == WD_SOCK_NONE)
+		return "(no socket)";
+	return by != WD_GROUP_PROCESS && w->cgroup_id == WD_CGROUP_GONE ? "(cgroup gone)" : NULL;
 }
 
 static void cgroup_label(const struct wd_group_who *w, char *buf, size_t len)
 {
-	const char *none = no_socket(w);
-
-	if (none)
-		snprintf(buf, len, "%s", none);
-	else if (w->cgroup)
+	if (w->cgroup)
 		snprintf(buf, len, "%s", w->cgroup);
 	else if (w->cgroup_id)
 		snprintf(buf, len, "cgroup %" PRIu64, w->cgroup_id);
@@ -61,11 +65,7 @@ static void cgroup_label(const struct wd_group_who *w, char *buf, size_t len)
 
 static void process_label(const struct wd_group_who *w, char *buf, size_t len)
 {
-	const char *none = no_socket(w);
-
-	if (none)
-		snprintf(buf, len, "%s", none);
-	else if (w->pid)
+	if (w->pid)
 		snprintf(buf, len, "%s[%d]", w->comm ? w->comm : "?", w->pid);
 	else if (w->sock_ino && w->sock_ino != WD_SOCK_INO_RETIRED)
 		snprintf(buf, len, "(socket %" PRIu64 ": process not seen)", w->sock_ino);
@@ -76,11 +76,7 @@ static void process_label(const struct wd_group_who *w, char *buf, size_t len)
 /* "podman:web", "pod shop/web-0/nginx"; the bare id while its name is unknown. */
 static void container_label(const struct wd_group_who *w, char *buf, size_t len)
 {
-	const char *none = no_socket(w);
-
-	if (none)
-		snprintf(buf, len, "%s", none);
-	else if (w->ctr)
+	if (w->ctr)
 		wd_ctr_label(w->ctr, buf, len);
 	else
 		snprintf(buf, len, "(no container)");
@@ -90,11 +86,8 @@ static void container_label(const struct wd_group_who *w, char *buf, size_t len)
 static void pod_label(const struct wd_group_who *w, char *buf, size_t len)
 {
 	const struct wd_ctr_name *c = w->ctr;
-	const char *none = no_socket(w);
 
-	if (none)
-		snprintf(buf, len, "%s", none);
-	else if (c && c->pod[0])
+	if (c && c->pod[0])
 		snprintf(buf, len, "%s/%s", c->k8s_namespace, c->pod);
 	else if (c && c->pod_uid[0])
 		snprintf(buf, len, "pod %s", c->pod_uid);
@@ -137,38 +130,32 @@ static void flow_label(enum wd_group_by by, const struct wd_flow *f, char *buf, 
 	snprintf(buf, len, "%s %s > %s", proto, src, dst);
 }
 
+static void host_label(const struct wd_group_who *w, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", w->host ? w->host : "(host unknown)");
+}
+
 const char *wd_group_label(enum wd_group_by by, const struct wd_group_who *w, char *buf,
 			   size_t len)
 {
-	switch (by) {
-	case WD_GROUP_NETNS:
-		return netns_label(w, buf, len);
-	case WD_GROUP_INTERFACE:
-		interface_label(w, buf, len);
-		break;
-	case WD_GROUP_CGROUP:
-		cgroup_label(w, buf, len);
-		break;
-	case WD_GROUP_PROCESS:
-		process_label(w, buf, len);
-		break;
-	case WD_GROUP_CONTAINER:
-		container_label(w, buf, len);
-		break;
-	case WD_GROUP_POD:
-		pod_label(w, buf, len);
-		break;
-	case WD_GROUP_FLOW:
-	case WD_GROUP_SRC:
-	case WD_GROUP_DST:
-		flow_label(by, w->flow, buf, len);
-		break;
-	case WD_GROUP_HOST:
-		snprintf(buf, len, "%s", w->host ? w->host : "(host unknown)");
-		break;
-	default:
-		snprintf(buf, len, "-");
+	static void (*const label[])(const struct wd_group_who *w, char *buf, size_t len) = {
+		[WD_GROUP_NETNS] = netns_label, [WD_GROUP_INTERFACE] = interface_label,
+		[WD_GROUP_CGROUP] = cgroup_label, [WD_GROUP_PROCESS] = process_label,
+		[WD_GROUP_CONTAINER] = container_label, [WD_GROUP_POD] = pod_label,
+		[WD_GROUP_HOST] = host_label,
+	};
+	const char *none = unnamed(by, w);
+
+	if (none) {
+		snprintf(buf, len, "%s", none);
+		return buf;
 	}
+	if (by == WD_GROUP_FLOW || by == WD_GROUP_SRC || by == WD_GROUP_DST)
+		flow_label(by, w->flow, buf, len);
+	else if ((size_t)by < sizeof(label) / sizeof(label[0]) && label[by])
+		label[by](w, buf, len);
+	else
+		snprintf(buf, len, "-");
 	return buf;
 }
 

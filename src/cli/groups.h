@@ -114,6 +114,7 @@ struct wd_groups {
 	struct wd_known_sock *socks;
 	size_t n_socks, cap_socks;
 	struct wd_keyset retired;	/* struct wd_group_key */
+	unsigned int exited_scan;	/* the /proc scan exited processes were last judged by */
 	struct wd_aging aging;		/* the counts of gone namespaces and cgroups */
 };
 
@@ -123,7 +124,9 @@ void wd_groups_free(struct wd_groups *g);
 void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap);
 /*
  * wd_session_maintain() after the tables of a snapshot are made: counts of
- * swapped-out sockets go to their process's row (--group-by process).
+ * swapped-out sockets go to their process's row (--group-by process), the
+ * rows of processes that exited to "(process exited)" (at each new /proc
+ * scan), what is gone folded (wd_aging_run()).
  */
 void wd_groups_maintain(struct wd_groups *g, struct wd_session *s);
 /* The --group-by part of a count document, from snap. 0 or -errno. */

@@ -7,7 +7,9 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,7 @@ void wd_groups_init(struct wd_groups *g, const struct wd_opts *o, struct wd_sess
 	g->s = s;
 	wd_group_rows_init(&g->retired);
 	wd_aging_init(&g->aging, s);
+	g->aging.cgroups = true;
 }
 
 void wd_groups_free(struct wd_groups *g)
@@ -209,7 +212,7 @@ static void sock_who(struct wd_groups *g, const struct wd_sock_key *k, struct wd
 	w->sock = !k->ino && !k->cgroup_id ? WD_SOCK_NONE : WD_SOCK_SEEN;
 	w->sock_ino = k->ino;
 	w->cgroup_id = k->cgroup_id;
-	if (g->by == WD_GROUP_PROCESS || g->by == WD_GROUP_NONE)
+	if (g->by == WD_GROUP_PROCESS || g->by == WD_GROUP_NONE || k->cgroup_id == WD_CGROUP_GONE)
 		goto process;
 	path = wd_cgroup_path(&s->who.cgroups, k->cgroup_id);
 	if (g->by == WD_GROUP_CGROUP)
@@ -239,10 +242,65 @@ static bool fold_sock(void *ctx, const struct wd_sock_total *t)
 			     t->key.reason, t->count);
 }
 
+/* The pid of a process's row, "comm[pid]", and the length of its comm; 0 for another row. */
+static int label_pid(const char *label, size_t *comm_len)
+{
+	const char *open = strrchr(label, '[');
+	char *end;
+	long pid;
+
+	if (!open || open == label)
+		return 0;
+	pid = strtol(open + 1, &end, 10);
+	if (end == open + 1 || strcmp(end, "]") || pid <= 0 || pid > INT_MAX)
+		return 0;
+	*comm_len = (size_t)(open - label);
+	return (int)pid;
+}
+
+/* No process pid named comm any more (a pid taken again by another is not it). */
+static bool exited(const char *proc, int pid, const char *comm, size_t len)
+{
+	char path[512], now[WD_COMM_LEN + 2];
+	FILE *f;
+	bool gone;
+
+	snprintf(path, sizeof(path), "%s/%d/comm", proc, pid);
+	f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT || errno == ESRCH;
+	gone = !fgets(now, sizeof(now), f) || strcspn(now, "\n") != len ||
+	       strncmp(now, comm, len);
+	fclose(f);
+	return gone;
+}
+
+/* wd_keyset_fold: a row of a process that exited goes to "(process exited)". */
+static bool fold_exited(void *ctx, void *key)
+{
+	struct wd_group_key *k = key;
+	struct wd_groups *g = ctx;
+	size_t len;
+	int pid = label_pid(k->group, &len);
+
+	if (!pid || !exited(g->s->who.owners.proc, pid, k->group, len))
+		return false;
+	memset(k->group, 0, sizeof(k->group));	/* keys compare as bytes */
+	snprintf(k->group, sizeof(k->group), "(process exited)");
+	return true;
+}
+
 void wd_groups_maintain(struct wd_groups *g, struct wd_session *s)
 {
+	const struct wd_owners *o = &s->who.owners;
+
 	wd_session_maintain(s, g->by == WD_GROUP_PROCESS ? fold_sock : NULL, g);
 	wd_aging_run(&g->aging);
+	/* the rows of exited processes, at the pace of the /proc scans */
+	if (g->by != WD_GROUP_PROCESS || !o->proc || o->scans == g->exited_scan)
+		return;
+	g->exited_scan = o->scans;
+	wd_keyset_fold(&g->retired, NULL, fold_exited, g);
 }
 
 /*
@@ -256,7 +314,9 @@ static void learn_containers(struct wd_groups *g, const struct wd_snapshot *snap
 	const struct wd_ctr_name *c;
 
 	for (size_t i = 0; i < snap->socks.n; i++)
-		wd_who_container(who, wd_cgroup_path(&who->cgroups, v[i].key.cgroup_id), &c);
+		if (v[i].key.cgroup_id != WD_CGROUP_GONE)
+			wd_who_container(who, wd_cgroup_path(&who->cgroups, v[i].key.cgroup_id),
+					 &c);
 }
 
 void wd_groups_refresh(struct wd_groups *g, const struct wd_snapshot *snap)

@@ -34,10 +34,34 @@ static void interface_name(struct serve *sv, const struct wd_netns_id *ns, uint3
 		snprintf(buf, len, "if%u", ifindex);
 }
 
+/* The families of a page, in its order; each capped by its own wd_prom_cap. */
+enum fam { FAM_DROPS, FAM_HIDDEN, FAM_IF, FAM_NS, FAM_CG, FAM_RULES, FAM_N };
+
 struct scrape {
-	struct wd_prom_family drops, hidden, by_if, by_ns, by_cg, rules;
+	struct wd_prom_family f[FAM_N];
 	struct wd_snapshot snap;	/* this scrape's one read of the kernel */
 };
+
+static struct wd_prom_cap *cap_of(struct serve *sv, enum fam i)
+{
+	struct wd_prom_cap *cap[FAM_N] = {
+		&sv->cap_drops, &sv->cap_hidden, &sv->cap_if, &sv->cap_ns, &sv->cap_cg,
+		&sv->cap_rules,
+	};
+
+	return cap[i];
+}
+
+/* The family is on this page: asked for (--per-*, --rules). */
+static bool fam_on(const struct serve *sv, const struct scrape *sc, enum fam i)
+{
+	const bool on[FAM_N] = {
+		true, true, sv->so.per_if, sv->so.per_netns, sv->so.per_cgroup,
+		sc->snap.rules != NULL,
+	};
+
+	return on[i];
+}
 
 struct row_names {
 	char reason[NAME_LEN], subsys[NAME_LEN], function[NAME_LEN], location[NAME_LEN];
@@ -114,11 +138,11 @@ static int add_key(struct serve *sv, struct scrape *sc, const struct wd_key_tota
 
 	resolve(sv, kt, &n, sv->so.per_if);
 	d[1] = n.layer;
-	err = wd_prom_add(n.rule[0] ? &sc->hidden : &sc->drops, d, kt->count);
+	err = wd_prom_add(&sc->f[n.rule[0] ? FAM_HIDDEN : FAM_DROPS], d, kt->count);
 	if (!err && sv->so.per_if)
-		err = wd_prom_add_retired(&sc->by_if, i, kt->count, retired);
+		err = wd_prom_add_retired(&sc->f[FAM_IF], i, kt->count, retired);
 	if (!err && sv->so.per_netns)
-		err = wd_prom_add_retired(&sc->by_ns, ns, kt->count, retired);
+		err = wd_prom_add_retired(&sc->f[FAM_NS], ns, kt->count, retired);
 	return err;
 }
 
@@ -156,21 +180,21 @@ static int add_rules(struct serve *sv, struct scrape *sc)
 		snprintf(netns, sizeof(netns), "%u", n->inode);
 		for (size_t k = 0; !err && k < n->n_rules; k++) {
 			wd_rules_label(&n->rules[k], label, sizeof(label));
-			err = wd_prom_add(&sc->rules, v, n->rules[k].count);
+			err = wd_prom_add(&sc->f[FAM_RULES], v, n->rules[k].count);
 		}
 		for (size_t k = 0; !err && k < sizeof(part) / sizeof(part[0]); k++) {
 			snprintf(label, sizeof(label), "%s", part[k].rule);
-			err = wd_prom_add(&sc->rules, v, part[k].count);
+			err = wd_prom_add(&sc->f[FAM_RULES], v, part[k].count);
 		}
 	}
 	snprintf(netns, sizeof(netns), "any");
 	snprintf(label, sizeof(label), "not_traced");
 	if (!err)
-		err = wd_prom_add(&sc->rules, v, d.not_traced + d.traced_elsewhere);
+		err = wd_prom_add(&sc->f[FAM_RULES], v, d.not_traced + d.traced_elsewhere);
 	wd_rules_report_free(p);
 	if (!err) {
-		wd_prom_merge(&sc->rules);
-		err = wd_prom_cap_apply(&sv->cap_rules, &sc->rules);
+		wd_prom_merge(&sc->f[FAM_RULES]);
+		err = wd_prom_cap_apply(&sv->cap_rules, &sc->f[FAM_RULES]);
 	}
 	return err;
 }
@@ -193,19 +217,14 @@ static int fill(struct serve *sv, struct scrape *sc)
 		err = add_key(sv, sc, &keys[i]);
 	if (err)
 		return err;
-	wd_prom_merge(&sc->drops);
-	wd_prom_merge(&sc->hidden);
-	wd_prom_merge(&sc->by_if);
-	wd_prom_merge(&sc->by_ns);
-	err = wd_prom_cap_apply(&sv->cap_drops, &sc->drops);
-	if (!err)
-		err = wd_prom_cap_apply(&sv->cap_hidden, &sc->hidden);
-	if (!err && sv->so.per_if)
-		err = wd_prom_cap_apply(&sv->cap_if, &sc->by_if);
-	if (!err && sv->so.per_netns)
-		err = wd_prom_cap_apply(&sv->cap_ns, &sc->by_ns);
+	/* those of the counting keys, then by cgroup and by rule from their own counts */
+	for (enum fam i = FAM_DROPS; !err && i <= FAM_NS; i++) {
+		wd_prom_merge(&sc->f[i]);
+		if (fam_on(sv, sc, i))
+			err = wd_prom_cap_apply(cap_of(sv, i), &sc->f[i]);
+	}
 	if (!err && sv->so.per_cgroup)
-		err = wd_serve_fill_cgroups(sv, &sc->snap, &sc->by_cg);
+		err = wd_serve_fill_cgroups(sv, &sc->snap, &sc->f[FAM_CG]);
 	if (!err && sc->snap.rules)
 		err = add_rules(sv, sc);
 	return err;
@@ -215,22 +234,15 @@ static int fill(struct serve *sv, struct scrape *sc)
 static void render_per_family(struct serve *sv, struct wd_prom_buf *b, const struct scrape *sc,
 			      bool retired)
 {
-	const struct { const struct wd_prom_family *f; const struct wd_prom_cap *c; bool on; } fam[] = {
-		{ &sc->drops, &sv->cap_drops, true },
-		{ &sc->hidden, &sv->cap_hidden, true },
-		{ &sc->by_if, &sv->cap_if, sv->so.per_if },
-		{ &sc->by_ns, &sv->cap_ns, sv->so.per_netns },
-		{ &sc->by_cg, &sv->cap_cg, sv->so.per_cgroup },
-		{ &sc->rules, &sv->cap_rules, sc->snap.rules != NULL },
-	};
+	for (enum fam i = 0; i < FAM_N; i++) {
+		const struct wd_prom_cap *c = cap_of(sv, i);
 
-	for (size_t i = 0; i < sizeof(fam) / sizeof(fam[0]); i++) {
 		/* only the families whose series retire have the second */
-		if (!fam[i].on || (retired && (i < 2 || i == 5)))
+		if (!fam_on(sv, sc, i) || (retired && (i < FAM_IF || i == FAM_RULES)))
 			continue;
 		wd_prom_printf(b, "%s{metric=\"%s\"} %" PRIu64 "\n",
 			       retired ? "whydrop_series_retired_total" : "whydrop_series_folded",
-			       fam[i].f->name, retired ? fam[i].c->retired : fam[i].c->folded);
+			       sc->f[i].name, retired ? c->retired : c->folded);
 	}
 }
 
@@ -296,9 +308,9 @@ static void render_info(struct serve *sv, struct wd_prom_buf *b, const struct sc
 	wd_prom_printf(b, "\",attach=\"%s\"} 1\n", wd_session_source(&sv->s)->attach_mode);
 }
 
-static void scrape_init(struct scrape *sc, bool netns_names, bool per_container)
-{
-	static const struct wd_prom_family drops = {
+/* Their names, help and labels; --netns-names and --per-container add labels (scrape_init). */
+static const struct wd_prom_family families[FAM_N] = {
+	[FAM_DROPS] = {
 		.name = "whydrop_drops_total", .type = "counter",
 		.help = "Packets the kernel dropped (skb:kfree_skb), by drop reason, layer and "
 			"dropping function; exact. The expected drops the noise rules hide "
@@ -306,40 +318,38 @@ static void scrape_init(struct scrape *sc, bool netns_names, bool per_container)
 			"with --show-all, none are. reason=\"other\": folded by --max-series. "
 			"What a reason means at that function: whydrop explain FUNCTION.",
 		.labels = { "reason", "layer", "function" }, .nlabels = 3,
-	};
-	static const struct wd_prom_family hidden = {
+	},
+	[FAM_HIDDEN] = {
 		.name = "whydrop_hidden_drops_total", .type = "counter",
 		.help = "Expected drops, hidden by the noise rules (built-in list, "
 			"/etc/whydrop/noise.conf or --noise-file, --hide), by drop reason, "
 			"layer, dropping function and the rule that hid them; exact. Not in "
 			"whydrop_drops_total: the two add up to every drop.",
 		.labels = { "reason", "layer", "function", "rule" }, .nlabels = 4,
-	};
-	static const struct wd_prom_family by_if = {
+	},
+	[FAM_IF] = {
 		.name = "whydrop_interface_drops_total", .type = "counter",
 		.help = "Packets the kernel dropped, by network namespace (inode, and cookie: "
 			"inodes are reused), interface and drop reason; exact, expected drops "
 			"included. A deleted namespace's series retire (--series-grace).",
 		.labels = { "netns", "netns_cookie", "interface", "reason" }, .nlabels = 4,
-	};
-	static const struct wd_prom_family by_ns = {
+	},
+	[FAM_NS] = {
 		.name = "whydrop_netns_drops_total", .type = "counter",
 		.help = "Packets the kernel dropped, by network namespace (inode, and cookie: "
 			"inodes are reused) and drop reason; exact, expected drops included. A "
 			"deleted namespace's series retire (--series-grace).",
 		.labels = { "netns", "netns_cookie", "reason" }, .nlabels = 3,
-	};
-
-	static const struct wd_prom_family by_cg = {
+	},
+	[FAM_CG] = {
 		.name = "whydrop_cgroup_drops_total", .type = "counter",
 		.help = "Packets the kernel dropped, by the cgroup of their socket (the systemd "
 			"unit, container or pod it names, else its path; none: no socket) and "
 			"drop reason; exact, expected drops included. A removed cgroup's series "
 			"retire (--series-grace).",
 		.labels = { "cgroup", "reason" }, .nlabels = 2,
-	};
-
-	static const struct wd_prom_family rules = {
+	},
+	[FAM_RULES] = {
 		.name = "whydrop_netfilter_drops_total", .type = "counter",
 		.help = "serve --rules: NETFILTER_DROPs by network namespace (inode; \"any\" for "
 			"not_traced) and the nftables rule that dropped them: "
@@ -352,24 +362,24 @@ static void scrape_init(struct scrape *sc, bool netns_names, bool per_container)
 			"rules can be a moment ahead. The rule's text: `nft -a list table "
 			"FAMILY TABLE`.",
 		.labels = { "netns", "rule" }, .nlabels = 2,
-	};
+	},
+};
 
-	sc->drops = drops;
-	sc->hidden = hidden;
-	sc->by_if = by_if;
-	sc->by_ns = by_ns;
-	sc->by_cg = by_cg;
-	sc->rules = rules;
+static void scrape_init(struct scrape *sc, bool netns_names, bool per_container)
+{
+	struct wd_prom_family *cg = &sc->f[FAM_CG];
+
+	memcpy(sc->f, families, sizeof(families));
 	/* --netns-names: one more label, last */
 	if (netns_names) {
-		sc->by_if.labels[sc->by_if.nlabels++] = "netns_name";
-		sc->by_ns.labels[sc->by_ns.nlabels++] = "netns_name";
+		sc->f[FAM_IF].labels[sc->f[FAM_IF].nlabels++] = "netns_name";
+		sc->f[FAM_NS].labels[sc->f[FAM_NS].nlabels++] = "netns_name";
 	}
 	/* --per-container: three more, after reason */
 	if (per_container) {
-		sc->by_cg.labels[sc->by_cg.nlabels++] = "container";
-		sc->by_cg.labels[sc->by_cg.nlabels++] = "pod";
-		sc->by_cg.labels[sc->by_cg.nlabels++] = "k8s_namespace";
+		cg->labels[cg->nlabels++] = "container";
+		cg->labels[cg->nlabels++] = "pod";
+		cg->labels[cg->nlabels++] = "k8s_namespace";
 	}
 }
 
@@ -384,18 +394,13 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 	err = fill(sv, &sc);
 	if (!err) {
 		sv->scrapes++;	/* before render_info: the page counts itself */
-		wd_prom_render_family(b, &sc.drops);
-		wd_prom_render_family(b, &sc.hidden);
-		if (sv->so.per_if)
-			wd_prom_render_family(b, &sc.by_if);
-		if (sv->so.per_netns)
-			wd_prom_render_family(b, &sc.by_ns);
-		if (sv->so.per_cgroup) {
-			wd_prom_render_family(b, &sc.by_cg);
-			render_cgroup_lost(b, &sc);
+		for (enum fam i = 0; i < FAM_N; i++) {
+			if (!fam_on(sv, &sc, i))
+				continue;
+			wd_prom_render_family(b, &sc.f[i]);
+			if (i == FAM_CG)
+				render_cgroup_lost(b, &sc);
 		}
-		if (sc.snap.rules)
-			wd_prom_render_family(b, &sc.rules);
 		if (sc.snap.tcp)
 			err = wd_tcp_render_prom(b, &sv->s, &sc.snap,
 						 sv->so.per_cgroup ? &sv->cap_tcp : NULL);
@@ -407,12 +412,8 @@ static int render_metrics(struct serve *sv, struct wd_prom_buf *b)
 	}
 	pthread_mutex_unlock(&sv->lock);
 	wd_snapshot_free(&sc.snap);
-	wd_prom_family_clear(&sc.drops);
-	wd_prom_family_clear(&sc.hidden);
-	wd_prom_family_clear(&sc.by_if);
-	wd_prom_family_clear(&sc.by_ns);
-	wd_prom_family_clear(&sc.by_cg);
-	wd_prom_family_clear(&sc.rules);
+	for (enum fam i = 0; i < FAM_N; i++)
+		wd_prom_family_clear(&sc.f[i]);
 	if (!err && b->failed)
 		err = -ENOMEM;
 	return err;

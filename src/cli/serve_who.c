@@ -117,7 +117,7 @@ static bool ns_retired(void *ctx, const struct wd_netns_id *ns)
  */
 int wd_serve_age(struct serve *sv)
 {
-	struct wd_age a = { ns_retired, sv };
+	struct wd_age a = { .netns_gone = ns_retired, .ctx = sv };
 
 	if (!sv->so.per_if && !sv->so.per_netns)
 		return wd_aging_run(&sv->aging);

@@ -67,25 +67,40 @@ static int cmp_u64(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-int wd_aging_run(struct wd_aging *ag)
+/* A sorted v without repeats (a namespace is missed once per key): its new length. */
+static size_t unique(uint64_t *v, size_t n)
 {
-	struct wd_owners *o = &ag->s->who.owners;
-	struct wd_age a = { NULL, ag };
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!m || v[m - 1] != v[i])
+			v[m++] = v[i];
+	return m;
+}
+
+/* Removed (the kernel said so, or a whole walk missed it): ids are never reused. */
+static bool cg_gone(void *ctx, uint64_t id)
+{
+	struct wd_aging *ag = ctx;
+	bool known;
+
+	return wd_cgroup_gone(&ag->s->who.cgroups, id, &known) > 0;
+}
+
+static bool if_gone(void *ctx, const struct wd_netns_id *ns, uint32_t ifindex)
+{
+	struct wd_aging *ag = ctx;
+
+	return wd_ifindex_gone(&ag->s->ifnames, ns, ifindex);
+}
+
+/* The namespaces this pass missed become those the next one judges gone. */
+static void next_pass(struct wd_aging *ag)
+{
 	uint64_t *tmp;
 	size_t cap;
-	int err;
 
-	if (!o->proc)	/* no names asked for: no scan, nothing judged */
-		return 0;
-	wd_owners_refresh(o, ag->scan_every);
-	/* namespaces: only from a complete scan newer than the last pass's */
-	if (o->complete && o->scans != ag->scan)
-		a.netns_gone = ns_gone;
-	ag->n_next = 0;
-	err = wd_session_age(ag->s, &a);
-	if (!a.netns_gone)
-		return err;
-	ag->scan = o->scans;
+	ag->scan = ag->s->who.owners.scans;
 	tmp = ag->missed;
 	cap = ag->cap_missed;
 	ag->missed = ag->next;
@@ -95,5 +110,27 @@ int wd_aging_run(struct wd_aging *ag)
 	ag->cap_next = cap;
 	if (ag->n_missed > 1)	/* qsort() of NULL is undefined */
 		qsort(ag->missed, ag->n_missed, sizeof(*ag->missed), cmp_u64);
+	ag->n_missed = unique(ag->missed, ag->n_missed);
+}
+
+int wd_aging_run(struct wd_aging *ag)
+{
+	struct wd_owners *o = &ag->s->who.owners;
+	struct wd_age a = { .ctx = ag };
+	int err;
+
+	if (!o->proc)	/* no names asked for: no scan, nothing judged */
+		return 0;
+	wd_owners_refresh(o, ag->scan_every);
+	/* namespaces: only from a complete scan newer than the last pass's */
+	if (o->complete && o->scans != ag->scan)
+		a.netns_gone = ns_gone;
+	if (ag->cgroups)
+		a.cgroup_gone = cg_gone;
+	a.iface_gone = if_gone;
+	ag->n_next = 0;
+	err = wd_session_age(ag->s, &a);
+	if (a.netns_gone)
+		next_pass(ag);
 	return err;
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Which namespaces are gone, for wd_session_age(), as top and count judge
- * it (serve --per-netns/--per-interface by its series: serve_who.c).
+ * Which namespaces, cgroups and interfaces are gone, for wd_session_age(),
+ * as top and count judge it (serve --per-netns/--per-interface by its
+ * series: serve_who.c). A cgroup is gone once removed (cgroup.c's table:
+ * the kernel told it, or a whole walk missed it): its ids are never reused.
+ * An interface, once whydrop's socket in its namespace finds no such index.
  *
  * A namespace is gone once two complete /proc and /run/netns scans in a
  * row missed it, the second made after the first miss: a key is only aged
@@ -28,6 +31,7 @@ struct wd_aging {
 	size_t n_missed, cap_missed, n_next, cap_next;
 	unsigned int scan;		/* the scan of the last pass */
 	double scan_every;		/* seconds between scans for aging */
+	bool cgroups;			/* fold gone cgroups' counts by socket too */
 };
 
 void wd_aging_init(struct wd_aging *ag, struct wd_session *s);

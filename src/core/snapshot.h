@@ -51,6 +51,10 @@ struct wd_stack_total {
  * sockets of one reason, namespace and cgroup that the fold did not take.
  */
 #define WD_SOCK_INO_RETIRED	UINT64_MAX
+/* key.cgroup_id of swapped-out counts whose cgroup is gone (wd_session_age()). */
+#define WD_CGROUP_GONE		UINT64_MAX
+/* wd_key.ifindex of retired counts whose interface is gone, its namespace not. */
+#define WD_IFINDEX_GONE		UINT32_MAX
 
 struct wd_snapshot {
 	double t;			/* wd_now() when it was taken */
@@ -88,8 +92,9 @@ int wd_session_maintain(struct wd_session *s, wd_sock_fold_fn fold, void *ctx);
  * After maintain: the swapped-out counts of namespaces that a says are
  * gone (their interfaces with them) move to one row per reason and
  * location (by socket: and cgroup), namespace WD_NETNS_COOKIE_GONE,
- * interface 0. Every total, and each key's floor for live reads, stays the
- * same: memory follows what exists, not the host's history.
+ * interface 0; by socket, those of gone cgroups to cgroup WD_CGROUP_GONE.
+ * Every total, and each key's floor for live reads, stays the same: memory
+ * follows what exists, not the host's history.
  */
 int wd_session_age(struct wd_session *s, const struct wd_age *a);
 

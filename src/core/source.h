@@ -38,10 +38,13 @@ struct wd_netns_id;
 
 /*
  * What no longer exists, as the command judges it (wd_session_age()): a
- * namespace. NULL: never judged gone.
+ * namespace, a cgroup (by id), an interface of a namespace that lives.
+ * NULL: never judged gone.
  */
 struct wd_age {
 	bool (*netns_gone)(void *ctx, const struct wd_netns_id *ns);
+	bool (*cgroup_gone)(void *ctx, uint64_t id);
+	bool (*iface_gone)(void *ctx, const struct wd_netns_id *ns, uint32_t ifindex);
 	void *ctx;
 };
 

@@ -40,6 +40,7 @@
 #include "whydrop.skel.h"
 
 #define RUNS_TRIES	100
+#define GONE_SWAP_MIN	64	/* keys of gone namespaces worth a swap of the hash */
 
 static struct wd_bpf *bpf_of(struct wd_source *src)
 {
@@ -402,34 +403,101 @@ static bool ns_gone(const struct wd_age *a, uint64_t cookie, uint32_t inode)
 	return a->netns_gone(a->ctx, &ns);
 }
 
-/* A drop count of a gone namespace: to its reason and location's "(gone)" row. */
+/* An interface a says is gone from a namespace that lives, not yet folded. */
+static bool if_gone(const struct wd_age *a, const struct wd_key *k)
+{
+	const struct wd_netns_id ns = { k->netns_cookie, k->netns };
+
+	return a->iface_gone && k->ifindex && k->ifindex != WD_IFINDEX_GONE &&
+	       !wd_netns_is_gone(&ns) && a->iface_gone(a->ctx, &ns, k->ifindex);
+}
+
+/*
+ * A drop count of a gone namespace: to its reason and location's "(gone)"
+ * row; of a gone interface: to its namespace's.
+ */
 static bool fold_key(void *ctx, void *key)
 {
 	struct wd_key *k = key;
 
-	if (!k->location || !ns_gone(ctx, k->netns_cookie, k->netns))
+	if (!k->location)
 		return false;	/* the overflow bucket has no namespace */
-	k->netns_cookie = WD_NETNS_COOKIE_GONE;
-	k->netns = 0;
-	k->ifindex = 0;
+	if (ns_gone(ctx, k->netns_cookie, k->netns)) {
+		k->netns_cookie = WD_NETNS_COOKIE_GONE;
+		k->netns = 0;
+		k->ifindex = 0;
+		return true;
+	}
+	if (!if_gone(ctx, k))
+		return false;
+	k->ifindex = WD_IFINDEX_GONE;
 	return true;
 }
 
-/* A swapped-out count by socket of a gone namespace: kept by reason and cgroup. */
+/* A cgroup a says is gone: not yet folded, nor none. */
+static bool cg_gone(const struct wd_age *a, uint64_t id)
+{
+	return a->cgroup_gone && id && id != WD_CGROUP_GONE && a->cgroup_gone(a->ctx, id);
+}
+
+/* A swapped-out count by socket of a gone namespace or cgroup: kept without it. */
 static bool fold_sock_key(void *ctx, void *key)
 {
 	struct wd_sock_key *k = key;
+	bool moved = false;
 
-	if (!ns_gone(ctx, k->netns_cookie, k->netns))
-		return false;
-	k->netns_cookie = WD_NETNS_COOKIE_GONE;
-	k->netns = 0;
-	return true;
+	if (ns_gone(ctx, k->netns_cookie, k->netns)) {
+		k->netns_cookie = WD_NETNS_COOKIE_GONE;
+		k->netns = 0;
+		moved = true;
+	}
+	if (cg_gone(ctx, k->cgroup_id)) {
+		k->cgroup_id = WD_CGROUP_GONE;
+		moved = true;
+	}
+	return moved;
+}
+
+/* The keys of the last read (the floor) whose namespace is gone, not folded yet. */
+static size_t count_gone(const struct wd_keyset *last, struct wd_age *a)
+{
+	struct wd_key k;
+	size_t n = 0;
+
+	for (size_t i = 0; i < last->n; i++) {
+		memcpy(&k, wd_keyset_key(last, i), sizeof(k));
+		n += fold_key(a, &k);
+	}
+	return n;
+}
+
+/*
+ * Once the gone namespaces' keys are a quarter of the hash, and at least
+ * GONE_SWAP_MIN, it is swapped out to fold them: else a host that makes
+ * and deletes namespaces keeps them in the hash, read and named at every
+ * read, until it is half full (--map-size).
+ */
+static int swap_gone(struct wd_bpf *b, struct wd_age *a)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	size_t gone;
+	int err;
+
+	if (!b->link || ncpu <= 0 || b->counts.cur_fd < 0)
+		return 0;
+	gone = count_gone(&b->last, a);
+	if (gone < GONE_SWAP_MIN || 4 * gone < b->counts.cur_keys)
+		return 0;
+	err = wd_gen_swap(&b->counts, ncpu, NULL, NULL);
+	if (!err)
+		err = wd_keyset_fold(&b->counts.retired, &b->last, fold_key, a);
+	return err;
 }
 
 /*
  * Only the retired counts fold: a key still in the hash or a run waits for
- * the swap that retires it. The floor of live reads moves alike.
+ * the swap that retires it (swap_gone()). The floor of live reads moves
+ * alike.
  */
 static int bpf_age(struct wd_source *src, const struct wd_age *a)
 {
@@ -437,6 +505,8 @@ static int bpf_age(struct wd_source *src, const struct wd_age *a)
 	struct wd_age copy = *a;
 	int err = wd_keyset_fold(&b->counts.retired, &b->last, fold_key, &copy);
 
+	if (!err && copy.netns_gone)
+		err = swap_gone(b, &copy);
 	if (!err && b->socks.cur_fd >= 0)
 		err = wd_keyset_fold(&b->socks.retired, NULL, fold_sock_key, &copy);
 	return err;

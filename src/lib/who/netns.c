@@ -429,6 +429,16 @@ const char *wd_ifname(struct wd_ifnames *c, const struct wd_netns_id *ns, uint32
 	return NULL;
 }
 
+bool wd_ifindex_gone(struct wd_ifnames *c, const struct wd_netns_id *ns, uint32_t ifindex)
+{
+	struct ifreq ifr = { .ifr_ifindex = (int)ifindex };
+
+	for (size_t i = 0; ifindex && i < c->n; i++)
+		if (wd_netns_same(&c->socks[i].ns, ns))
+			return ioctl(c->socks[i].fd, SIOCGIFNAME, &ifr) && errno == ENODEV;
+	return false;
+}
+
 void wd_ifnames_free(struct wd_ifnames *c)
 {
 	for (size_t i = 0; i < c->n; i++)

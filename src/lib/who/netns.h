@@ -133,6 +133,12 @@ struct wd_ifnames {
 size_t wd_ifnames_open(struct wd_ifnames *c, const char *ns_path);
 /* Name of ifindex in netns (valid until the next call), NULL when unknown. */
 const char *wd_ifname(struct wd_ifnames *c, const struct wd_netns_id *ns, uint32_t ifindex);
+/*
+ * The namespace has no interface ifindex any more (its socket says so); false
+ * where it cannot tell. A namespace gives an index again only once its
+ * counter wrapped.
+ */
+bool wd_ifindex_gone(struct wd_ifnames *c, const struct wd_netns_id *ns, uint32_t ifindex);
 void wd_ifnames_free(struct wd_ifnames *c);
 
 #endif /* WD_NETNS_H */
