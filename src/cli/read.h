@@ -29,9 +29,9 @@ struct read_row {
 };
 
 /* An empty table of struct read_row. */
-void wd_read_table_init(struct table *drops);
+void wd_read_table_init(struct wd_read_table *drops);
 /* One drop more of its (reason, location); 0 or -ENOMEM. */
-int wd_read_add_drop(struct table *t, const struct wd_pcapng_meta *m);
+int wd_read_add_drop(struct wd_read_table *t, const struct wd_pcapng_meta *m);
 
 /* The options of read that shape what it keeps and prints. */
 struct read_opts {
@@ -60,7 +60,7 @@ struct read_summary {
 	struct wd_read_filter *flt;
 	const char *path;		/* the file being read */
 	struct read_file_sum fs;		/* ... and what it held */
-	struct table drops;		/* struct read_row */
+	struct wd_read_table drops;		/* struct read_row */
 	struct wd_keyset groups;	/* struct wd_group_key, with --group-by */
 	const char *section;		/* the file's section comment (--group-by host) */
 	struct wd_read_stacks stacks;	/* with --stacks */

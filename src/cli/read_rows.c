@@ -29,13 +29,13 @@ static bool same_row(const void *a, const void *b)
 	       !strcmp(x->m.location, y->m.location);
 }
 
-void wd_read_table_init(struct table *drops)
+void wd_read_table_init(struct wd_read_table *drops)
 {
-	*drops = (struct table){ .size = sizeof(struct read_row), .hash = row_hash,
+	*drops = (struct wd_read_table){ .size = sizeof(struct read_row), .hash = row_hash,
 				 .same = same_row };
 }
 
-int wd_read_add_drop(struct table *t, const struct wd_pcapng_meta *m)
+int wd_read_add_drop(struct wd_read_table *t, const struct wd_pcapng_meta *m)
 {
 	struct read_row key = { .m = *m }, *r = wd_table_get(t, &key);
 

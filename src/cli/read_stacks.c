@@ -61,7 +61,7 @@ static bool same_stack(const void *a, const void *b)
 void wd_read_stacks_init(struct wd_read_stacks *rs)
 {
 	memset(rs, 0, sizeof(*rs));
-	rs->t = (struct table){ .size = sizeof(struct wd_read_stack), .hash = stack_hash,
+	rs->t = (struct wd_read_table){ .size = sizeof(struct wd_read_stack), .hash = stack_hash,
 				.same = same_stack };
 }
 

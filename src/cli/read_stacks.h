@@ -20,7 +20,7 @@
 #define WD_READ_NO_STACK	"[stack not recorded]"
 
 struct wd_read_stacks {
-	struct table t;			/* of struct wd_read_stack (read_stacks.c) */
+	struct wd_read_table t;			/* of struct wd_read_stack (read_stacks.c) */
 	uint64_t with_stack;		/* drops whose comment had a stack */
 	uint64_t without;		/* ... had none */
 	struct wd_stack_row *rows;	/* wd_read_stacks_doc's */

@@ -7,12 +7,12 @@
 #include "grow.h"
 #include "read_table.h"
 
-static void *row_at(const struct table *t, size_t i)
+static void *row_at(const struct wd_read_table *t, size_t i)
 {
 	return t->rows + i * t->size;
 }
 
-void wd_table_free(struct table *t)
+void wd_table_free(struct wd_read_table *t)
 {
 	free(t->rows);
 	free(t->slots);
@@ -21,7 +21,7 @@ void wd_table_free(struct table *t)
 	t->n = t->cap = t->n_slots = 0;
 }
 
-static int rehash(struct table *t)
+static int rehash(struct wd_read_table *t)
 {
 	size_t n_slots = t->n_slots ? t->n_slots * 2 : 64;
 	uint32_t *slots = calloc(n_slots, sizeof(*slots));
@@ -41,7 +41,7 @@ static int rehash(struct table *t)
 	return 0;
 }
 
-void *wd_table_get(struct table *t, const void *key)
+void *wd_table_get(struct wd_read_table *t, const void *key)
 {
 	size_t j;
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct table {
+struct wd_read_table {
 	size_t size;			/* of a row */
 	uint32_t (*hash)(const void *row);
 	bool (*same)(const void *a, const void *b);
@@ -23,8 +23,8 @@ struct table {
 };
 
 /* The row equal to key; a copy of key if there is none yet. NULL: out of memory. */
-void *wd_table_get(struct table *t, const void *key);
-void wd_table_free(struct table *t);
+void *wd_table_get(struct wd_read_table *t, const void *key);
+void wd_table_free(struct wd_read_table *t);
 /* FNV-1a of len bytes of s after h, then an end mark: "a"+"b" differs from "ab"+"". */
 uint32_t wd_table_hash_field(uint32_t h, const char *s, size_t len);
 
