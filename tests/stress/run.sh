@@ -102,7 +102,10 @@ NS_PER_DROP=500			# user-space CPU per drop once attached (measured: 4-5 ns)
 MS_PER_S=20			# ... plus this per second run: refreshes, scrapes
 US_PER_RECORD=50		# ... plus, for watch, per record shown (measured: 4 us)
 LAT_MAX_MS=2000			# worst `ip link show` during the storm (measured: 14-35 ms)
-SOCK_MAX_B=32			# RSS growth per short-lived socket (measured: 0)
+# RSS growth over the churn: flat within 1 MiB (issue 25's bound; measured 232-388 KiB
+# over 12000 sockets, a constant of the allocator, not per socket). The leak it
+# guards against, ~230 bytes a socket, is 2.7 MiB over 12000.
+SOCK_GROW_MAX_KB=1024
 REFRESH_MAX_MS=200		# CPU of a top refresh after the churn (measured: 2-14 ms)
 # a sanitizer build has shadow memory and slow paths: its time and memory are not bounded
 SANITIZED=0
@@ -230,8 +233,8 @@ sys.exit(not (e > 0 and d["total"] == e and grouped + d.get("groups_lost", 0) ==
 		skip "$name: CPU of a refresh" "a sanitizer build: its slow paths"
 		return
 	fi
-	check "$name: RSS grew $((r1 - r0)) KiB over $SOCKS short-lived sockets (<= $SOCK_MAX_B bytes each)" \
-		test $(((r1 - r0) * 1024)) -le $((SOCKS * SOCK_MAX_B))
+	check "$name: RSS grew $((r1 - r0)) KiB over $SOCKS short-lived sockets (<= $SOCK_GROW_MAX_KB KiB)" \
+		test $((r1 - r0)) -le "$SOCK_GROW_MAX_KB"
 	check "$name: a refresh after $SOCKS short-lived sockets costs $ms ms of CPU (<= $REFRESH_MAX_MS)" \
 		test "$ms" -le "$REFRESH_MAX_MS"
 }
